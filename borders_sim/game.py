@@ -1,0 +1,151 @@
+"""The Python API: :class:`Game`, a thin, checked layer over the rules kernels.
+
+Example::
+
+    >>> import borders_sim
+    >>> game = borders_sim.Game(borders_sim.GameConfig(num_players=4), seed=7)
+    >>> game.phase, game.current_player
+    ('action window', 3)
+    >>> game.action_to_string(game.legal_actions()[0])
+    'rob p0'
+    >>> while not game.is_terminal:
+    ...     game.step(game.legal_actions()[0])
+    >>> len(game.scores())
+    4
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+
+from .rules import actions as act
+from .rules import engine, scoring
+from .rules import state as st
+from .rules.config import GameConfig
+from .rules.setup import new_state
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the message names the action, the player, the phase."""
+
+
+class Game:
+    """One game of BORDERS.
+
+    Args:
+        config: the rules (default: the rulebook with 4 players).
+        seed: any int; the same config and seed always give the same game.
+
+    The whole game lives in :attr:`state`, a one-element numpy array of
+    :data:`~borders_sim.rules.state.STATE_DTYPE`; chance is drawn from the generator inside it.
+    """
+
+    def __init__(self, config: GameConfig | None = None, seed: int = 0) -> None:
+        if config is None:
+            config = GameConfig()
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
+        self.config = config
+        self.state = new_state(config, seed)
+        self._scratch = engine.new_scratch()
+        self._mask = engine.new_scratch()
+        engine.advance(self.state[0], self._scratch)
+
+    @classmethod
+    def from_state(cls, state: np.ndarray) -> "Game":
+        """Wrap an existing one-element state array (no copy)."""
+        game = cls.__new__(cls)
+        game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
+        game.state = state
+        game._scratch = engine.new_scratch()
+        game._mask = engine.new_scratch()
+        return game
+
+    # --- queries -------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def current_player(self) -> int:
+        """Seat to decide now, or -1 when the game is over."""
+        return int(engine.current_player(self.state[0]))
+
+    @property
+    def is_terminal(self) -> bool:
+        return bool(engine.is_terminal(self.state[0]))
+
+    @property
+    def phase(self) -> str:
+        return st.PHASE_NAMES[int(self.state[0]["phase"])]
+
+    @property
+    def round(self) -> int:
+        return int(self.state[0]["round"])
+
+    def legal_mask(self) -> np.ndarray:
+        """uint8[NUM_ACTIONS]: 1 where the action is legal for :attr:`current_player`."""
+        out = np.zeros(act.NUM_ACTIONS, dtype=np.uint8)
+        if not self.is_terminal:
+            engine.legal_mask(self.state[0], out)
+        return out
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    def action_to_string(self, action: int) -> str:
+        return act.action_to_string(action, self.config.gold_menu)
+
+    def string_to_action(self, text: str) -> int:
+        return act.string_to_action(text, self.config.gold_menu)
+
+    # --- play ----------------------------------------------------------------------------
+    def step(self, action: Union[int, str]) -> None:
+        """Apply ``action`` (an id or its string) for :attr:`current_player`.
+
+        Raises:
+            IllegalActionError: the game is over, the action is unknown or not legal now;
+                nothing changes.
+        """
+        if self.is_terminal:
+            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        if isinstance(action, str):
+            try:
+                a = self.string_to_action(action)
+            except ValueError as err:
+                raise IllegalActionError(str(err)) from None
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            a = int(action)
+        else:
+            raise IllegalActionError(f"an action is an int id or a string, got {action!r}")
+        if not 0 <= a < act.NUM_ACTIONS:
+            raise IllegalActionError(
+                f"action id {a} is outside the action space 0..{act.NUM_ACTIONS - 1}")
+        engine.legal_mask(self.state[0], self._mask)
+        if not self._mask[a]:
+            raise IllegalActionError(
+                f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
+                f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
+                f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
+        engine.step(self.state[0], a, self._scratch)
+
+    def scores(self) -> list[int]:
+        """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
+        out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+        scoring.scores(self.state[0], out)
+        return [int(x) for x in out[: self.num_players]]
+
+    def winners(self) -> list[int]:
+        """Seats that win, after the tie-breaks of 9-9 (several on a shared victory)."""
+        out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+        scoring.winners(self.state[0], out)
+        return [int(p) for p in np.flatnonzero(out[: self.num_players])]
+
+    def copy(self) -> "Game":
+        return Game.from_state(self.state.copy())
+
+    def __repr__(self) -> str:
+        return (f"Game(num_players={self.num_players}, round={self.round}, phase={self.phase!r}, "
+                f"current_player={self.current_player})")

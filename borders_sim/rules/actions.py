@@ -1,0 +1,186 @@
+"""The flat action space: one id range per kind of decision (DESIGN property 4, P-0.1).
+
+The space is the same for every configuration, so batches of games with different player counts
+or gold menus share it; ids that a configuration cannot use (seat 6 in a 4-player game, menu
+entry 15 of a 14-entry menu, the bounty and gift ranges with those flags off) are never legal.
+Seat-indexed ranges have :data:`~borders_sim.rules.state.MAX_PLAYERS` ids; gold ranges have
+:data:`~borders_sim.rules.state.MENU_MAX` ids, id ``k`` meaning the k-th menu amount (P-0.5);
+inspector-indexed ranges have 2 ids, A then B.
+
+
+
+The table of ranges is :data:`RANGES`; ``A_<NAME>`` is the first id of each range and
+:data:`NUM_ACTIONS` the size of the space.
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_KEYS, MAIN_NAMES, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, NUM_MAIN
+from .state import MAX_PLAYERS, MENU_MAX
+
+#: (name, size, phase where it is used, meaning): the one definition of the action space.
+RANGES = (
+    ("raid", 1, "action window (P-1)", "play Night Raid"),
+    ("rob", MAX_PLAYERS, "action window (P-1)", "play Robbery on a seat"),
+    ("window_pass", 1, "action window (P-1)", "pass"),
+    ("discard", NUM_CARD_TYPES, "market (P-2), raid discard (R-21)", "discard a card of a type"),
+    ("end_market", 1, "market (P-2)", "end the market turn and draw to 6"),
+    ("pack", NUM_GOODS, "pack (P-3)", "put a goods card of a type into the crate"),
+    ("close", 1, "pack (P-3)", "close the crate"),
+    ("announce", NUM_LEGAL, "announce (P-4)", "announce a legal type"),
+    ("inspect", MAX_PLAYERS, "choose crate (P-5.1)", "inspect the crate of a seat"),
+    ("bounty_gold", 2 * MENU_MAX, "bounty (P-5.2)", "offer gold to inspector A/B to open"),
+    ("bounty_card", 2 * NUM_GOODS, "bounty (P-5.2)", "add a warehouse card to the bounty for A/B"),
+    ("gift_gold", MAX_PLAYERS * MENU_MAX, "bounty (R-06c)", "give gold to a smuggler"),
+    ("gift_card", MAX_PLAYERS * NUM_GOODS, "bounty (R-06c)", "give a warehouse card to a smuggler"),
+    ("bounty_done", 1, "bounty (P-5.2)", "no more bounties"),
+    ("offer_gold", 2 * MENU_MAX, "offer (P-5.3a)", "set the gold offered to A/B"),
+    ("offer_warehouse", 2 * NUM_GOODS, "offer (P-5.3a)", "add a warehouse card to the offer"),
+    ("offer_crate", 2 * NUM_GOODS, "offer (P-5.3a)", "add a crate card to the offer"),
+    ("promise", 2, "offer (P-5.3a)", "promise a future pass to A/B"),
+    ("withdraw", 2, "offer (P-5.3a)", "withdraw the offer to A/B"),
+    ("offer_done", 1, "offer (P-5.3a)", "end the offer turn"),
+    ("accept", 1, "respond (P-5.3b)", "accept the owner's offer"),
+    ("demand", MENU_MAX, "respond (P-5.3b)", "demand gold"),
+    ("open", 1, "respond (P-5.3b)", "open the crate"),
+    ("pass", 1, "respond (P-5.3b)", "let the crate pass, no deal"),
+    ("wait", 1, "respond (P-5.3b)", "wait for the next exchange"),
+    ("accept_demand", 1, "answer demand (P-5.3c)", "accept the inspector's demand"),
+    ("refuse_demand", 1, "answer demand (P-5.3c)", "refuse the inspector's demand"),
+    ("join", 1, "join (P-5.4)", "join the open"),
+    ("stay_out", 1, "join (P-5.4)", "stay out"),
+    ("play_route", 1, "react (P-5.4)", "play Secret Route"),
+    ("play_bottom", 1, "react (P-5.4)", "play False Bottom"),
+    ("no_reaction", 1, "react (P-5.4)", "play no card"),
+    ("lawyer", 2, "lawyer (P-5.5)", "play the Lawyer, half to A/B"),
+    ("no_lawyer", 1, "lawyer (P-5.5)", "pay in full"),
+    ("fund", 1, "fund (P-5.5)", "play the Syndicate Fund"),
+    ("no_fund", 1, "fund (P-5.5)", "no Fund"),
+    ("collect", NUM_MAIN, "collect (P-6)", "collect a main resource"),
+    ("skip_collect", 1, "collect (P-6)", "collect nothing"),
+)
+
+_starts = {}
+_next = 0
+for _name, _size, _phase, _meaning in RANGES:
+    _starts[_name] = _next
+    _next += _size
+NUM_ACTIONS = _next
+
+A_RAID = _starts["raid"]
+A_ROB = _starts["rob"]
+A_WINDOW_PASS = _starts["window_pass"]
+A_DISCARD = _starts["discard"]
+A_END_MARKET = _starts["end_market"]
+A_PACK = _starts["pack"]
+A_CLOSE = _starts["close"]
+A_ANNOUNCE = _starts["announce"]
+A_INSPECT = _starts["inspect"]
+A_BOUNTY_GOLD = _starts["bounty_gold"]
+A_BOUNTY_CARD = _starts["bounty_card"]
+A_GIFT_GOLD = _starts["gift_gold"]
+A_GIFT_CARD = _starts["gift_card"]
+A_BOUNTY_DONE = _starts["bounty_done"]
+A_OFFER_GOLD = _starts["offer_gold"]
+A_OFFER_WH = _starts["offer_warehouse"]
+A_OFFER_CRATE = _starts["offer_crate"]
+A_PROMISE = _starts["promise"]
+A_WITHDRAW = _starts["withdraw"]
+A_OFFER_DONE = _starts["offer_done"]
+A_ACCEPT = _starts["accept"]
+A_DEMAND = _starts["demand"]
+A_OPEN = _starts["open"]
+A_PASS = _starts["pass"]
+A_WAIT = _starts["wait"]
+A_ACCEPT_DEMAND = _starts["accept_demand"]
+A_REFUSE_DEMAND = _starts["refuse_demand"]
+A_JOIN = _starts["join"]
+A_STAY_OUT = _starts["stay_out"]
+A_PLAY_ROUTE = _starts["play_route"]
+A_PLAY_BOTTOM = _starts["play_bottom"]
+A_NO_REACTION = _starts["no_reaction"]
+A_LAWYER = _starts["lawyer"]
+A_NO_LAWYER = _starts["no_lawyer"]
+A_FUND = _starts["fund"]
+A_NO_FUND = _starts["no_fund"]
+A_COLLECT = _starts["collect"]
+A_SKIP_COLLECT = _starts["skip_collect"]
+
+_SLOT = ("A", "B")
+
+
+def _range_of(action: int) -> tuple[str, int]:
+    for name, size, _phase, _meaning in RANGES:
+        start = _starts[name]
+        if start <= action < start + size:
+            return name, action - start
+    raise ValueError(f"action id {action} is outside the action space 0..{NUM_ACTIONS - 1}")
+
+
+def action_to_string(action: int, gold_menu: tuple) -> str:
+    """Readable form of an action id, e.g. ``announce coffee``, ``offer gold 5 to A``, ``open``.
+
+    Gold amounts are spelled with the game's ``gold_menu``; an index past the menu's end reads
+    ``gold #k``. Seats are ``p0 .. p7``.
+    """
+
+    def gold(k: int) -> str:
+        return str(gold_menu[k]) if k < len(gold_menu) else f"#{k}"
+
+    name, k = _range_of(int(action))
+    if name in ("discard", "pack"):
+        return f"{name} {CARD_KEYS[k]}"
+    if name == "announce":
+        return f"announce {CARD_KEYS[k]}"
+    if name in ("rob", "inspect"):
+        return f"{name} p{k}"
+    if name in ("bounty_gold", "offer_gold"):
+        return f"{name.split('_')[0]} gold {gold(k % MENU_MAX)} to {_SLOT[k // MENU_MAX]}"
+    if name in ("bounty_card", "offer_warehouse", "offer_crate"):
+        word = {"bounty_card": "bounty card", "offer_warehouse": "offer warehouse",
+                "offer_crate": "offer crate"}[name]
+        return f"{word} {CARD_KEYS[k % NUM_GOODS]} to {_SLOT[k // NUM_GOODS]}"
+    if name == "gift_gold":
+        return f"give gold {gold(k % MENU_MAX)} to p{k // MENU_MAX}"
+    if name == "gift_card":
+        return f"give card {CARD_KEYS[k % NUM_GOODS]} to p{k // NUM_GOODS}"
+    if name in ("promise", "withdraw", "lawyer"):
+        return f"{name} {'to ' if name == 'lawyer' else ''}{_SLOT[k]}"
+    if name == "demand":
+        return f"demand {gold(k)}"
+    if name == "collect":
+        return f"collect {MAIN_NAMES[k]}"
+    return name.replace("_", " ")
+
+
+def string_to_action(text: str, gold_menu: tuple) -> int:
+    """Inverse of :func:`action_to_string`; raises ``ValueError`` naming an unknown string."""
+    key = " ".join(str(text).lower().split())
+    table = _string_table(tuple(gold_menu))
+    if key not in table:
+        raise ValueError(f"unknown action string {text!r}")
+    return table[key]
+
+
+_tables: dict = {}
+
+
+def _string_table(gold_menu: tuple) -> dict:
+    if gold_menu not in _tables:
+        _tables[gold_menu] = {action_to_string(a, gold_menu).lower(): a
+                             for a in range(NUM_ACTIONS)}
+    return _tables[gold_menu]
+
+
+def ranges_table() -> str:
+    """The action ranges as a text table (for docs and the README)."""
+    rows = ["| ids | name | phase | meaning |", "|---|---|---|---|"]
+    for name, size, phase, meaning in RANGES:
+        start = _starts[name]
+        ids = str(start) if size == 1 else f"{start}-{start + size - 1}"
+        rows.append(f"| {ids} | {name} | {phase} | {meaning} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(ranges_table())

@@ -1,0 +1,157 @@
+"""Game configuration: player count and the rule variants of RULINGS P-7.
+
+Every default is the rulebook as settled by RULINGS.md; every other value is a documented
+variant. A :class:`GameConfig` is validated on construction and packed into the ``cfg`` and
+``menu`` fields of the state, so a state carries its own rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from . import state as st
+
+_HAGGLING = {"full": st.HAGGLE_FULL, "gold_only": st.HAGGLE_GOLD_ONLY, "none": st.HAGGLE_NONE}
+_CHOICES = {
+    "haggling": tuple(_HAGGLING),
+    "robbery_timing": ("window", "own_turn"),
+    "tiebreak_legal": ("cards", "pieces"),
+    "first_inspector": ("seat0", "random"),
+    "collect_order_2inspectors": ("b_plus_1", "a_plus_1"),
+    "crate_order": ("inspector", "announcement"),
+}
+DEFAULT_GOLD_MENU = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30)
+
+
+@dataclass(frozen=True, init=False)
+class GameConfig:
+    """Rules of one game. Defaults are the rulebook (RULINGS P-7).
+
+    Args:
+        num_players: 3..8 (§3).
+        haggling: ``"full"`` (P-5.3), ``"gold_only"`` (offers, demands and bounties in gold
+            only) or ``"none"`` (no negotiation: inspectors only open or pass).
+        haggle_rounds: exchanges per crate, 1..8 (P-5.3, R-37).
+        gold_menu: the gold amounts offers, demands, bounties and gifts choose from (P-0.5), an
+            increasing tuple of 1..16 positive ints.
+        bounties: inspection deals on other players' crates (P-5.2, R-07).
+        bounty_goods: bounties may include warehouse goods (P-5.2).
+        smuggler_transfers: unconditional gifts of gold or warehouse goods between smugglers
+            during the bounty turn (R-06c).
+        action_cards: the 22 action cards are in the deck (§7); off: goods only.
+        skip_forced: a decision with exactly one legal action is applied without asking (P-0.3).
+        robbery_timing: ``"window"`` (R-01) or ``"own_turn"`` (§12.5's reading).
+        tiebreak_legal: ``"cards"`` or ``"pieces"`` for the win tie-break (R-32).
+        first_inspector: ``"seat0"`` (the youngest is seat 0) or ``"random"`` (seeded, 3.4-2).
+        collect_order_2inspectors: with two inspectors, round order starts at ``"b_plus_1"``
+            (R-04) or ``"a_plus_1"``.
+        crate_order: the next crate is chosen by ``"inspector"`` A (R-11) or taken in
+            ``"announcement"`` order.
+        allow_tobacco_announce_3p: tobacco may be announced with 3 players (R-24).
+    """
+
+    num_players: int = 4
+    haggling: str = "full"
+    haggle_rounds: int = 3
+    gold_menu: tuple = DEFAULT_GOLD_MENU
+    bounties: bool = True
+    bounty_goods: bool = False
+    smuggler_transfers: bool = False
+    action_cards: bool = True
+    skip_forced: bool = True
+    robbery_timing: str = "window"
+    tiebreak_legal: str = "cards"
+    first_inspector: str = "seat0"
+    collect_order_2inspectors: str = "b_plus_1"
+    crate_order: str = "inspector"
+    allow_tobacco_announce_3p: bool = True
+
+    def __init__(self, **flags) -> None:
+        known = [f.name for f in fields(self)]
+        unknown = sorted(set(flags) - set(known))
+        if unknown:
+            raise ValueError(f"unknown GameConfig flag(s) {unknown}; known flags: {known}")
+        for f in fields(self):
+            object.__setattr__(self, f.name, flags.get(f.name, f.default))
+        self._validate()
+
+    def _validate(self) -> None:
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, (int, np.integer)):
+            raise ValueError(f"num_players must be an int from 3 to 8, got {self.num_players!r}")
+        if not st.MIN_PLAYERS <= self.num_players <= st.MAX_PLAYERS:
+            raise ValueError(f"num_players must be from 3 to 8, got {self.num_players}")
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        if isinstance(self.haggle_rounds, bool) or not isinstance(self.haggle_rounds, (int, np.integer)) \
+                or not 1 <= self.haggle_rounds <= 8:
+            raise ValueError(f"haggle_rounds must be an int from 1 to 8, got {self.haggle_rounds!r}")
+        menu = tuple(self.gold_menu)
+        if not 1 <= len(menu) <= st.MENU_MAX or any(
+                isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g <= 0 for g in menu) \
+                or any(a >= b for a, b in zip(menu, menu[1:])):
+            raise ValueError("gold_menu must be an increasing sequence of 1 to 16 positive ints, "
+                             f"got {self.gold_menu!r}")
+        object.__setattr__(self, "gold_menu", tuple(int(g) for g in menu))
+        for name in ("bounties", "bounty_goods", "smuggler_transfers", "action_cards",
+                     "skip_forced", "allow_tobacco_announce_3p"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    @property
+    def num_inspectors(self) -> int:
+        """1 with 3-5 players, 2 with 6-8 (3.4-1)."""
+        return 1 if self.num_players <= 5 else 2
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["gold_menu"] = list(self.gold_menu)
+        return d
+
+    def pack(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ``cfg`` and ``menu`` arrays stored in the state."""
+        cfg = np.zeros(st.CFG_SIZE, dtype=np.int32)
+        cfg[st.CFG_NUM_PLAYERS] = self.num_players
+        cfg[st.CFG_NUM_INSPECTORS] = self.num_inspectors
+        cfg[st.CFG_HAGGLING] = _HAGGLING[self.haggling]
+        cfg[st.CFG_HAGGLE_ROUNDS] = self.haggle_rounds
+        cfg[st.CFG_MENU_LEN] = len(self.gold_menu)
+        cfg[st.CFG_BOUNTIES] = self.bounties
+        cfg[st.CFG_BOUNTY_GOODS] = self.bounty_goods
+        cfg[st.CFG_TRANSFERS] = self.smuggler_transfers
+        cfg[st.CFG_ACTION_CARDS] = self.action_cards
+        cfg[st.CFG_SKIP_FORCED] = self.skip_forced
+        cfg[st.CFG_ROBBERY_OWN_TURN] = self.robbery_timing == "own_turn"
+        cfg[st.CFG_TIEBREAK_PIECES] = self.tiebreak_legal == "pieces"
+        cfg[st.CFG_FIRST_INSPECTOR] = self.first_inspector == "random"
+        cfg[st.CFG_COLLECT_A_PLUS_1] = self.collect_order_2inspectors == "a_plus_1"
+        cfg[st.CFG_CRATE_ORDER_AUTO] = self.crate_order == "announcement"
+        cfg[st.CFG_TOBACCO_3P] = self.allow_tobacco_announce_3p
+        menu = np.zeros(st.MENU_MAX, dtype=np.int32)
+        menu[: len(self.gold_menu)] = self.gold_menu
+        return cfg, menu
+
+    @classmethod
+    def unpack(cls, cfg: np.ndarray, menu: np.ndarray) -> "GameConfig":
+        """Inverse of :meth:`pack`."""
+        inv = {v: k for k, v in _HAGGLING.items()}
+        return cls(
+            num_players=int(cfg[st.CFG_NUM_PLAYERS]),
+            haggling=inv[int(cfg[st.CFG_HAGGLING])],
+            haggle_rounds=int(cfg[st.CFG_HAGGLE_ROUNDS]),
+            gold_menu=tuple(int(g) for g in menu[: int(cfg[st.CFG_MENU_LEN])]),
+            bounties=bool(cfg[st.CFG_BOUNTIES]),
+            bounty_goods=bool(cfg[st.CFG_BOUNTY_GOODS]),
+            smuggler_transfers=bool(cfg[st.CFG_TRANSFERS]),
+            action_cards=bool(cfg[st.CFG_ACTION_CARDS]),
+            skip_forced=bool(cfg[st.CFG_SKIP_FORCED]),
+            robbery_timing="own_turn" if cfg[st.CFG_ROBBERY_OWN_TURN] else "window",
+            tiebreak_legal="pieces" if cfg[st.CFG_TIEBREAK_PIECES] else "cards",
+            first_inspector="random" if cfg[st.CFG_FIRST_INSPECTOR] else "seat0",
+            collect_order_2inspectors="a_plus_1" if cfg[st.CFG_COLLECT_A_PLUS_1] else "b_plus_1",
+            crate_order="announcement" if cfg[st.CFG_CRATE_ORDER_AUTO] else "inspector",
+            allow_tobacco_announce_3p=bool(cfg[st.CFG_TOBACCO_3P]),
+        )

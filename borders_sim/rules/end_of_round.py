@@ -1,0 +1,142 @@
+"""Phase 5 of a round (4.5, strict order 4.5-7): main-resource collection (P-6, §5), expiry of
+action cards (7.2-5), the end-of-game check (§6, R-28, R-29), refill and badge movement; and the
+start of the next round (round order 4-3, action-card activation 7.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import A_COLLECT, A_SKIP_COLLECT
+from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAX_MAIN_HELD, NUM_ACTION,
+                    NUM_GOODS, NUM_MAIN)
+from .collection import best_collection
+from .piles import (draw_up_to_limit, free_gold, free_warehouse, is_deferred_for_inspector,
+                    is_inspector, num_inspectors, num_players, take_from_warehouse)
+from .state import (CFG_ACTION_CARDS, CFG_COLLECT_A_PLUS_1, CRATE_NONE, CRATE_PACKING,
+                    END_MAIN_RESOURCES, PH_GAME_OVER, PH_MARKET, PH_WINDOW)
+
+
+@njit(cache=True)
+def start_round(s):
+    """Round order starts left of the left-most inspector (4-3, R-04); cards waiting for this
+    round become active unless their holder is an inspector and they are #1/#3/#4/#6 (7.2-3)."""
+    n = num_players(s)
+    start = (s.insp[num_inspectors(s) - 1] + 1) % n
+    for i in range(n):
+        s.order[i] = (start + i) % n
+    for p in range(n):
+        insp = is_inspector(s, p)
+        for k in range(NUM_ACTION):
+            if not (insp and is_deferred_for_inspector(FIRST_ACTION + k)):
+                s.hand_later[p, k] = 0
+        s.collected[p] = 0
+        s.crate_size[p] = 0
+        s.announced[p] = -1
+        s.crate_status[p] = CRATE_NONE if insp else CRATE_PACKING
+    s.cur = -1
+    s.pos = 0
+    s.count = 0
+    s.window_passes = 0
+    s.phase = PH_WINDOW if s.cfg[CFG_ACTION_CARDS] != 0 else PH_MARKET
+
+
+# --- P-6 collection -----------------------------------------------------------------------------
+@njit(cache=True)
+def _collector(s, i):
+    n = num_players(s)
+    if num_inspectors(s) == 2 and s.cfg[CFG_COLLECT_A_PLUS_1] != 0:
+        return (s.insp[0] + 1 + i) % n
+    return s.order[i]
+
+
+@njit(cache=True)
+def _held(s, p):
+    k = 0
+    for m in range(NUM_MAIN):
+        k += s.main_held[p, m]
+    return k
+
+
+@njit(cache=True)
+def _collection_plan(s, p, m, used):
+    have = np.zeros(NUM_GOODS, dtype=np.int64)
+    for t in range(NUM_GOODS):
+        have[t] = free_warehouse(s, p, t)
+    return best_collection(have, m, free_gold(s, p) >= BLACK_MARKET_PRICE, used)
+
+
+@njit(cache=True)
+def seek_collect(s):
+    if s.pos < num_players(s):
+        s.turn = _collector(s, s.pos)
+        return True
+    end_round(s)
+    return False
+
+
+@njit(cache=True)
+def legal_collect(s, out):
+    """Legal only if the player can complete it now, with the black market if affordable,
+    holds fewer than 2 and has not collected this round (P-6, 5-13, 5-14)."""
+    p = s.turn
+    if _held(s, p) < MAX_MAIN_HELD and s.collected[p] == 0:
+        used = np.zeros(NUM_GOODS, dtype=np.int64)
+        for m in range(NUM_MAIN):
+            if s.main_middle[m] != 0 and _collection_plan(s, p, m, used) >= 0:
+                out[A_COLLECT + m] = 1
+    out[A_SKIP_COLLECT] = 1
+
+
+@njit(cache=True)
+def apply_collect(s, a):
+    """The engine picks the cards spent (R-26f); they go to the open discard pile (5-3)."""
+    p = s.turn
+    if a != A_SKIP_COLLECT:
+        m = a - A_COLLECT
+        used = np.zeros(NUM_GOODS, dtype=np.int64)
+        if _collection_plan(s, p, m, used) == 1:
+            s.gold[p] -= BLACK_MARKET_PRICE
+            s.bank_in += BLACK_MARKET_PRICE
+        for t in range(NUM_GOODS):
+            for _ in range(used[t]):
+                take_from_warehouse(s, p, t)
+            s.discard[t] += used[t]
+        s.main_middle[m] = 0
+        s.main_held[p, m] = 1
+        s.collected[p] = 1
+        empty = True
+        for k in range(NUM_MAIN):
+            if s.main_middle[k] != 0:
+                empty = False
+        if empty and s.trigger_round == 0:
+            s.trigger_round = s.round
+            s.end_reason = END_MAIN_RESOURCES
+    s.pos += 1
+
+
+# --- 4.5-2 .. 4.5-5 ---------------------------------------------------------------------------
+@njit(cache=True)
+def end_round(s):
+    n = num_players(s)
+    for p in range(n):  # 4.5-2: active action cards not used expire
+        for k in range(NUM_ACTION):
+            t = FIRST_ACTION + k
+            active = s.hand[p, t] - s.hand_later[p, k]
+            s.hand[p, t] -= active
+            s.discard[t] += active
+    if s.trigger_round > 0:  # 4.5-3, 6-4: the game ends after round L * ceil(r / L)
+        cycle = CYCLE_LENGTH[n]
+        s.end_round = cycle * ((s.trigger_round + cycle - 1) // cycle)
+        if s.round >= s.end_round:
+            s.phase = PH_GAME_OVER
+            s.turn = -1
+            return
+    for i in range(n):  # 4.5-4: refill in round order; the cards belong to the next round
+        draw_up_to_limit(s, s.order[i], True, s.round + 1)
+    step = 1 if num_inspectors(s) == 1 else 2  # 4.5-5
+    s.insp[0] = (s.insp[0] + step) % n
+    if num_inspectors(s) == 2:
+        s.insp[1] = (s.insp[1] + step) % n
+    s.round += 1
+    start_round(s)

@@ -1,0 +1,187 @@
+"""The engine's public kernels: ``legal_mask``, ``step``, ``advance``, ``current_player``,
+``is_terminal`` (DESIGN property 2).
+
+A decision point is a phase plus the seat in ``s.turn``. After every action :func:`advance`
+runs the automatic parts of the rules (draws, settlement, collection of the round's end) until
+a player must decide; with ``skip_forced`` (P-0.3) a decision with a single legal action is
+applied without asking. Kernels assume a legal action: the Python layer
+(:class:`borders_sim.Game`) checks the mask first and raises a clear error otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import NUM_ACTIONS
+from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
+from .end_of_round import apply_collect, legal_collect, seek_collect
+from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
+                         apply_offer, apply_react, apply_respond, legal_answer_demand,
+                         legal_bounty, legal_choose_crate, legal_join, legal_offer, legal_react,
+                         legal_respond, seek_answer_demand, seek_bounty, seek_choose_crate,
+                         seek_join, seek_offer, seek_react, seek_respond)
+from .market import (apply_market, apply_raid_discard, apply_window, legal_market,
+                     legal_raid_discard, legal_window, seek_market, seek_raid_discard,
+                     seek_window)
+from .settlement import (apply_fund, apply_lawyer, legal_fund, legal_lawyer, seek_bounty_lawyer,
+                         seek_fund, seek_lawyer)
+from .state import (CFG_SKIP_FORCED, PH_ANNOUNCE, PH_ANSWER_DEMAND, PH_BOUNTY,
+                    PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND, PH_GAME_OVER,
+                    PH_JOIN, PH_LAWYER, PH_MARKET, PH_OFFER, PH_PACK, PH_RAID_DISCARD, PH_REACT,
+                    PH_RESPOND, PH_WINDOW)
+
+
+@njit(cache=True)
+def _seek(s):
+    """Find who decides next, running automatic steps; False means 'look again'."""
+    ph = s.phase
+    if ph == PH_WINDOW:
+        return seek_window(s)
+    if ph == PH_RAID_DISCARD:
+        return seek_raid_discard(s)
+    if ph == PH_MARKET:
+        return seek_market(s)
+    if ph == PH_PACK:
+        return seek_pack(s)
+    if ph == PH_ANNOUNCE:
+        return seek_announce(s)
+    if ph == PH_CHOOSE_CRATE:
+        return seek_choose_crate(s)
+    if ph == PH_BOUNTY:
+        return seek_bounty(s)
+    if ph == PH_OFFER:
+        return seek_offer(s)
+    if ph == PH_RESPOND:
+        return seek_respond(s)
+    if ph == PH_ANSWER_DEMAND:
+        return seek_answer_demand(s)
+    if ph == PH_JOIN:
+        return seek_join(s)
+    if ph == PH_REACT:
+        return seek_react(s)
+    if ph == PH_LAWYER:
+        return seek_lawyer(s)
+    if ph == PH_FUND:
+        return seek_fund(s)
+    if ph == PH_BOUNTY_LAWYER:
+        return seek_bounty_lawyer(s)
+    if ph == PH_COLLECT:
+        return seek_collect(s)
+    s.turn = -1
+    return True
+
+
+@njit(cache=True)
+def legal_mask(s, out):
+    """Fill ``out`` (uint8[NUM_ACTIONS]) with 1 for every action legal now, else 0."""
+    out[:] = 0
+    ph = s.phase
+    if ph == PH_WINDOW:
+        legal_window(s, out)
+    elif ph == PH_RAID_DISCARD:
+        legal_raid_discard(s, out)
+    elif ph == PH_MARKET:
+        legal_market(s, out)
+    elif ph == PH_PACK:
+        legal_pack(s, out)
+    elif ph == PH_ANNOUNCE:
+        legal_announce(s, out)
+    elif ph == PH_CHOOSE_CRATE:
+        legal_choose_crate(s, out)
+    elif ph == PH_BOUNTY:
+        legal_bounty(s, out)
+    elif ph == PH_OFFER:
+        legal_offer(s, out)
+    elif ph == PH_RESPOND:
+        legal_respond(s, out)
+    elif ph == PH_ANSWER_DEMAND:
+        legal_answer_demand(s, out)
+    elif ph == PH_JOIN:
+        legal_join(s, out)
+    elif ph == PH_REACT:
+        legal_react(s, out)
+    elif ph == PH_LAWYER or ph == PH_BOUNTY_LAWYER:
+        legal_lawyer(s, out)
+    elif ph == PH_FUND:
+        legal_fund(s, out)
+    elif ph == PH_COLLECT:
+        legal_collect(s, out)
+    return out
+
+
+@njit(cache=True)
+def _apply(s, a):
+    ph = s.phase
+    if ph == PH_WINDOW:
+        apply_window(s, a)
+    elif ph == PH_RAID_DISCARD:
+        apply_raid_discard(s, a)
+    elif ph == PH_MARKET:
+        apply_market(s, a)
+    elif ph == PH_PACK:
+        apply_pack(s, a)
+    elif ph == PH_ANNOUNCE:
+        apply_announce(s, a)
+    elif ph == PH_CHOOSE_CRATE:
+        apply_choose_crate(s, a)
+    elif ph == PH_BOUNTY:
+        apply_bounty(s, a)
+    elif ph == PH_OFFER:
+        apply_offer(s, a)
+    elif ph == PH_RESPOND:
+        apply_respond(s, a)
+    elif ph == PH_ANSWER_DEMAND:
+        apply_answer_demand(s, a)
+    elif ph == PH_JOIN:
+        apply_join(s, a)
+    elif ph == PH_REACT:
+        apply_react(s, a)
+    elif ph == PH_LAWYER or ph == PH_BOUNTY_LAWYER:
+        apply_lawyer(s, a)
+    elif ph == PH_FUND:
+        apply_fund(s, a)
+    elif ph == PH_COLLECT:
+        apply_collect(s, a)
+
+
+@njit(cache=True)
+def advance(s, scratch):
+    """Run the game forward to the next decision that needs a player (``scratch`` is a
+    uint8[NUM_ACTIONS] work buffer)."""
+    while True:
+        if not _seek(s):
+            continue
+        if s.phase == PH_GAME_OVER or s.cfg[CFG_SKIP_FORCED] == 0:
+            return
+        legal_mask(s, scratch)
+        only = -1
+        for a in range(NUM_ACTIONS):
+            if scratch[a]:
+                if only >= 0:
+                    return
+                only = a
+        _apply(s, only)
+
+
+@njit(cache=True)
+def step(s, a, scratch):
+    """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision."""
+    _apply(s, a)
+    s.steps += 1
+    advance(s, scratch)
+
+
+@njit(cache=True)
+def is_terminal(s):
+    return s.phase == PH_GAME_OVER
+
+
+@njit(cache=True)
+def current_player(s):
+    """Seat to decide, or -1 when the game is over."""
+    return -1 if s.phase == PH_GAME_OVER else s.turn
+
+
+def new_scratch() -> np.ndarray:
+    return np.zeros(NUM_ACTIONS, dtype=np.uint8)

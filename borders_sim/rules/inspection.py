@@ -1,0 +1,511 @@
+"""Phase 4 of a round, the border check (P-5, 4.4, §8): crate choice, bounties, exchanges of
+offers and demands, opens and joins, and the owner's reaction with Secret Route or False Bottom.
+
+Inspector *slots* are 0 (badge A) and 1 (badge B). The negotiation over the current crate
+``s.cur`` ends when an inspector opens (R-10), when every inspector has committed or passed,
+or when the exchanges run out (R-37); settlement follows in :mod:`.settlement`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
+                      A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_NO_REACTION,
+                      A_OFFER_CRATE, A_OFFER_DONE, A_OFFER_GOLD, A_OFFER_WH, A_OPEN, A_PASS,
+                      A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE, A_REFUSE_DEMAND, A_STAY_OUT,
+                      A_WAIT, A_WITHDRAW)
+from .cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
+from .piles import (active_cards, discard_from_hand, free_gold, free_warehouse, is_inspector,
+                    move_warehouse_card, num_inspectors, num_players)
+from .settlement import begin_settlement
+from .state import (CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS, CFG_CRATE_ORDER_AUTO,
+                    CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN, CFG_TRANSFERS, CRATE_ANNOUNCED,
+                    G_COMMITTED, G_OPENED, G_PASSED, G_UNDECIDED, HAGGLE_FULL, HAGGLE_NONE,
+                    LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX, OUT_FALSE_BOTTOM, OUT_OPENED,
+                    OUT_PASSED, OUT_PASSED_SR, OUT_PENDING, PH_ANSWER_DEMAND, PH_BOUNTY,
+                    PH_CHOOSE_CRATE, PH_COLLECT, PH_JOIN, PH_OFFER, PH_REACT, PH_RESPOND)
+
+
+@njit(cache=True)
+def _menu_len(s):
+    return s.cfg[CFG_MENU_LEN]
+
+
+@njit(cache=True)
+def _full(s):
+    return s.cfg[CFG_HAGGLING] == HAGGLE_FULL
+
+
+# --- P-5.1 crate choice -------------------------------------------------------------------------
+@njit(cache=True)
+def start_crate(s, c):
+    """The crate of seat ``c`` comes up: a fresh negotiation (P-5.2, P-5.3)."""
+    s.cur = c
+    s.exchange = 1
+    for g in range(2):
+        s.g_status[g] = G_UNDECIDED if g < num_inspectors(s) else G_PASSED
+        s.offer_gold[g] = 0
+        s.offer_promise[g] = 0
+        s.offer_lock[g] = 0
+        s.demand[g] = 0
+        s.deal_gold[g] = 0
+        s.deal_promise[g] = 0
+        s.deal_seq[g] = 0
+        for t in range(NUM_GOODS):
+            s.offer_wh[g, t] = 0
+            s.offer_crate[g, t] = 0
+            s.deal_wh[g, t] = 0
+            s.deal_crate[g, t] = 0
+    for x in range(num_players(s)):
+        s.gift_lock[x] = 0
+        for g in range(2):
+            s.bounty_gold[x, g] = 0
+            s.bounty_on[x, g] = 0
+            for t in range(NUM_GOODS):
+                s.bounty_wh[x, g, t] = 0
+    s.outcome = OUT_PENDING
+    s.fb_hidden = -1
+    s.lawyer_to = -1
+    s.fund_paid = 0
+    s.truthful = 0
+    s.fine = 0
+    s.pos = 0
+    if s.cfg[CFG_HAGGLING] == HAGGLE_NONE:
+        s.phase = PH_RESPOND
+    elif s.cfg[CFG_BOUNTIES] != 0 or s.cfg[CFG_TRANSFERS] != 0:
+        s.phase = PH_BOUNTY
+    else:
+        s.phase = PH_OFFER
+
+
+@njit(cache=True)
+def seek_choose_crate(s):
+    n = num_players(s)
+    first = -1
+    for i in range(n):
+        p = s.order[i]
+        if s.crate_status[p] == CRATE_ANNOUNCED:
+            first = p
+            break
+    if first < 0:
+        s.phase = PH_COLLECT
+        s.pos = 0
+        return False
+    if s.cfg[CFG_CRATE_ORDER_AUTO] != 0:
+        start_crate(s, first)
+        return False
+    s.turn = s.insp[0]  # R-11: the single inspector, or A
+    return True
+
+
+@njit(cache=True)
+def legal_choose_crate(s, out):
+    for p in range(num_players(s)):
+        if s.crate_status[p] == CRATE_ANNOUNCED:
+            out[A_INSPECT + p] = 1
+
+
+@njit(cache=True)
+def apply_choose_crate(s, a):
+    start_crate(s, a - A_INSPECT)
+
+
+# --- P-5.2 bounties (R-07) and gifts (R-06c) --------------------------------------------------
+@njit(cache=True)
+def _bounty_budget(s, x):
+    """Gold ``x`` may still promise: free gold less standing bounties, so that accepting every
+    bounty stays payable (R-09)."""
+    return free_gold(s, x) - s.bounty_gold[x, 0] - s.bounty_gold[x, 1]
+
+
+@njit(cache=True)
+def _bounty_cards_left(s, x, t):
+    return free_warehouse(s, x, t) - s.bounty_wh[x, 0, t] - s.bounty_wh[x, 1, t]
+
+
+@njit(cache=True)
+def seek_bounty(s):
+    """Each smuggler other than the owner, in round order, gets one bounty turn (P-5.2)."""
+    n = num_players(s)
+    while s.pos < n:
+        x = s.order[s.pos]
+        if x != s.cur and not is_inspector(s, x):
+            s.turn = x
+            return True
+        s.pos += 1
+    s.phase = PH_OFFER
+    return False
+
+
+@njit(cache=True)
+def legal_bounty(s, out):
+    x = s.turn
+    budget = _bounty_budget(s, x)
+    m = _menu_len(s)
+    goods = s.cfg[CFG_BOUNTY_GOODS] != 0 and _full(s)
+    if s.cfg[CFG_BOUNTIES] != 0:
+        for g in range(num_inspectors(s)):
+            if s.bounty_gold[x, g] == 0:
+                for k in range(m):
+                    if s.menu[k] <= budget:
+                        out[A_BOUNTY_GOLD + g * MENU_MAX + k] = 1
+            if goods:
+                for t in range(NUM_GOODS):
+                    if _bounty_cards_left(s, x, t) > 0:
+                        out[A_BOUNTY_CARD + g * NUM_GOODS + t] = 1
+    if s.cfg[CFG_TRANSFERS] != 0:
+        for q in range(num_players(s)):
+            if q == x or is_inspector(s, q):
+                continue
+            if s.gift_lock[x] == 0:
+                for k in range(m):
+                    if s.menu[k] <= budget:
+                        out[A_GIFT_GOLD + q * MENU_MAX + k] = 1
+            if _full(s):
+                for t in range(NUM_GOODS):
+                    if _bounty_cards_left(s, x, t) > 0:
+                        out[A_GIFT_CARD + q * NUM_GOODS + t] = 1
+    out[A_BOUNTY_DONE] = 1
+
+
+@njit(cache=True)
+def apply_bounty(s, a):
+    x = s.turn
+    if a == A_BOUNTY_DONE:
+        s.pos += 1
+    elif a < A_BOUNTY_CARD:
+        k = a - A_BOUNTY_GOLD
+        s.bounty_gold[x, k // MENU_MAX] = s.menu[k % MENU_MAX]
+    elif a < A_GIFT_GOLD:
+        k = a - A_BOUNTY_CARD
+        s.bounty_wh[x, k // NUM_GOODS, k % NUM_GOODS] += 1
+    elif a < A_GIFT_CARD:
+        k = a - A_GIFT_GOLD
+        amount = s.menu[k % MENU_MAX]
+        s.gold[x] -= amount
+        s.gold[k // MENU_MAX] += amount
+        s.gift_lock[x] = 1
+    else:
+        k = a - A_GIFT_CARD
+        move_warehouse_card(s, x, k // NUM_GOODS, k % NUM_GOODS)
+
+
+# --- P-5.3a the owner's offer turn -----------------------------------------------------------
+@njit(cache=True)
+def offer_is_empty(s, g):
+    if s.offer_gold[g] > 0 or s.offer_promise[g] > 0:
+        return False
+    for t in range(NUM_GOODS):
+        if s.offer_wh[g, t] > 0 or s.offer_crate[g, t] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def offer_is_affordable(s, g):
+    """Offers are not escrowed until accepted (P-5.3a); an offer can only be accepted while the
+    owner's free assets still cover it (R-09)."""
+    c = s.cur
+    if s.offer_gold[g] > free_gold(s, c):
+        return False
+    for t in range(NUM_GOODS):
+        if s.offer_wh[g, t] > free_warehouse(s, c, t):
+            return False
+    return True
+
+
+@njit(cache=True)
+def seek_offer(s):
+    s.turn = s.cur
+    return True
+
+
+@njit(cache=True)
+def legal_offer(s, out):
+    c = s.cur
+    gold = free_gold(s, c)
+    full = _full(s)
+    for g in range(num_inspectors(s)):
+        if s.g_status[g] != G_UNDECIDED or s.offer_lock[g] & LOCK_WITHDRAWN:
+            continue
+        if not s.offer_lock[g] & LOCK_GOLD:
+            for k in range(_menu_len(s)):
+                if s.menu[k] <= gold and s.menu[k] != s.offer_gold[g]:
+                    out[A_OFFER_GOLD + g * MENU_MAX + k] = 1
+        if full:
+            in_crate = 0
+            for t in range(NUM_GOODS):
+                in_crate += s.offer_crate[g, t]
+                if s.offer_wh[g, t] < free_warehouse(s, c, t):
+                    out[A_OFFER_WH + g * NUM_GOODS + t] = 1
+            if in_crate < s.crate_size[c]:
+                for t in range(NUM_GOODS):
+                    out[A_OFFER_CRATE + g * NUM_GOODS + t] = 1
+            if s.offer_promise[g] == 0:
+                out[A_PROMISE + g] = 1
+        if not offer_is_empty(s, g):
+            out[A_WITHDRAW + g] = 1
+    out[A_OFFER_DONE] = 1
+
+
+@njit(cache=True)
+def _clear_offer(s, g):
+    s.offer_gold[g] = 0
+    s.offer_promise[g] = 0
+    for t in range(NUM_GOODS):
+        s.offer_wh[g, t] = 0
+        s.offer_crate[g, t] = 0
+
+
+@njit(cache=True)
+def apply_offer(s, a):
+    if a == A_OFFER_DONE:
+        s.offer_lock[0] = 0
+        s.offer_lock[1] = 0
+        s.phase = PH_RESPOND
+        s.pos = 0
+    elif a < A_OFFER_WH:
+        k = a - A_OFFER_GOLD
+        g = k // MENU_MAX
+        s.offer_gold[g] = s.menu[k % MENU_MAX]
+        s.offer_lock[g] |= LOCK_GOLD
+    elif a < A_OFFER_CRATE:
+        k = a - A_OFFER_WH
+        s.offer_wh[k // NUM_GOODS, k % NUM_GOODS] += 1
+    elif a < A_PROMISE:
+        k = a - A_OFFER_CRATE
+        s.offer_crate[k // NUM_GOODS, k % NUM_GOODS] += 1
+    elif a < A_WITHDRAW:
+        s.offer_promise[a - A_PROMISE] = 1
+    else:
+        g = a - A_WITHDRAW
+        _clear_offer(s, g)
+        s.offer_lock[g] |= LOCK_WITHDRAWN
+
+
+# --- P-5.3b the inspectors' turns --------------------------------------------------------------
+@njit(cache=True)
+def _last_exchange(s):
+    return s.exchange >= s.cfg[CFG_HAGGLE_ROUNDS]
+
+
+@njit(cache=True)
+def _commit(s, g, gold, with_offer):
+    """Inspector ``g`` accepts a let-through deal: committed not to open (R-05), assets escrowed
+    (R-09), acceptance order recorded for crate goods (R-08)."""
+    c = s.cur
+    s.deal_gold[g] = gold
+    s.res_gold[c] += gold
+    if with_offer:
+        s.deal_promise[g] = s.offer_promise[g]
+        for t in range(NUM_GOODS):
+            s.deal_wh[g, t] = s.offer_wh[g, t]
+            s.deal_crate[g, t] = s.offer_crate[g, t]
+            s.res_wh[c, t] += s.offer_wh[g, t]
+    s.deal_seq[g] = max(s.deal_seq[0], s.deal_seq[1]) + 1
+    s.g_status[g] = G_COMMITTED
+    s.demand[g] = 0
+    _clear_offer(s, g)
+
+
+@njit(cache=True)
+def _accept_bounties(s, g):
+    """Declaring Open accepts every bounty addressed to ``g`` (R-07); they are escrowed."""
+    for x in range(num_players(s)):
+        if s.bounty_gold[x, g] == 0:
+            empty = True
+            for t in range(NUM_GOODS):
+                if s.bounty_wh[x, g, t] > 0:
+                    empty = False
+            if empty:
+                continue
+        s.bounty_gold[x, g] = min(s.bounty_gold[x, g], free_gold(s, x))
+        s.res_gold[x] += s.bounty_gold[x, g]
+        for t in range(NUM_GOODS):
+            k = min(s.bounty_wh[x, g, t], free_warehouse(s, x, t))
+            s.bounty_wh[x, g, t] = k
+            s.res_wh[x, t] += k
+        s.bounty_on[x, g] = 1
+
+
+@njit(cache=True)
+def _all_decided(s):
+    for g in range(num_inspectors(s)):
+        if s.g_status[g] == G_UNDECIDED:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _after_open(s):
+    """R-10: an Open cannot be withdrawn; pending offers lapse; then join, then reaction."""
+    for g in range(2):
+        _clear_offer(s, g)
+        s.demand[g] = 0
+    s.phase = PH_JOIN
+
+
+@njit(cache=True)
+def _end_exchange(s):
+    for g in range(2):
+        s.demand[g] = 0
+    if _all_decided(s):
+        s.outcome = OUT_PASSED
+        begin_settlement(s)
+    elif not _last_exchange(s) and s.cfg[CFG_HAGGLING] != HAGGLE_NONE:
+        s.exchange += 1
+        s.phase = PH_OFFER
+    else:  # the budget ran out: undecided inspectors pass (4.4-2, R-37)
+        for g in range(num_inspectors(s)):
+            if s.g_status[g] == G_UNDECIDED:
+                s.g_status[g] = G_PASSED
+        s.outcome = OUT_PASSED
+        begin_settlement(s)
+
+
+@njit(cache=True)
+def seek_respond(s):
+    ni = num_inspectors(s)
+    while s.pos < ni:
+        if s.g_status[s.pos] == G_UNDECIDED:
+            s.turn = s.insp[s.pos]
+            return True
+        s.pos += 1
+    for g in range(ni):
+        if s.demand[g] > 0:
+            s.phase = PH_ANSWER_DEMAND
+            s.pos = 0
+            return False
+    _end_exchange(s)
+    return False
+
+
+@njit(cache=True)
+def legal_respond(s, out):
+    g = s.pos
+    if s.cfg[CFG_HAGGLING] != HAGGLE_NONE:
+        if not offer_is_empty(s, g) and offer_is_affordable(s, g):
+            out[A_ACCEPT] = 1
+        if not _last_exchange(s):
+            gold = free_gold(s, s.cur)
+            for k in range(_menu_len(s)):
+                if s.menu[k] <= gold:
+                    out[A_DEMAND + k] = 1
+            out[A_WAIT] = 1
+    out[A_OPEN] = 1
+    out[A_PASS] = 1
+
+
+@njit(cache=True)
+def apply_respond(s, a):
+    g = s.pos
+    if a == A_ACCEPT:
+        _commit(s, g, s.offer_gold[g], True)
+    elif a == A_OPEN:
+        s.g_status[g] = G_OPENED
+        _accept_bounties(s, g)
+        _after_open(s)
+        return
+    elif a == A_PASS:
+        s.g_status[g] = G_PASSED
+    elif a != A_WAIT:
+        s.demand[g] = s.menu[a - A_DEMAND]
+    s.pos += 1
+
+
+# --- P-5.3c the owner answers demands ---------------------------------------------------------
+@njit(cache=True)
+def seek_answer_demand(s):
+    while s.pos < num_inspectors(s):
+        if s.demand[s.pos] > 0 and s.g_status[s.pos] == G_UNDECIDED:
+            s.turn = s.cur
+            return True
+        s.pos += 1
+    _end_exchange(s)
+    return False
+
+
+@njit(cache=True)
+def legal_answer_demand(s, out):
+    if s.demand[s.pos] <= free_gold(s, s.cur):
+        out[A_ACCEPT_DEMAND] = 1
+    out[A_REFUSE_DEMAND] = 1
+
+
+@njit(cache=True)
+def apply_answer_demand(s, a):
+    g = s.pos
+    if a == A_ACCEPT_DEMAND:
+        _commit(s, g, s.demand[g], False)
+    s.demand[g] = 0
+    s.pos += 1
+
+
+# --- P-5.4 join and reaction ------------------------------------------------------------------
+@njit(cache=True)
+def seek_join(s):
+    for g in range(num_inspectors(s)):
+        if s.g_status[g] == G_UNDECIDED:
+            s.pos = g
+            s.turn = s.insp[g]
+            return True
+    s.phase = PH_REACT
+    return False
+
+
+@njit(cache=True)
+def legal_join(s, out):
+    out[A_JOIN] = 1
+    out[A_STAY_OUT] = 1
+
+
+@njit(cache=True)
+def apply_join(s, a):
+    g = s.pos
+    if a == A_JOIN:
+        s.g_status[g] = G_OPENED
+        _accept_bounties(s, g)
+    else:
+        s.g_status[g] = G_PASSED
+    s.phase = PH_REACT
+
+
+@njit(cache=True)
+def _can_react(s):
+    if s.cfg[CFG_ACTION_CARDS] == 0:
+        return False
+    return active_cards(s, s.cur, SECRET_ROUTE) > 0 or active_cards(s, s.cur, FALSE_BOTTOM) > 0
+
+
+@njit(cache=True)
+def seek_react(s):
+    """SR-1, FB-1: the owner may answer an Open with Secret Route or False Bottom (R-13)."""
+    if _can_react(s):
+        s.turn = s.cur
+        return True
+    s.outcome = OUT_OPENED
+    begin_settlement(s)
+    return False
+
+
+@njit(cache=True)
+def legal_react(s, out):
+    if active_cards(s, s.cur, SECRET_ROUTE) > 0:
+        out[A_PLAY_ROUTE] = 1
+    if active_cards(s, s.cur, FALSE_BOTTOM) > 0:
+        out[A_PLAY_BOTTOM] = 1
+    out[A_NO_REACTION] = 1
+
+
+@njit(cache=True)
+def apply_react(s, a):
+    if a == A_PLAY_ROUTE:
+        discard_from_hand(s, s.cur, SECRET_ROUTE)
+        s.outcome = OUT_PASSED_SR
+    elif a == A_PLAY_BOTTOM:
+        discard_from_hand(s, s.cur, FALSE_BOTTOM)
+        s.outcome = OUT_FALSE_BOTTOM
+    else:
+        s.outcome = OUT_OPENED
+    begin_settlement(s)

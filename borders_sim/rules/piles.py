@@ -1,0 +1,276 @@
+"""Random numbers, card movements and asset queries shared by every phase.
+
+All randomness comes from the xorshift128+ generator in ``s.rng`` (DESIGN property 3, P-0.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
+                    NUM_CARD_TYPES, NUM_GOODS)
+from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, END_FALLBACK
+
+_U11 = np.uint64(11)
+_U23 = np.uint64(23)
+_U17 = np.uint64(17)
+_U26 = np.uint64(26)
+
+
+def seed_words(seed: int) -> np.ndarray:
+    """Two non-zero xorshift128+ words from any int seed (splitmix64)."""
+    out = np.zeros(2, dtype=np.uint64)
+    x = int(seed) & 0xFFFFFFFFFFFFFFFF
+    for i in range(2):
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        out[i] = (z ^ (z >> 31)) or 1
+    return out
+
+
+@njit(cache=True)
+def next_below(rng, k):
+    """Uniform int in ``[0, k)`` (k >= 1) from xorshift128+ words ``rng`` (uint64[2])."""
+    a = rng[0]
+    b = rng[1]
+    rng[0] = b
+    a ^= a << _U23
+    a ^= a >> _U17
+    a ^= b ^ (b >> _U26)
+    rng[1] = a
+    return np.int64(((a + b) >> _U11) % np.uint64(k))
+
+
+@njit(cache=True)
+def rand_below(s, k):
+    """Uniform int in ``[0, k)`` from the state's own generator (P-0.2)."""
+    return next_below(s.rng, k)
+
+
+@njit(cache=True)
+def num_players(s):
+    return s.cfg[CFG_NUM_PLAYERS]
+
+
+@njit(cache=True)
+def num_inspectors(s):
+    return s.cfg[CFG_NUM_INSPECTORS]
+
+
+@njit(cache=True)
+def is_inspector(s, p):
+    return p == s.insp[0] or p == s.insp[1]
+
+
+@njit(cache=True)
+def inspector_slot(s, p):
+    """0 for badge A, 1 for badge B, -1 for a smuggler."""
+    if p == s.insp[0]:
+        return 0
+    if p == s.insp[1]:
+        return 1
+    return -1
+
+
+# --- hands and action-card lifetimes (7.2) ------------------------------------------------
+@njit(cache=True)
+def hand_size(s, p):
+    n = 0
+    for t in range(NUM_CARD_TYPES):
+        n += s.hand[p, t]
+    return n
+
+
+@njit(cache=True)
+def goods_in_hand(s, p):
+    n = 0
+    for t in range(NUM_GOODS):
+        n += s.hand[p, t]
+    return n
+
+
+@njit(cache=True)
+def active_cards(s, p, t):
+    """Copies of action card type ``t`` that ``p`` may use this round (7.2 lifetime model)."""
+    return s.hand[p, t] - s.hand_later[p, t - FIRST_ACTION]
+
+
+@njit(cache=True)
+def is_deferred_for_inspector(t):
+    """Secret Route, False Bottom, Syndicate Fund and Lawyer wait for a smuggler round (7.2-3)."""
+    return t != FIRST_ACTION + 1 and t != FIRST_ACTION + 4
+
+
+@njit(cache=True)
+def add_to_hand(s, p, t, later):
+    """A card enters ``p``'s hand. Action cards are active now unless ``later`` (refill, setup)
+    or deferred because ``p`` is an inspector this round (7.2-3, R-20)."""
+    s.hand[p, t] += 1
+    if t >= FIRST_ACTION and (later or (is_inspector(s, p) and is_deferred_for_inspector(t))):
+        s.hand_later[p, t - FIRST_ACTION] += 1
+
+
+@njit(cache=True)
+def remove_from_hand(s, p, t):
+    """A card leaves ``p``'s hand; of an action card the copy that expires soonest goes (P-0.6)."""
+    s.hand[p, t] -= 1
+    if t >= FIRST_ACTION:
+        k = t - FIRST_ACTION
+        if s.hand_later[p, k] > s.hand[p, t]:
+            s.hand_later[p, k] -= 1
+
+
+@njit(cache=True)
+def random_hand_card(s, p):
+    """A uniformly random card of ``p``'s hand (Night Raid, NR-2), or -1 for an empty hand."""
+    n = hand_size(s, p)
+    if n == 0:
+        return -1
+    r = rand_below(s, n)
+    for t in range(NUM_CARD_TYPES):
+        r -= s.hand[p, t]
+        if r < 0:
+            return t
+    return -1
+
+
+# --- draw and discard piles (4.5-6, R-29, R-30) --------------------------------------------
+@njit(cache=True)
+def shuffle_discard_into_draw(s):
+    n = 0
+    for t in range(NUM_CARD_TYPES):
+        for _ in range(s.discard[t]):
+            s.draw[n] = t
+            n += 1
+        s.discard[t] = 0
+    for i in range(n - 1, 0, -1):
+        j = rand_below(s, i + 1)
+        tmp = s.draw[i]
+        s.draw[i] = s.draw[j]
+        s.draw[j] = tmp
+    s.draw_len = n
+
+
+@njit(cache=True)
+def note_runout(s, trigger_round):
+    """Count a run-out of the draw pile; the second one starts the fallback (6-6, R-29)."""
+    s.runouts += 1
+    if s.runouts == 2 and s.trigger_round == 0:
+        s.trigger_round = trigger_round
+        s.end_reason = END_FALLBACK
+
+
+@njit(cache=True)
+def draw_up_to_limit(s, p, later, trigger_round):
+    """``p`` draws until holding 6 cards, reshuffling lazily (R-30). A draw from an empty pile
+    is a run-out; if the discard pile is empty too the hand stays short (R-29)."""
+    while hand_size(s, p) < HAND_LIMIT:
+        if s.draw_len == 0:
+            note_runout(s, trigger_round)
+            shuffle_discard_into_draw(s)
+            if s.draw_len == 0:
+                return
+        s.draw_len -= 1
+        add_to_hand(s, p, np.int64(s.draw[s.draw_len]), later)
+
+
+@njit(cache=True)
+def discard_from_hand(s, p, t):
+    remove_from_hand(s, p, t)
+    s.discard[t] += 1
+
+
+# --- warehouses and escrow (R-09, R-33) ----------------------------------------------------
+@njit(cache=True)
+def warehouse_count(s, p, t):
+    return s.wh_up[p, t] + s.wh_down[p, t]
+
+
+@njit(cache=True)
+def free_gold(s, p):
+    """Gold not reserved by an accepted deal or bounty (R-09)."""
+    return s.gold[p] - s.res_gold[p]
+
+
+@njit(cache=True)
+def free_warehouse(s, p, t):
+    return warehouse_count(s, p, t) - s.res_wh[p, t]
+
+
+@njit(cache=True)
+def store(s, p, t):
+    """A goods card enters ``p``'s warehouse: legal face up, the rest face down (4.4-A1, R-33)."""
+    if CARD_CLASS[t] == CLASS_LEGAL:
+        s.wh_up[p, t] += 1
+    else:
+        s.wh_down[p, t] += 1
+
+
+@njit(cache=True)
+def take_from_warehouse(s, p, t):
+    """Remove one card of type ``t`` from ``p``'s warehouse, face-up copies first."""
+    if s.wh_up[p, t] > 0:
+        s.wh_up[p, t] -= 1
+    else:
+        s.wh_down[p, t] -= 1
+
+
+@njit(cache=True)
+def move_warehouse_card(s, src, dst, t):
+    take_from_warehouse(s, src, t)
+    store(s, dst, t)
+
+
+@njit(cache=True)
+def card_order_key(t):
+    """Sort key for automatic goods payments: lowest value, then lowest fine, then id (R-14d)."""
+    return (CARD_VALUE[t] * 16 + CARD_FINE[t]) * 32 + t
+
+
+@njit(cache=True)
+def cheapest_type(counts, legal_only, contraband_only):
+    """Type with the lowest :func:`card_order_key` among positive ``counts`` (or -1)."""
+    best = -1
+    best_key = 1 << 30
+    for t in range(NUM_GOODS):
+        if counts[t] <= 0:
+            continue
+        legal = CARD_CLASS[t] == CLASS_LEGAL
+        if (legal_only and not legal) or (contraband_only and legal):
+            continue
+        k = card_order_key(t)
+        if k < best_key:
+            best_key = k
+            best = t
+    return best
+
+
+@njit(cache=True)
+def pay_debt(s, payer, creditor, amount):
+    """Pay a fine of ``amount`` (R-14): free gold, then free legal warehouse cards, then
+    contraband and premium, lowest value first; each card counts its value, no change; the
+    rest is forgiven. ``creditor`` -1 is the bank (gold only, R-14f). Returns the value paid."""
+    if amount <= 0:
+        return 0
+    paid = min(amount, max(free_gold(s, payer), 0))
+    s.gold[payer] -= paid
+    if creditor >= 0:
+        s.gold[creditor] += paid
+    else:
+        s.bank_in += paid
+        return paid
+    free = np.zeros(NUM_GOODS, dtype=np.int64)
+    for t in range(NUM_GOODS):
+        free[t] = free_warehouse(s, payer, t)
+    for tier in range(2):
+        while paid < amount:
+            t = cheapest_type(free, tier == 0, tier == 1)
+            if t < 0:
+                break
+            free[t] -= 1
+            move_warehouse_card(s, payer, creditor, t)
+            paid += CARD_VALUE[t]
+    return paid

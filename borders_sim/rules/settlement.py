@@ -1,0 +1,333 @@
+"""Settlement of a crate (R-16, Appendix A): cards move, deals are paid (with the Lawyer),
+the Syndicate Fund reimburses, fines are paid (R-14, R-15, §8) and bounties are paid (R-07).
+
+Order of steps (R-16):
+1. :func:`begin_settlement`: cards move (False Bottom's hidden card first, FB-4); on a pass the
+   deliverable crate goods of every deal are fixed in acceptance order (R-08).
+2. ``PH_LAWYER``: the owner may play the Lawyer (LW-2, LW-3, R-17), then binding deals are paid.
+3. ``PH_FUND``: the owner may play the Syndicate Fund on the gold paid (SF-1..SF-5, R-18).
+4. Fines are paid (4.4-B, §8, R-14, R-15).
+5. ``PH_BOUNTY_LAWYER``: each bounty payer in round order may play a Lawyer (R-17e), then pays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import A_FUND, A_LAWYER, A_NO_LAWYER
+from .cards import CARD_FINE, LAWYER, NUM_GOODS, SYNDICATE_FUND
+from .piles import (active_cards, card_order_key, discard_from_hand, free_gold, is_inspector,
+                    num_inspectors, num_players, pay_debt, rand_below, store,
+                    take_from_warehouse)
+from .state import (CFG_ACTION_CARDS, CRATE_DONE, G_COMMITTED, G_OPENED, OUT_FALSE_BOTTOM,
+                    OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE,
+                    PH_FUND, PH_LAWYER)
+
+MAX_FUND_SHARE = 5  # SF-3
+
+
+@njit(cache=True)
+def _passed(s):
+    return s.outcome == OUT_PASSED or s.outcome == OUT_PASSED_SR
+
+
+@njit(cache=True)
+def begin_settlement(s):
+    """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13)."""
+    c = s.cur
+    if _passed(s):
+        s.n_passed += 1
+        left = np.zeros(NUM_GOODS, dtype=np.int64)
+        for t in range(NUM_GOODS):
+            left[t] = s.crate[c, t]
+        for seq in range(1, 3):  # promised crate goods, in order of acceptance (R-08)
+            for g in range(2):
+                if s.deal_seq[g] == seq and s.g_status[g] == G_COMMITTED:
+                    for t in range(NUM_GOODS):
+                        k = min(s.deal_crate[g, t], left[t])
+                        s.deal_crate[g, t] = k
+                        left[t] -= k
+        for t in range(NUM_GOODS):  # the rest goes home; promised cards wait for payment
+            for _ in range(left[t]):
+                store(s, c, t)
+            s.crate[c, t] -= left[t]
+    else:
+        s.n_opened += 1
+        for g in range(2):  # crate-goods parts lapse when the crate does not pass (R-08)
+            for t in range(NUM_GOODS):
+                s.deal_crate[g, t] = 0
+        if s.outcome == OUT_FALSE_BOTTOM:
+            r = rand_below(s, s.crate_size[c])  # the blind choice is a random card (R-12)
+            for t in range(NUM_GOODS):
+                r -= s.crate[c, t]
+                if r < 0:
+                    s.crate[c, t] -= 1
+                    s.wh_down[c, t] += 1  # face down even if legal, no fine (FB-4, R-13)
+                    s.fb_hidden = t
+                    break
+        a = s.announced[c]
+        truthful = True
+        for t in range(NUM_GOODS):
+            if t != a and s.crate[c, t] > 0:
+                truthful = False
+        s.truthful = 1 if truthful else 0
+        fine = 0
+        for t in range(NUM_GOODS):
+            k = s.crate[c, t]
+            if truthful or t == a:  # 4.4-B1, 4.4-B2: announced goods go to the warehouse
+                for _ in range(k):
+                    store(s, c, t)
+                if truthful:
+                    fine += k * CARD_FINE[t]
+            else:  # 4.4-B3, 4.4-B4: the rest is confiscated, its fines are owed
+                s.discard[t] += k
+                fine += k * CARD_FINE[t]
+            s.crate[c, t] = 0
+        s.fine = fine
+    s.phase = PH_LAWYER
+
+
+@njit(cache=True)
+def _payable(s, g):
+    if s.g_status[g] != G_COMMITTED:
+        return False
+    if s.deal_gold[g] > 0:
+        return True
+    for t in range(NUM_GOODS):
+        if s.deal_wh[g, t] > 0 or s.deal_crate[g, t] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
+    """Pay promised parts to the inspectors (slot 0 = A, 1 = B). ``gold[g]``, ``wh[g, t]``
+    (escrowed warehouse cards) and ``crate[g, t]`` (cards still in the payer's crate) are owed
+    to slot g. With a Lawyer (``lawyer_slot`` >= 0) only that slot receives, half of the summed
+    gold and half of the summed cards, lowest value first (LW-2..LW-4, R-17c, R-17d).
+    Returns the gold paid."""
+    paid = 0
+    for g in range(2):
+        s.res_gold[payer] -= gold[g]
+        for t in range(NUM_GOODS):
+            s.res_wh[payer, t] -= wh[g, t]
+    if lawyer_slot < 0:
+        for g in range(2):
+            to = s.insp[g]
+            if gold[g] > 0:
+                s.gold[payer] -= gold[g]
+                s.gold[to] += gold[g]
+                paid += gold[g]
+            for t in range(NUM_GOODS):
+                for _ in range(wh[g, t]):
+                    take_from_warehouse(s, payer, t)
+                    store(s, to, t)
+                for _ in range(crate[g, t]):
+                    s.crate[payer, t] -= 1
+                    store(s, to, t)
+    else:
+        to = s.insp[lawyer_slot]
+        paid = (gold[0] + gold[1]) // 2
+        s.gold[payer] -= paid
+        s.gold[to] += paid
+        pool_wh = np.zeros(NUM_GOODS, dtype=np.int64)
+        pool_crate = np.zeros(NUM_GOODS, dtype=np.int64)
+        n = 0
+        for t in range(NUM_GOODS):
+            pool_wh[t] = wh[0, t] + wh[1, t]
+            pool_crate[t] = crate[0, t] + crate[1, t]
+            n += pool_wh[t] + pool_crate[t]
+        for _ in range(n // 2):
+            best = -1
+            for t in range(NUM_GOODS):
+                if pool_wh[t] + pool_crate[t] > 0 and (
+                        best < 0 or card_order_key(t) < card_order_key(best)):
+                    best = t
+            if pool_crate[best] > 0:
+                pool_crate[best] -= 1
+                s.crate[payer, best] -= 1
+            else:
+                pool_wh[best] -= 1
+                take_from_warehouse(s, payer, best)
+            store(s, to, best)
+    return paid
+
+
+@njit(cache=True)
+def _pay_deals(s, lawyer_slot):
+    gold = np.zeros(2, dtype=np.int64)
+    for g in range(2):
+        if s.g_status[g] == G_COMMITTED:
+            gold[g] = s.deal_gold[g]
+        else:
+            for t in range(NUM_GOODS):
+                s.deal_wh[g, t] = 0
+                s.deal_crate[g, t] = 0
+    c = s.cur
+    s.fund_paid = _pay_parts(s, c, gold, s.deal_wh, s.deal_crate, lawyer_slot)
+    for t in range(NUM_GOODS):  # crate cards not handed over go to the owner's warehouse
+        for _ in range(s.crate[c, t]):
+            store(s, c, t)
+        s.crate[c, t] = 0
+    s.lawyer_to = lawyer_slot
+    s.phase = PH_FUND
+
+
+@njit(cache=True)
+def seek_lawyer(s):
+    """Step 2: the owner's Lawyer (P-5.5); without one, deals are paid in full."""
+    if s.cfg[CFG_ACTION_CARDS] != 0 and active_cards(s, s.cur, LAWYER) > 0:
+        for g in range(num_inspectors(s)):
+            if _payable(s, g):
+                s.turn = s.cur
+                return True
+    _pay_deals(s, -1)
+    return False
+
+
+@njit(cache=True)
+def legal_lawyer(s, out):
+    """The half goes to an inspector owed a binding deal (R-17b)."""
+    if s.phase == PH_LAWYER:
+        for g in range(num_inspectors(s)):
+            if _payable(s, g):
+                out[A_LAWYER + g] = 1
+    else:
+        for g in range(num_inspectors(s)):
+            if s.bounty_on[s.turn, g] != 0:
+                out[A_LAWYER + g] = 1
+    out[A_NO_LAWYER] = 1
+
+
+@njit(cache=True)
+def apply_lawyer(s, a):
+    slot = -1
+    if a != A_NO_LAWYER:
+        slot = a - A_LAWYER
+        discard_from_hand(s, s.turn, LAWYER)
+    if s.phase == PH_LAWYER:
+        _pay_deals(s, slot)
+    else:
+        _pay_bounties(s, s.turn, slot)
+        s.pos += 1
+
+
+# --- step 3: the Syndicate Fund ---------------------------------------------------------------
+@njit(cache=True)
+def syndicate_fund(s, owner, paid):
+    """SF-2..SF-5, R-18: the other smugglers, clockwise from the owner's left, each pay
+    min(ceil(paid / k), 5, their free gold, what is still due); no redistribution."""
+    n = num_players(s)
+    k = 0
+    for q in range(n):
+        if q != owner and not is_inspector(s, q):
+            k += 1
+    if k == 0 or paid <= 0:
+        return
+    share = min(MAX_FUND_SHARE, (paid + k - 1) // k)
+    due = paid
+    for i in range(1, n):
+        q = (owner + i) % n
+        if is_inspector(s, q) or due == 0:
+            continue
+        pay = min(share, due, max(free_gold(s, q), 0))
+        s.gold[q] -= pay
+        s.gold[owner] += pay
+        due -= pay
+
+
+@njit(cache=True)
+def seek_fund(s):
+    """Step 3: the Fund covers gold paid in deals on the owner's own crate (7.4-6, R-18b)."""
+    if s.fund_paid > 0 and s.cfg[CFG_ACTION_CARDS] != 0 \
+            and active_cards(s, s.cur, SYNDICATE_FUND) > 0:
+        s.turn = s.cur
+        return True
+    _pay_fines(s)
+    return False
+
+
+@njit(cache=True)
+def legal_fund(s, out):
+    out[A_FUND] = 1
+    out[A_FUND + 1] = 1
+
+
+@njit(cache=True)
+def apply_fund(s, a):
+    if a == A_FUND:
+        discard_from_hand(s, s.cur, SYNDICATE_FUND)
+        syndicate_fund(s, s.cur, s.fund_paid)
+    _pay_fines(s)
+
+
+# --- step 4: fines ------------------------------------------------------------------------------
+@njit(cache=True)
+def _pay_fines(s):
+    """4.4-B1/B4 with §8's split: one opener takes or pays it all; two openers halve it, the
+    odd gold going to (or, never with these cards, R-36, coming from) the bank."""
+    if s.outcome == OUT_OPENED or s.outcome == OUT_FALSE_BOTTOM:
+        c = s.cur
+        openers = 0
+        for g in range(num_inspectors(s)):
+            if s.g_status[g] == G_OPENED:
+                openers += 1
+        share = s.fine // openers
+        for g in range(num_inspectors(s)):
+            if s.g_status[g] != G_OPENED:
+                continue
+            if s.truthful:
+                pay_debt(s, s.insp[g], c, share)  # R-15
+            else:
+                pay_debt(s, c, s.insp[g], share)  # R-14
+        odd = s.fine - share * openers
+        if odd > 0:
+            if s.truthful:
+                s.gold[c] += odd
+                s.bank_out += odd
+            else:
+                pay_debt(s, c, -1, odd)
+    s.phase = PH_BOUNTY_LAWYER
+    s.pos = 0
+
+
+# --- step 5: bounties ---------------------------------------------------------------------------
+@njit(cache=True)
+def _pay_bounties(s, x, lawyer_slot):
+    gold = np.zeros(2, dtype=np.int64)
+    wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    for g in range(2):
+        if s.bounty_on[x, g] != 0:
+            gold[g] = s.bounty_gold[x, g]
+            for t in range(NUM_GOODS):
+                wh[g, t] = s.bounty_wh[x, g, t]
+        s.bounty_on[x, g] = 0
+    _pay_parts(s, x, gold, wh, crate, lawyer_slot)
+
+
+@njit(cache=True)
+def seek_bounty_lawyer(s):
+    """Bounties of inspectors who declared Open are paid, even after Secret Route (R-07)."""
+    n = num_players(s)
+    while s.pos < n:
+        x = s.order[s.pos]
+        if s.bounty_on[x, 0] != 0 or s.bounty_on[x, 1] != 0:
+            if s.cfg[CFG_ACTION_CARDS] != 0 and active_cards(s, x, LAWYER) > 0:
+                s.turn = x
+                return True
+            _pay_bounties(s, x, -1)
+        s.pos += 1
+    _finish_crate(s)
+    return False
+
+
+@njit(cache=True)
+def _finish_crate(s):
+    c = s.cur
+    s.crate_status[c] = CRATE_DONE
+    s.crate_size[c] = 0
+    for g in range(2):
+        s.g_status[g] = 0
+    s.phase = PH_CHOOSE_CRATE
