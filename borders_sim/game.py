@@ -24,6 +24,7 @@ from .rules import actions as act
 from .rules import engine, scoring
 from .rules import state as st
 from .rules.config import GameConfig
+from .rules.limits import max_game_length
 from .rules.setup import new_state
 
 
@@ -67,6 +68,11 @@ class Game:
     @property
     def num_players(self) -> int:
         return self.config.num_players
+
+    @property
+    def max_game_length(self) -> int:
+        """Proven upper bound on the decisions of a game with this config (P-0.4)."""
+        return max_game_length(self.config)
 
     @property
     def current_player(self) -> int:

@@ -1,0 +1,170 @@
+"""Properties of random legal play (hypothesis): invariants after every step, termination within
+``max_game_length`` (P-0.4), determinism (DESIGN property 3), and the mask being exactly the set
+of accepted actions (P-0.1)."""
+
+from __future__ import annotations
+
+import random
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
+
+from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
+from borders_sim.rules import rollout
+from borders_sim.rules.invariants import check
+from borders_sim.rules.setup import new_state
+
+PLAYERS = range(3, 9)
+FLAG_SETS = [
+    {},
+    {"action_cards": False},
+    {"haggling": "gold_only", "bounty_goods": True},
+    {"haggling": "none"},
+    {"bounty_goods": True, "smuggler_transfers": True, "haggle_rounds": 1},
+    {"skip_forced": False, "crate_order": "announcement", "first_inspector": "random"},
+    {"robbery_timing": "own_turn", "collect_order_2inspectors": "a_plus_1",
+     "tiebreak_legal": "pieces", "haggle_rounds": 8, "gold_menu": (1, 3, 9)},
+]
+
+
+def play_random(game: Game, rng: random.Random, checker=None) -> int:
+    steps = 0
+    while not game.is_terminal:
+        game.step(rng.choice(game.legal_actions()))
+        steps += 1
+        if checker is not None:
+            checker(game)
+        assert steps <= game.max_game_length
+    return steps
+
+
+def assert_invariants(game: Game) -> None:
+    problems = check(game.state[0])
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=lambda f: ",".join(f) or "rulebook")
+def test_random_play_keeps_invariants_and_ends(n, flags):
+    """Cards conserved, gold moves only through the bank flows, escrow within holdings (R-09),
+    hands within 6 (R-40), main resources conserved, and the game ends (P-0.4)."""
+    game = Game(GameConfig(num_players=n, **flags), seed=n * 101 + len(flags))
+    assert_invariants(game)
+    play_random(game, random.Random(n), assert_invariants)
+    assert game.is_terminal and game.current_player == -1
+    assert game.state[0]["end_reason"] in (1, 2)
+    assert len(game.winners()) >= 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=hst.integers(3, 8), seed=hst.integers(0, 2**63 - 1), policy=hst.integers(0, 2**32),
+       flags=hst.sampled_from(FLAG_SETS))
+def test_random_play_property(n, seed, policy, flags):
+    game = Game(GameConfig(num_players=n, **flags), seed=seed)
+    play_random(game, random.Random(policy), assert_invariants)
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_same_seed_same_game(n):
+    """The state holds the generator: same config, seed and actions give the same game."""
+    a = Game(GameConfig(num_players=n), seed=42)
+    b = Game(GameConfig(num_players=n), seed=42)
+    assert a.state.tobytes() == b.state.tobytes()
+    ra, rb = random.Random(7), random.Random(7)
+    while not a.is_terminal:
+        a.step(ra.choice(a.legal_actions()))
+        b.step(rb.choice(b.legal_actions()))
+        assert a.state.tobytes() == b.state.tobytes()
+    assert a.scores() == b.scores()
+    c = Game(GameConfig(num_players=n), seed=43)
+    assert c.state.tobytes() != Game(GameConfig(num_players=n), seed=42).state.tobytes()
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_copy_is_independent_and_replays(n):
+    game = Game(GameConfig(num_players=n), seed=5)
+    rng = random.Random(3)
+    for _ in range(150):
+        game.step(rng.choice(game.legal_actions()))
+    twin = game.copy()
+    actions = []
+    while not game.is_terminal:
+        actions.append(rng.choice(game.legal_actions()))
+        game.step(actions[-1])
+    for a in actions:
+        twin.step(a)
+    assert twin.state.tobytes() == game.state.tobytes()
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=hst.integers(3, 8), seed=hst.integers(0, 10**6), cut=hst.integers(0, 400))
+def test_mask_is_exactly_what_step_accepts(n, seed, cut):
+    """Every masked action is accepted; every other id is refused and changes nothing (P-0.1)."""
+    game = Game(GameConfig(num_players=n, bounty_goods=True, smuggler_transfers=True), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(cut):
+        if game.is_terminal:
+            break
+        game.step(rng.choice(game.legal_actions()))
+    if game.is_terminal:
+        return
+    mask = game.legal_mask()
+    before = game.state.tobytes()
+    for a in range(NUM_ACTIONS):
+        trial = game.copy()
+        if mask[a]:
+            trial.step(a)
+            assert not check(trial.state[0])
+        else:
+            with pytest.raises(IllegalActionError):
+                trial.step(a)
+            assert trial.state.tobytes() == before
+        assert game.state.tobytes() == before
+
+
+def test_illegal_input_is_refused_with_a_clear_message():
+    game = Game(GameConfig(num_players=4), seed=1)
+    before = game.state.tobytes()
+    with pytest.raises(IllegalActionError, match=r"illegal action 'open' .* player p\d .* phase"):
+        game.step("open")
+    with pytest.raises(IllegalActionError, match="outside the action space"):
+        game.step(NUM_ACTIONS)
+    with pytest.raises(IllegalActionError, match="unknown action string"):
+        game.step("fly to the moon")
+    with pytest.raises(IllegalActionError, match="int id or a string"):
+        game.step(1.5)
+    assert game.state.tobytes() == before
+    play_random(game, random.Random(0))
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.step(0)
+
+
+@pytest.mark.parametrize("bad", [{"num_players": 2}, {"num_players": 9}, {"colour": "red"},
+                                 {"haggle_rounds": 0}, {"gold_menu": ()},
+                                 {"haggling": "loud"}, {"bounties": "yes"}])
+def test_bad_config_is_refused(bad):
+    with pytest.raises(ValueError):
+        GameConfig(**bad)
+
+
+def test_kernel_rollouts_independent_of_batch_and_threads():
+    """DESIGN property 3: a game's result does not depend on batch size or thread count."""
+    def run(seeds, threads):
+        numba.set_num_threads(threads)
+        states = np.concatenate([new_state(GameConfig(num_players=5), s) for s in seeds])
+        steps = np.zeros(len(seeds), dtype=np.int64)
+        rollout.random_games(states, np.asarray(seeds, dtype=np.int64), 10**8, steps)
+        return states, steps
+
+    try:
+        big, big_steps = run(list(range(8)), numba.config.NUMBA_NUM_THREADS)
+        one, one_steps = run([3], 1)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert big[3].tobytes() == one[0].tobytes()
+    assert big_steps[3] == one_steps[0]
+    for s in big:
+        assert s["phase"] == 16 and not check(s)
