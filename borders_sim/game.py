@@ -21,7 +21,7 @@ from typing import Union
 import numpy as np
 
 from .rules import actions as act
-from .rules import engine, scoring
+from .rules import engine, scoring, serialize
 from .rules import state as st
 from .rules.config import GameConfig
 from .rules.limits import max_game_length
@@ -50,9 +50,8 @@ class Game:
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
         self.config = config
         self.state = new_state(config, seed)
-        self._scratch = engine.new_scratch()
-        self._mask = engine.new_scratch()
-        engine.advance(self.state[0], self._scratch)
+        self._mask = engine.new_mask()
+        engine.advance(self.state[0], self._mask)
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
@@ -60,9 +59,24 @@ class Game:
         game = cls.__new__(cls)
         game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         game.state = state
-        game._scratch = engine.new_scratch()
-        game._mask = engine.new_scratch()
+        game._mask = engine.new_mask()
         return game
+
+    # --- saving and loading --------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The whole game (rules, cards, gold, negotiation, random generator) as a JSON-ready
+        dict in game words; the layout is documented in :mod:`borders_sim.rules.serialize`.
+        ``Game.from_dict(game.to_dict())`` continues exactly as ``game`` would."""
+        return serialize.state_to_dict(self.state)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Game":
+        """A game rebuilt from a dict made by :meth:`to_dict` (e.g. after ``json.loads``).
+
+        Raises:
+            ValueError: the dict is malformed or inconsistent; the message names the field.
+        """
+        return cls.from_state(serialize.state_from_dict(d))
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -135,7 +149,7 @@ class Game:
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        engine.step(self.state[0], a, self._scratch)
+        engine.step(self.state[0], a, self._mask)
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""

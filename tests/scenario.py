@@ -89,7 +89,7 @@ def legal_strings(game: Game) -> list[str]:
 
 def reseek(game: Game) -> None:
     """After editing the state by hand, let the engine find the next decision again."""
-    engine.advance(game.state[0], engine.new_scratch())
+    engine.advance(game.state[0], game._mask)
 
 
 def assert_consistent(game: Game) -> None:

@@ -146,30 +146,35 @@ def _apply(s, a):
 
 
 @njit(cache=True)
-def advance(s, scratch):
-    """Run the game forward to the next decision that needs a player (``scratch`` is a
-    uint8[NUM_ACTIONS] work buffer)."""
+def advance(s, mask):
+    """Run the game forward to the next decision that needs a player. On return ``mask``
+    (uint8[NUM_ACTIONS]) holds the legal mask of that decision; returns the number of legal
+    actions (0 when the game is over)."""
     while True:
         if not _seek(s):
             continue
-        if s.phase == PH_GAME_OVER or s.cfg[CFG_SKIP_FORCED] == 0:
-            return
-        legal_mask(s, scratch)
-        only = -1
+        if s.phase == PH_GAME_OVER:
+            mask[:] = 0
+            return 0
+        legal_mask(s, mask)
+        count = 0
         for a in range(NUM_ACTIONS):
-            if scratch[a]:
-                if only >= 0:
-                    return
-                only = a
-        _apply(s, only)
+            count += mask[a]
+        if count != 1 or s.cfg[CFG_SKIP_FORCED] == 0:
+            return count
+        for a in range(NUM_ACTIONS):
+            if mask[a]:
+                _apply(s, a)
+                break
 
 
 @njit(cache=True)
-def step(s, a, scratch):
-    """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision."""
+def step(s, a, mask):
+    """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision; ``mask``
+    then holds the next legal mask and the number of legal actions is returned."""
     _apply(s, a)
     s.steps += 1
-    advance(s, scratch)
+    return advance(s, mask)
 
 
 @njit(cache=True)
@@ -183,5 +188,6 @@ def current_player(s):
     return -1 if s.phase == PH_GAME_OVER else s.turn
 
 
-def new_scratch() -> np.ndarray:
+def new_mask() -> np.ndarray:
+    """A zeroed uint8[NUM_ACTIONS] buffer for :func:`legal_mask`, :func:`advance`, :func:`step`."""
     return np.zeros(NUM_ACTIONS, dtype=np.uint8)

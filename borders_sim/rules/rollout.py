@@ -12,25 +12,24 @@ import numpy as np
 from numba import njit, prange
 
 from .actions import NUM_ACTIONS
-from .engine import advance, legal_mask, step
+from .engine import advance, step
 from .piles import next_below
 from .state import PH_GAME_OVER
 
 
 @njit(cache=True)
-def play_random(s, policy_rng, scratch, mask, max_steps):
+def play_random(s, policy_rng, mask, max_steps):
     """Play ``s`` to the end with uniform random legal actions; returns the decisions taken."""
-    advance(s, scratch)
+    count = advance(s, mask)
     steps = 0
-    legal = np.empty(NUM_ACTIONS, dtype=np.int64)
-    while s.phase != PH_GAME_OVER and steps < max_steps:
-        legal_mask(s, mask)
-        k = 0
+    while count > 0 and steps < max_steps:
+        k = next_below(policy_rng, count)
         for a in range(NUM_ACTIONS):
             if mask[a]:
-                legal[k] = a
-                k += 1
-        step(s, legal[next_below(policy_rng, k)], scratch)
+                if k == 0:
+                    count = step(s, a, mask)
+                    break
+                k -= 1
         steps += 1
     return steps
 
@@ -42,6 +41,5 @@ def random_games(states, policy_seeds, max_steps, out_steps):
         rng = np.empty(2, dtype=np.uint64)
         rng[0] = np.uint64(policy_seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
         rng[1] = np.uint64(policy_seeds[i]) ^ np.uint64(0xD1B54A32D192ED03)
-        scratch = np.zeros(NUM_ACTIONS, dtype=np.uint8)
         mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
-        out_steps[i] = play_random(states[i], rng, scratch, mask, max_steps)
+        out_steps[i] = play_random(states[i], rng, mask, max_steps)
