@@ -136,6 +136,25 @@ for _m, _parts in enumerate((
         MAIN_PARTS[_m, _j] = _p
 del _m, _parts, _j, _p
 
+
+
+def _min_cards(parts) -> int:
+    """Fewest cards that can fill a requirement (premium cards carry up to 3 pieces)."""
+    total = 0
+    for kind, t, n in parts:
+        if kind in (PART_PIECES, PART_SAME):
+            most = max([1] + [int(PIECES[c]) for c in range(NUM_GOODS)
+                              if kind == PART_SAME or PIECE_TYPE[c] == t])
+            total += -(-int(n) // most)
+        elif kind != PART_NONE:
+            total += int(n)
+    return total
+
+
+#: MAIN_MIN_CARDS[m]: a lower bound on the warehouse cards needed to collect m (a quick
+#: filter before the exact search of :mod:`.collection`).
+MAIN_MIN_CARDS = np.array([_min_cards(MAIN_PARTS[m]) for m in range(NUM_MAIN)], dtype=np.int64)
+
 #: Main resources in the middle by player count (3.2-2); index by num_players.
 MAIN_IN_MIDDLE = np.array([0, 0, 0, 3, 3, 4, 4, 5, 6], dtype=np.int64)
 #: Agent-cycle length L(N) in rounds (6-3); index by num_players.

@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from .actions import A_COLLECT, A_SKIP_COLLECT
-from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAX_MAIN_HELD, NUM_ACTION,
-                    NUM_GOODS, NUM_MAIN)
+from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAIN_MIN_CARDS, MAX_MAIN_HELD,
+                    NUM_ACTION, NUM_GOODS, NUM_MAIN)
 from .collection import best_collection
 from .piles import (draw_up_to_limit, free_gold, free_warehouse, is_deferred_for_inspector,
                     is_inspector, num_inspectors, num_players, take_from_warehouse)
@@ -61,8 +61,12 @@ def _held(s, p):
 @njit(cache=True)
 def _collection_plan(s, p, m, used):
     have = np.zeros(NUM_GOODS, dtype=np.int64)
+    total = 0
     for t in range(NUM_GOODS):
         have[t] = free_warehouse(s, p, t)
+        total += have[t]
+    if total + 1 < MAIN_MIN_CARDS[m]:  # not even the black market's one piece can help
+        return -1
     return best_collection(have, m, free_gold(s, p) >= BLACK_MARKET_PRICE, used)
 
 
