@@ -1,0 +1,788 @@
+"""JSON serialization of a game state, written in game words.
+
+:func:`state_to_dict` turns a state record (:data:`~borders_sim.rules.state.STATE_DTYPE`) into
+a dict of plain ``dict``/``list``/``str``/``int``/``bool``/``None`` values, ready for
+``json.dumps``; :func:`state_from_dict` turns such a dict back into a one-element state array.
+The round trip is exact: ``state_from_dict(state_to_dict(s)) == s`` byte for byte, the random
+generator included, so a loaded game continues exactly as the saved one would have.
+:meth:`borders_sim.Game.to_dict` and :meth:`borders_sim.Game.from_dict` wrap the two.
+
+:func:`state_from_dict` checks everything it reads and raises ``ValueError`` with the path of
+the offending entry (``players[2].hand.coffee: ...``): unknown or missing keys, wrong types,
+unknown names, negative counts, seats beyond the player count, a draw pile longer than the deck,
+a config that :class:`~borders_sim.rules.config.GameConfig` rejects, and a state that is not
+consistent: cards not conserved, reserved gold or cards above holdings, waiting action cards
+not in hand, a border-check phase without an announced crate under check or with the wrong
+seat to move, ... and every violation reported by
+:func:`borders_sim.rules.invariants.check`.
+
+Words used
+----------
+* **seat**: ``"p0"`` .. ``"p7"``, only seats below ``config.num_players``.
+* **badge**: ``"A"`` or ``"B"`` (inspector slots 0 and 1; B is in play with 6-8 players).
+* **card**: a name of :data:`~borders_sim.rules.cards.CARD_KEYS` (``"sugar"``, ``"coffee"``,
+  ..., ``"rum"``, ..., ``"route"``, ``"raid"``, ``"bottom"``, ``"fund"``, ``"robbery"``,
+  ``"lawyer"``).
+* **counts**: ``{card: count}`` with positive counts only (zero entries are omitted on
+  output and accepted on input). Which cards may appear depends on the place: goods only
+  (the first 14 card names) in crates, warehouses and deals; legal goods only (sugar, coffee,
+  tobacco, fish) face up in a warehouse; action cards only in ``hand_waiting``.
+* **main resource**: a name of :data:`~borders_sim.rules.cards.MAIN_NAMES` (``"sugar"``,
+  ``"malt"``, ..., ``"ice shipment"``, ..., ``"secret warehouse"``).
+* **phase**: a name of :data:`~borders_sim.rules.state.PHASE_NAMES` (``"action window"``,
+  ``"market"``, ..., ``"offer"``, ..., ``"game over"``).
+
+Layout (top-level keys, in output order; state field in brackets)
+-----------------------------------------------------------------
+
+=============================  ====================================================================
+key                            value
+=============================  ====================================================================
+``format``                     ``"borders_sim.state/1"``, the layout version.
+``config``                     :meth:`GameConfig.to_dict` (``cfg``, ``menu``); every flag required.
+``round``                      int >= 1, the round being played (``round``).
+``phase``                      phase name (``phase``).
+``to_move``                    seat that decides now, ``null`` once the game is over (``turn``).
+``steps``                      int, decisions taken so far (``steps``).
+``inspectors``                 ``{"A": seat, "B": seat or null}`` (``insp``); B is ``null`` with
+                               one inspector.
+``round_order``                list of all seats in this round's order (``order``, 4-3).
+``position``                   ``{"index", "window_passes", "market_discards"}``: ``index`` is the
+                               position in ``round_order`` of the sequential phase in progress (in
+                               the respond, answer-demand and join phases the badge slot, 0 = A)
+                               (``pos``); ``window_passes`` passes in a row in the action window
+                               (``window_passes``, P-1); ``market_discards`` cards discarded in
+                               the current market turn (``count``, P-2).
+``end_of_game``                ``{"runouts", "trigger_round", "end_round", "reason"}``: draw-pile
+                               run-outs (``runouts``, R-29); the round whose cycle ends the game or
+                               ``null`` (``trigger_round``); the last round or ``null`` while
+                               unknown (``end_round``); ``null``, ``"main resources"`` or
+                               ``"fallback"`` (``end_reason``).
+``draw_pile``                  list of cards, bottom to top: the last entry is the next card drawn
+                               (``draw[:draw_len]``, ``draw_len``).
+``drawn_from_pile``            list of cards: the slots of the pile above its top
+                               (``draw[draw_len:]``), the most recently drawn card first, then
+                               leftovers of earlier shuffles; trailing ``"sugar"`` entries (id 0,
+                               like never-used slots) are omitted. No effect on play; kept so the
+                               round trip is exact.
+``discard_pile``               counts of the open discard pile (``discard``).
+``main_resources_in_middle``   list of main resources still in the middle (``main_middle``).
+``players``                    one record per seat, ``p0`` first (below).
+``negotiation``                the border check (below); ``null`` before the game's first crate.
+``rng``                        the two xorshift128+ words as decimal strings (``rng``); ints are
+                               also accepted on input.
+``bank``                       ``{"paid_in", "paid_out"}``: gold paid to / by the bank
+                               (``bank_in``, ``bank_out``).
+``stats``                      ``{"crates_opened", "crates_passed"}`` (``n_opened``, ``n_passed``).
+=============================  ====================================================================
+
+Player record (row ``p`` of every per-seat field; rows of seats beyond the player count are
+always empty and are not written):
+
+=========================  ========================================================================
+key                        value
+=========================  ========================================================================
+``seat``                   ``"p<i>"`` for the i-th record.
+``gold``                   int >= 0 (``gold``).
+``reserved_gold``          int >= 0, gold escrowed by accepted deals and bounties (``res_gold``,
+                           R-09); at most ``gold``.
+``hand``                   counts of all cards in hand, action cards included (``hand``).
+``hand_waiting``           counts of action cards in hand that are not active this round
+                           (``hand_later``, 7.2); at most the copies in hand.
+``crate``                  counts of goods in the crate (``crate``).
+``crate_count``            int, the number of cards packed, the count announced with the crate
+                           (``crate_size``; while the crate is settled it keeps the packed count
+                           as the crate empties).
+``crate_status``           ``"none"`` (an inspector, or before the round), ``"packing"``,
+                           ``"closed"``, ``"announced"``, ``"done"`` or ``"sitting out"``
+                           (``crate_status``).
+``announced``              legal card announced for the crate, or ``null`` (``announced``).
+``warehouse_face_up``      counts of legal goods face up (``wh_up``).
+``warehouse_face_down``    counts of goods face down (``wh_down``).
+``reserved_warehouse``     counts of warehouse cards escrowed (``res_wh``, R-09).
+``main_resources``         list of main resources held (``main_held``).
+``collected_this_round``   bool (``collected``).
+=========================  ========================================================================
+
+Negotiation record: the border check of the crate under way (P-5), and outside the border-check
+phases the record the last one left behind (the engine resets it only when the next crate comes
+up; it has no effect on play until then). ``null`` stands for the untouched record of a new game
+(no crate, every entry zero).
+
+=========================  ========================================================================
+key                        value
+=========================  ========================================================================
+``crate_of``               seat whose crate is (or was last) checked, ``null`` after the round
+                           that checked it ended (``cur``).
+``exchange``               int, the exchange in progress, 1-based (``exchange``, P-5.3).
+``inspectors``             two badge records, A then B (with one inspector, B is the unused slot:
+                           ``"passed"`` during a border check, otherwise empty):
+                           ``badge`` ``"A"``/``"B"``; ``status`` ``"undecided"``, ``"committed"``,
+                           ``"passed"`` or ``"opened"`` (``g_status``); ``offer`` the owner's
+                           standing let-through offer ``{"gold", "warehouse": counts,
+                           "crate": counts, "promise": bool}`` (``offer_gold``, ``offer_wh``,
+                           ``offer_crate``, ``offer_promise``); ``offer_lock``
+                           ``{"gold_set": bool, "withdrawn": bool}`` what the owner may no longer
+                           change in this offer turn (``offer_lock`` bits ``LOCK_GOLD``,
+                           ``LOCK_WITHDRAWN``); ``demand`` gold demanded this exchange
+                           (``demand``); ``deal`` the accepted let-through deal, same shape as
+                           ``offer`` (``deal_gold``, ``deal_wh``, ``deal_crate``,
+                           ``deal_promise``); ``deal_order`` 0 (no deal), 1 or 2, the order of
+                           acceptance (``deal_seq``, R-08).
+``bounties``               list of standing bounties (R-07), one per (smuggler, badge) with
+                           anything in it: ``{"from": seat, "to": badge, "gold": int,
+                           "warehouse": counts, "accepted": bool}`` (``bounty_gold``,
+                           ``bounty_wh``, ``bounty_on``).
+``gold_gifts_made_by``     list of seats that made their gold gift this bounty turn
+                           (``gift_lock``, R-06c).
+``outcome``                ``"pending"``, ``"passed"``, ``"passed by secret route"``,
+                           ``"opened"`` or ``"false bottom"`` (``outcome``, Appendix A).
+``truthful``               bool, the opened crate matched its announcement (``truthful``).
+``fine``                   int, the fine at stake (``fine``, 4.4-B).
+``false_bottom_card``      goods card hidden by False Bottom, or ``null`` (``fb_hidden``).
+``lawyer_to``              badge that received the half by the owner's Lawyer, or ``null``
+                           (``lawyer_to``).
+``fund_paid``              int, gold the owner paid in deals this settlement (``fund_paid``).
+``payer``                  int, the raw ``payer`` field (documented as the seat whose bounty
+                           payment is next; the engine walks bounty payers with
+                           ``position.index`` and leaves this field 0).
+=========================  ========================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+
+import numpy as np
+
+from . import state as st
+from .cards import (CARD_KEYS, COPIES, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES,
+                    MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS,
+                    NUM_LEGAL, NUM_MAIN, deck_tier)
+from .config import GameConfig
+from .invariants import check
+
+FORMAT = "borders_sim.state/1"
+
+CRATE_STATUS_NAMES = ("none", "packing", "closed", "announced", "done", "sitting out")
+INSPECTOR_STATUS_NAMES = ("undecided", "committed", "passed", "opened")
+OUTCOME_NAMES = ("pending", "passed", "passed by secret route", "opened", "false bottom")
+END_REASON_NAMES = (None, "main resources", "fallback")
+BADGES = ("A", "B")
+
+GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
+LEGAL_KEYS = CARD_KEYS[:NUM_LEGAL]
+ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
+
+_I32 = 2 ** 31 - 1
+_I64 = 2 ** 63 - 1
+_U64 = 2 ** 64
+
+#: Every field of STATE_DTYPE, each written by this layout (a test keeps the two in step).
+FIELDS = ("cfg", "menu", "rng", "round", "phase", "turn", "steps", "insp", "order", "pos",
+          "window_passes", "count", "runouts", "trigger_round", "end_round", "end_reason", "draw",
+          "draw_len", "discard", "hand", "hand_later", "crate", "crate_size", "announced",
+          "crate_status", "wh_up", "wh_down", "gold", "main_middle", "main_held", "collected",
+          "res_gold", "res_wh", "cur", "exchange", "g_status", "offer_gold", "offer_wh",
+          "offer_crate", "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
+          "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh", "bounty_on",
+          "gift_lock", "outcome", "truthful", "fine", "fb_hidden", "lawyer_to", "fund_paid",
+          "payer", "bank_in", "bank_out", "n_opened", "n_passed")
+
+#: Per-seat fields and the value their rows beyond the player count keep.
+_SEAT_FIELDS = {"order": 0, "hand": 0, "hand_later": 0, "crate": 0, "crate_size": 0,
+                "announced": -1, "crate_status": 0, "wh_up": 0, "wh_down": 0, "gold": 0,
+                "main_held": 0, "collected": 0, "res_gold": 0, "res_wh": 0, "bounty_gold": 0,
+                "bounty_wh": 0, "bounty_on": 0, "gift_lock": 0}
+#: Fields of the negotiation record; ``null`` means all zero with ``cur == -1``.
+_NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", "offer_crate",
+                       "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
+                       "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh",
+                       "bounty_on", "gift_lock", "outcome", "truthful", "fine", "fb_hidden",
+                       "lawyer_to", "fund_paid", "payer")
+
+_TOP_KEYS = ("format", "config", "round", "phase", "to_move", "steps", "inspectors",
+             "round_order", "position", "end_of_game", "draw_pile", "drawn_from_pile",
+             "discard_pile", "main_resources_in_middle", "players", "negotiation", "rng", "bank",
+             "stats")
+_PLAYER_KEYS = ("seat", "gold", "reserved_gold", "hand", "hand_waiting", "crate", "crate_count",
+                "crate_status", "announced", "warehouse_face_up", "warehouse_face_down",
+                "reserved_warehouse", "main_resources", "collected_this_round")
+_NEGOTIATION_KEYS = ("crate_of", "exchange", "inspectors", "bounties", "gold_gifts_made_by",
+                     "outcome", "truthful", "fine", "false_bottom_card", "lawyer_to",
+                     "fund_paid", "payer")
+_BADGE_KEYS = ("badge", "status", "offer", "offer_lock", "demand", "deal", "deal_order")
+_PARCEL_KEYS = ("gold", "warehouse", "crate", "promise")
+_BOUNTY_KEYS = ("from", "to", "gold", "warehouse", "accepted")
+
+
+# =================================================================================================
+# state -> dict
+# =================================================================================================
+def _record(s):
+    if isinstance(s, np.ndarray):
+        if s.dtype != st.STATE_DTYPE or s.size != 1:
+            raise TypeError("state_to_dict expects a STATE_DTYPE record or a one-element array of "
+                            f"them, got an array of dtype {s.dtype} and shape {s.shape}")
+        return s.reshape(-1)[0]
+    if isinstance(s, np.void) and s.dtype == st.STATE_DTYPE:
+        return s
+    raise TypeError(f"state_to_dict expects a STATE_DTYPE record, got {type(s).__name__}")
+
+
+def _name(names, value, field):
+    if not 0 <= value < len(names):
+        raise ValueError(f"state field {field} = {value} has no name "
+                         f"(valid 0..{len(names) - 1})")
+    return names[value]
+
+
+def _flag(value, field) -> bool:
+    if value not in (0, 1):
+        raise ValueError(f"state field {field} = {value} is not 0 or 1")
+    return bool(value)
+
+
+def _seat_or_none(value, n, field):
+    if value == -1:
+        return None
+    if not 0 <= value < n:
+        raise ValueError(f"state field {field} = {value} is not a seat of a {n}-player game")
+    return f"p{value}"
+
+
+def _counts_out(row, keys) -> dict:
+    return {k: c for k, c in zip(keys, row) if c != 0}
+
+
+def _cards_out(ids, field) -> list:
+    for t in ids:
+        if not 0 <= t < NUM_CARD_TYPES:
+            _name(CARD_KEYS, t, field)
+    return [CARD_KEYS[t] for t in ids]
+
+
+def _parcel_out(v, g, prefix) -> dict:
+    return {"gold": v[f"{prefix}_gold"][g],
+            "warehouse": _counts_out(v[f"{prefix}_wh"][g], GOODS_KEYS),
+            "crate": _counts_out(v[f"{prefix}_crate"][g], GOODS_KEYS),
+            "promise": _flag(v[f"{prefix}_promise"][g], f"{prefix}_promise[{g}]")}
+
+
+def _negotiation_is_blank(r) -> bool:
+    return int(r["cur"]) == -1 and all(not np.any(r[f]) for f in _NEGOTIATION_FIELDS if f != "cur")
+
+
+def _negotiation_out(r, v, n) -> dict | None:
+    if _negotiation_is_blank(r):
+        return None
+    badges = []
+    for g in range(2):
+        lock = v["offer_lock"][g]
+        if lock & ~(st.LOCK_GOLD | st.LOCK_WITHDRAWN):
+            raise ValueError(f"state field offer_lock[{g}] = {lock} has unknown bits")
+        badges.append({
+            "badge": BADGES[g],
+            "status": _name(INSPECTOR_STATUS_NAMES, v["g_status"][g], f"g_status[{g}]"),
+            "offer": _parcel_out(v, g, "offer"),
+            "offer_lock": {"gold_set": bool(lock & st.LOCK_GOLD),
+                           "withdrawn": bool(lock & st.LOCK_WITHDRAWN)},
+            "demand": v["demand"][g],
+            "deal": _parcel_out(v, g, "deal"),
+            "deal_order": v["deal_seq"][g],
+        })
+    bounties = []
+    for x in range(n):
+        for g in range(2):
+            gold, wh, on = v["bounty_gold"][x][g], v["bounty_wh"][x][g], v["bounty_on"][x][g]
+            if gold or any(wh) or on:
+                bounties.append({"from": f"p{x}", "to": BADGES[g], "gold": gold,
+                                 "warehouse": _counts_out(wh, GOODS_KEYS),
+                                 "accepted": _flag(on, f"bounty_on[{x}, {g}]")})
+    gifts = [f"p{x}" for x in range(n) if _flag(v["gift_lock"][x], f"gift_lock[{x}]")]
+    fb = v["fb_hidden"]
+    lawyer = v["lawyer_to"]
+    return {
+        "crate_of": _seat_or_none(v["cur"], n, "cur"),
+        "exchange": v["exchange"],
+        "inspectors": badges,
+        "bounties": bounties,
+        "gold_gifts_made_by": gifts,
+        "outcome": _name(OUTCOME_NAMES, v["outcome"], "outcome"),
+        "truthful": _flag(v["truthful"], "truthful"),
+        "fine": v["fine"],
+        "false_bottom_card": None if fb == -1 else _name(GOODS_KEYS, fb, "fb_hidden"),
+        "lawyer_to": None if lawyer == -1 else _name(BADGES, lawyer, "lawyer_to"),
+        "fund_paid": v["fund_paid"],
+        "payer": v["payer"],
+    }
+
+
+def _player_out(v, p) -> dict:
+    announced = v["announced"][p]
+    return {
+        "seat": f"p{p}",
+        "gold": v["gold"][p],
+        "reserved_gold": v["res_gold"][p],
+        "hand": _counts_out(v["hand"][p], CARD_KEYS),
+        "hand_waiting": _counts_out(v["hand_later"][p], ACTION_KEYS),
+        "crate": _counts_out(v["crate"][p], GOODS_KEYS),
+        "crate_count": v["crate_size"][p],
+        "crate_status": _name(CRATE_STATUS_NAMES, v["crate_status"][p], f"crate_status[{p}]"),
+        "announced": None if announced == -1 else _name(LEGAL_KEYS, announced,
+                                                        f"announced[{p}]"),
+        "warehouse_face_up": _counts_out(v["wh_up"][p], GOODS_KEYS),
+        "warehouse_face_down": _counts_out(v["wh_down"][p], GOODS_KEYS),
+        "reserved_warehouse": _counts_out(v["res_wh"][p], GOODS_KEYS),
+        "main_resources": [MAIN_NAMES[m] for m in range(NUM_MAIN)
+                           if _flag(v["main_held"][p][m], f"main_held[{p}, {m}]")],
+        "collected_this_round": _flag(v["collected"][p], f"collected[{p}]"),
+    }
+
+
+def state_to_dict(s) -> dict:
+    """The state ``s`` (a STATE_DTYPE record or one-element array) as a JSON-ready dict.
+
+    The layout is described in the module docstring. Raises ``ValueError`` for a state that
+    the layout cannot express (a value outside its field's range, data in the rows of seats
+    beyond the player count); states produced by the engine are always expressible.
+    """
+    r = _record(s)
+    config = GameConfig.unpack(r["cfg"], r["menu"])
+    cfg, menu = config.pack()
+    if not (np.array_equal(cfg, r["cfg"]) and np.array_equal(menu, r["menu"])):
+        raise ValueError("state fields cfg/menu are not the packing of a GameConfig")
+    n = config.num_players
+    for f, default in _SEAT_FIELDS.items():
+        if np.any(r[f][n:] != default):
+            raise ValueError(f"state field {f} has data for seats >= {n} (the player count)")
+    v = {f: r[f].tolist() for f in st.STATE_DTYPE.names}  # plain Python ints from here on
+    draw_len = v["draw_len"]
+    if not 0 <= draw_len <= MAX_DECK:
+        raise ValueError(f"state field draw_len = {draw_len} is outside 0..{MAX_DECK}")
+    tail = v["draw"][draw_len:]
+    while tail and tail[-1] == 0:
+        tail.pop()
+    return {
+        "format": FORMAT,
+        "config": config.to_dict(),
+        "round": v["round"],
+        "phase": _name(st.PHASE_NAMES, v["phase"], "phase"),
+        "to_move": _seat_or_none(v["turn"], n, "turn"),
+        "steps": v["steps"],
+        "inspectors": {"A": _seat_or_none(v["insp"][0], n, "insp[0]"),
+                       "B": _seat_or_none(v["insp"][1], n, "insp[1]")},
+        "round_order": [_seat_or_none(v["order"][i], n, f"order[{i}]") for i in range(n)],
+        "position": {"index": v["pos"], "window_passes": v["window_passes"],
+                     "market_discards": v["count"]},
+        "end_of_game": {"runouts": v["runouts"],
+                        "trigger_round": v["trigger_round"] or None,
+                        "end_round": v["end_round"] or None,
+                        "reason": _name(END_REASON_NAMES, v["end_reason"], "end_reason")},
+        "draw_pile": _cards_out(v["draw"][:draw_len], "draw"),
+        "drawn_from_pile": _cards_out(tail, "draw"),
+        "discard_pile": _counts_out(v["discard"], CARD_KEYS),
+        "main_resources_in_middle": [MAIN_NAMES[m] for m in range(NUM_MAIN)
+                                     if _flag(v["main_middle"][m], f"main_middle[{m}]")],
+        "players": [_player_out(v, p) for p in range(n)],
+        "negotiation": _negotiation_out(r, v, n),
+        "rng": [str(w) for w in v["rng"]],
+        "bank": {"paid_in": v["bank_in"], "paid_out": v["bank_out"]},
+        "stats": {"crates_opened": v["n_opened"], "crates_passed": v["n_passed"]},
+    }
+
+
+# =================================================================================================
+# dict -> state
+# =================================================================================================
+def _fail(path: str, problem: str):
+    raise ValueError(f"bad state dict at {path}: {problem}")
+
+
+def _obj(v, path, keys) -> dict:
+    if not isinstance(v, dict):
+        _fail(path, f"expected an object (dict), got {type(v).__name__}")
+    bad = [k for k in v if not isinstance(k, str)]
+    if bad:
+        _fail(path, f"keys must be strings, got {bad!r}")
+    unknown = [k for k in v if k not in keys]
+    if unknown:
+        _fail(path, f"unknown key(s) {unknown}; expected keys: {list(keys)}")
+    missing = [k for k in keys if k not in v]
+    if missing:
+        _fail(path, f"missing key(s) {missing}")
+    return v
+
+
+def _int(v, path, lo=0, hi=_I32) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        _fail(path, f"expected an int, got {type(v).__name__} {v!r}")
+    v = int(v)
+    if not lo <= v <= hi:
+        if lo == 0 and v < 0:
+            _fail(path, f"must not be negative, got {v}")
+        _fail(path, f"must be from {lo} to {hi}, got {v}")
+    return v
+
+
+def _opt_int(v, path, lo, hi) -> int:
+    """``null`` -> 0, else an int in ``lo..hi``."""
+    return 0 if v is None else _int(v, path, lo, hi)
+
+
+def _bool(v, path) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        _fail(path, f"expected true or false, got {type(v).__name__} {v!r}")
+    return bool(v)
+
+
+def _list(v, path, max_len=None) -> list:
+    if not isinstance(v, list):
+        _fail(path, f"expected a list, got {type(v).__name__}")
+    if max_len is not None and len(v) > max_len:
+        _fail(path, f"at most {max_len} entries, got {len(v)}")
+    return v
+
+
+def _choice(v, path, names, what) -> int:
+    if not isinstance(v, str) and v is not None:
+        _fail(path, f"expected a {what} name (string), got {type(v).__name__} {v!r}")
+    if v not in names:
+        shown = [x for x in names if x is not None]
+        _fail(path, f"unknown {what} {v!r}; expected one of {shown}")
+    return names.index(v)
+
+
+def _card(v, path, keys=CARD_KEYS, what="card") -> int:
+    return _choice(v, path, keys, what)
+
+
+_CARD_INDEX = {k: t for t, k in enumerate(CARD_KEYS)}
+
+
+def _card_list(names, path) -> list:
+    try:
+        return [_CARD_INDEX[c] for c in names]
+    except (KeyError, TypeError):
+        for i, c in enumerate(names):
+            _card(c, f"{path}[{i}]")
+        raise
+
+
+_SEAT_RE = re.compile(r"p([0-9])\Z")
+
+
+def _seat(v, path, n, nullable=False) -> int:
+    if v is None and nullable:
+        return -1
+    m = _SEAT_RE.match(v) if isinstance(v, str) else None
+    if m is None:
+        _fail(path, f"expected a seat 'p0'..'p{n - 1}'{' or null' if nullable else ''}, "
+                    f"got {v!r}")
+    p = int(m.group(1))
+    if p >= n:
+        _fail(path, f"seat {v!r} does not exist in a {n}-player game (seats p0..p{n - 1})")
+    return p
+
+
+def _counts(v, path, keys, what, out, limit=MAX_DECK) -> None:
+    """Read a counts object over ``keys`` into the int array row ``out``."""
+    if not isinstance(v, dict):
+        _fail(path, f"expected an object of {what} counts, got {type(v).__name__}")
+    for k, c in v.items():
+        if k not in keys:
+            if k in CARD_KEYS:
+                _fail(f"{path}.{k}", f"{k!r} cannot be here; allowed {what}: {list(keys)}")
+            _fail(f"{path}.{k}", f"unknown card {k!r}; allowed {what}: {list(keys)}")
+        out[keys.index(k)] = _int(c, f"{path}.{k}", 0, limit)
+
+
+def _mains(v, path, n, out) -> None:
+    for i, name in enumerate(_list(v, path, NUM_MAIN)):
+        m = _choice(name, f"{path}[{i}]", MAIN_NAMES, "main resource")
+        if out[m]:
+            _fail(f"{path}[{i}]", f"main resource {name!r} listed twice")
+        if MAIN_MIN_PLAYERS[m] > n:
+            _fail(f"{path}[{i}]", f"main resource {name!r} is not used with {n} players")
+        out[m] = 1
+
+
+_CONFIG_KEYS = tuple(f.name for f in fields(GameConfig))
+
+
+def _config(v, path) -> GameConfig:
+    d = _obj(v, path, _CONFIG_KEYS)
+    try:
+        config = GameConfig(**d)
+    except (ValueError, TypeError) as err:
+        _fail(path, f"GameConfig rejects it: {err}")
+    if max(config.gold_menu) > _I32:
+        _fail(f"{path}.gold_menu", f"amounts must fit the state's int32 fields (at most {_I32})")
+    return config
+
+
+def _parcel(v, path, s, g, prefix) -> None:
+    d = _obj(v, path, _PARCEL_KEYS)
+    s[f"{prefix}_gold"][g] = _int(d["gold"], f"{path}.gold")
+    _counts(d["warehouse"], f"{path}.warehouse", GOODS_KEYS, "goods", s[f"{prefix}_wh"][g])
+    _counts(d["crate"], f"{path}.crate", GOODS_KEYS, "goods", s[f"{prefix}_crate"][g])
+    s[f"{prefix}_promise"][g] = _bool(d["promise"], f"{path}.promise")
+
+
+def _negotiation(v, path, s, n, ni) -> None:
+    if v is None:
+        s["cur"] = -1
+        return
+    d = _obj(v, path, _NEGOTIATION_KEYS)
+    s["cur"] = _seat(d["crate_of"], f"{path}.crate_of", n, nullable=True)
+    s["exchange"] = _int(d["exchange"], f"{path}.exchange", 0, int(s["cfg"][st.CFG_HAGGLE_ROUNDS]))
+    badges = _list(d["inspectors"], f"{path}.inspectors")
+    if len(badges) != 2:
+        _fail(f"{path}.inspectors", f"expected 2 badge records (A, B), got {len(badges)}")
+    for g, b in enumerate(badges):
+        bp = f"{path}.inspectors[{g}]"
+        b = _obj(b, bp, _BADGE_KEYS)
+        if b["badge"] != BADGES[g]:
+            _fail(f"{bp}.badge", f"expected {BADGES[g]!r}, got {b['badge']!r}")
+        s["g_status"][g] = _choice(b["status"], f"{bp}.status", INSPECTOR_STATUS_NAMES,
+                                   "inspector status")
+        _parcel(b["offer"], f"{bp}.offer", s, g, "offer")
+        lock = _obj(b["offer_lock"], f"{bp}.offer_lock", ("gold_set", "withdrawn"))
+        s["offer_lock"][g] = (st.LOCK_GOLD * _bool(lock["gold_set"], f"{bp}.offer_lock.gold_set")
+                              + st.LOCK_WITHDRAWN * _bool(lock["withdrawn"],
+                                                          f"{bp}.offer_lock.withdrawn"))
+        s["demand"][g] = _int(b["demand"], f"{bp}.demand")
+        _parcel(b["deal"], f"{bp}.deal", s, g, "deal")
+        s["deal_seq"][g] = _int(b["deal_order"], f"{bp}.deal_order", 0, 2)
+        if g >= ni:
+            busy = (s["offer_gold"][g] or s["offer_wh"][g].any() or s["offer_crate"][g].any()
+                    or s["offer_promise"][g] or s["offer_lock"][g] or s["demand"][g]
+                    or s["deal_gold"][g] or s["deal_wh"][g].any() or s["deal_crate"][g].any()
+                    or s["deal_promise"][g] or s["deal_seq"][g]
+                    or s["g_status"][g] not in (st.G_UNDECIDED, st.G_PASSED))
+            if busy:
+                _fail(bp, f"badge B is not in play with {n} players; its record must be empty "
+                          "(status 'undecided' or 'passed')")
+    seen = set()
+    for i, b in enumerate(_list(d["bounties"], f"{path}.bounties", n * 2)):
+        bp = f"{path}.bounties[{i}]"
+        b = _obj(b, bp, _BOUNTY_KEYS)
+        x = _seat(b["from"], f"{bp}.from", n)
+        g = _choice(b["to"], f"{bp}.to", BADGES, "badge")
+        if g >= ni:
+            _fail(f"{bp}.to", f"badge B is not in play with {n} players")
+        if (x, g) in seen:
+            _fail(bp, f"a second bounty from {b['from']} to {b['to']}")
+        seen.add((x, g))
+        s["bounty_gold"][x, g] = _int(b["gold"], f"{bp}.gold")
+        _counts(b["warehouse"], f"{bp}.warehouse", GOODS_KEYS, "goods", s["bounty_wh"][x, g])
+        s["bounty_on"][x, g] = _bool(b["accepted"], f"{bp}.accepted")
+    for i, x in enumerate(_list(d["gold_gifts_made_by"], f"{path}.gold_gifts_made_by", n)):
+        p = _seat(x, f"{path}.gold_gifts_made_by[{i}]", n)
+        if s["gift_lock"][p]:
+            _fail(f"{path}.gold_gifts_made_by[{i}]", f"seat {x} listed twice")
+        s["gift_lock"][p] = 1
+    s["outcome"] = _choice(d["outcome"], f"{path}.outcome", OUTCOME_NAMES, "outcome")
+    s["truthful"] = _bool(d["truthful"], f"{path}.truthful")
+    s["fine"] = _int(d["fine"], f"{path}.fine")
+    fb = d["false_bottom_card"]
+    s["fb_hidden"] = -1 if fb is None else _card(fb, f"{path}.false_bottom_card", GOODS_KEYS,
+                                                  "goods card")
+    lw = d["lawyer_to"]
+    s["lawyer_to"] = -1 if lw is None else _choice(lw, f"{path}.lawyer_to", BADGES, "badge")
+    if s["lawyer_to"] >= ni:
+        _fail(f"{path}.lawyer_to", f"badge B is not in play with {n} players")
+    s["fund_paid"] = _int(d["fund_paid"], f"{path}.fund_paid")
+    s["payer"] = _int(d["payer"], f"{path}.payer", 0, st.MAX_PLAYERS - 1)
+
+
+def _player(v, path, s, p, n) -> None:
+    d = _obj(v, path, _PLAYER_KEYS)
+    if d["seat"] != f"p{p}":
+        _fail(f"{path}.seat", f"record {p} must be seat 'p{p}', got {d['seat']!r}")
+    s["gold"][p] = _int(d["gold"], f"{path}.gold")
+    s["res_gold"][p] = _int(d["reserved_gold"], f"{path}.reserved_gold")
+    _counts(d["hand"], f"{path}.hand", CARD_KEYS, "cards", s["hand"][p])
+    _counts(d["hand_waiting"], f"{path}.hand_waiting", ACTION_KEYS, "action cards",
+            s["hand_later"][p])
+    _counts(d["crate"], f"{path}.crate", GOODS_KEYS, "goods", s["crate"][p])
+    s["crate_size"][p] = _int(d["crate_count"], f"{path}.crate_count", 0, MAX_DECK)
+    s["crate_status"][p] = _choice(d["crate_status"], f"{path}.crate_status",
+                                   CRATE_STATUS_NAMES, "crate status")
+    a = d["announced"]
+    s["announced"][p] = -1 if a is None else _card(a, f"{path}.announced", LEGAL_KEYS,
+                                                   "legal card")
+    _counts(d["warehouse_face_up"], f"{path}.warehouse_face_up", LEGAL_KEYS,
+            "legal goods (only legal goods lie face up)", s["wh_up"][p])
+    _counts(d["warehouse_face_down"], f"{path}.warehouse_face_down", GOODS_KEYS, "goods",
+            s["wh_down"][p])
+    _counts(d["reserved_warehouse"], f"{path}.reserved_warehouse", GOODS_KEYS, "goods",
+            s["res_wh"][p])
+    _mains(d["main_resources"], f"{path}.main_resources", n, s["main_held"][p])
+    s["collected"][p] = _bool(d["collected_this_round"], f"{path}.collected_this_round")
+
+
+def _rng_word(v, path) -> int:
+    if isinstance(v, str):
+        if not v.isascii() or not v.isdigit():
+            _fail(path, f"expected a decimal string or an int, got {v!r}")
+        v = int(v)
+    elif isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {v!r}")
+    v = int(v)
+    if not 0 <= v < _U64:
+        _fail(path, f"must be from 0 to 2**64 - 1, got {v}")
+    return v
+
+
+_BORDER_PHASES = (st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN,
+                  st.PH_REACT, st.PH_LAWYER, st.PH_FUND, st.PH_BOUNTY_LAWYER)
+_OWNER_PHASES = (st.PH_OFFER, st.PH_ANSWER_DEMAND, st.PH_REACT, st.PH_LAWYER, st.PH_FUND)
+
+
+def _semantics(s, n, config) -> list[str]:
+    """Consistency problems with the dict paths that cause them (before invariants.check)."""
+    bad = []
+    expected = COPIES[deck_tier(n)].copy()
+    if not config.action_cards:
+        expected[FIRST_ACTION:] = 0
+    deck = int(expected.sum())
+    if s["draw_len"] > deck:
+        bad.append(f"draw_pile: {int(s['draw_len'])} cards, more than the whole deck of a "
+                   f"{n}-player game ({deck} cards)")
+    totals = np.bincount(s["draw"][: s["draw_len"]], minlength=NUM_CARD_TYPES).astype(np.int64)
+    totals += s["discard"] + s["hand"][:n].sum(axis=0)
+    totals[:NUM_GOODS] += (s["crate"][:n] + s["wh_up"][:n] + s["wh_down"][:n]).sum(axis=0)
+    for t in np.flatnonzero(totals != expected):
+        bad.append(f"cards: {int(totals[t])} {CARD_KEYS[t]} across draw_pile, discard_pile and "
+                   f"players[*].hand/crate/warehouse_face_up/warehouse_face_down, but the deck "
+                   f"has {int(expected[t])}")
+    gold, res_gold = s["gold"], s["res_gold"]
+    for p in np.flatnonzero(res_gold > gold):
+        bad.append(f"players[{p}].reserved_gold: {int(res_gold[p])} is above gold "
+                   f"{int(gold[p])} (R-09)")
+    held = s["wh_up"] + s["wh_down"]
+    for p, t in zip(*np.nonzero(s["res_wh"] > held)):
+        bad.append(f"players[{p}].reserved_warehouse.{CARD_KEYS[t]}: {int(s['res_wh'][p, t])} "
+                   f"reserved but {int(held[p, t])} in the warehouse (R-09)")
+    in_hand = s["hand"][:, FIRST_ACTION:]
+    for p, k in zip(*np.nonzero(s["hand_later"] > in_hand)):
+        bad.append(f"players[{p}].hand_waiting.{ACTION_KEYS[k]}: {int(s['hand_later'][p, k])} "
+                   f"waiting but {int(in_hand[p, k])} in hand")
+    phase, cur, turn = int(s["phase"]), int(s["cur"]), int(s["turn"])
+    if phase in _BORDER_PHASES:
+        if cur < 0 or s["crate_status"][cur] != st.CRATE_ANNOUNCED:
+            bad.append(f"negotiation.crate_of: the {st.PHASE_NAMES[phase]!r} phase needs the "
+                       "seat of an announced crate under border check")
+        elif phase in _OWNER_PHASES and turn != cur:
+            bad.append(f"to_move: the owner {'p%d' % cur} decides in the "
+                       f"{st.PHASE_NAMES[phase]!r} phase")
+    if phase in (st.PH_RESPOND, st.PH_JOIN):
+        slot = int(s["pos"])
+        if slot >= int(s["cfg"][st.CFG_NUM_INSPECTORS]) or turn != s["insp"][slot]:
+            bad.append(f"to_move: the inspector of badge slot position.index decides in the "
+                       f"{st.PHASE_NAMES[phase]!r} phase")
+    if (s["phase"] == st.PH_GAME_OVER) != (s["turn"] == -1):
+        bad.append("to_move: must be null exactly when the phase is 'game over'")
+    if (s["trigger_round"] == 0) != (s["end_reason"] == st.END_NONE):
+        bad.append("end_of_game: trigger_round and reason must be both null or both set")
+    if s["end_round"] != 0 and s["trigger_round"] == 0:
+        bad.append("end_of_game.end_round: set while trigger_round is null")
+    if s["trigger_round"] > s["round"] + 1:
+        bad.append(f"end_of_game.trigger_round: {int(s['trigger_round'])} is after the next round")
+    return bad
+
+
+def state_from_dict(d: dict) -> np.ndarray:
+    """Rebuild the one-element STATE_DTYPE array described by ``d`` (see the module docstring).
+
+    Raises:
+        ValueError: ``d`` is malformed or describes an inconsistent state; the message names
+            the path of the offending entry and the problem.
+    """
+    d = _obj(d, "<top>", _TOP_KEYS)
+    if d["format"] != FORMAT:
+        _fail("format", f"expected {FORMAT!r}, got {d['format']!r}")
+    config = _config(d["config"], "config")
+    n = config.num_players
+    ni = config.num_inspectors
+    states = np.zeros(1, dtype=st.STATE_DTYPE)
+    s = states[0]
+    s["cfg"], s["menu"] = config.pack()
+    s["announced"][:] = -1
+    s["round"] = _int(d["round"], "round", 1)
+    s["phase"] = _choice(d["phase"], "phase", st.PHASE_NAMES, "phase")
+    s["turn"] = _seat(d["to_move"], "to_move", n, nullable=True)
+    s["steps"] = _int(d["steps"], "steps", 0, _I64)
+
+    insp = _obj(d["inspectors"], "inspectors", BADGES)
+    s["insp"][0] = _seat(insp["A"], "inspectors.A", n)
+    s["insp"][1] = _seat(insp["B"], "inspectors.B", n, nullable=True)
+    if ni == 1 and s["insp"][1] != -1:
+        _fail("inspectors.B", f"must be null: a {n}-player game has one inspector")
+    if ni == 2 and s["insp"][1] == -1:
+        _fail("inspectors.B", f"must be a seat: a {n}-player game has two inspectors")
+    if s["insp"][0] == s["insp"][1]:
+        _fail("inspectors", "A and B are the same seat")
+
+    order = _list(d["round_order"], "round_order")
+    if len(order) != n:
+        _fail("round_order", f"expected all {n} seats, got {len(order)} entries")
+    for i, x in enumerate(order):
+        s["order"][i] = _seat(x, f"round_order[{i}]", n)
+    if sorted(s["order"][:n].tolist()) != list(range(n)):
+        _fail("round_order", "must list every seat exactly once")
+
+    pos = _obj(d["position"], "position", ("index", "window_passes", "market_discards"))
+    s["pos"] = _int(pos["index"], "position.index", 0, n)
+    s["window_passes"] = _int(pos["window_passes"], "position.window_passes", 0, n)
+    s["count"] = _int(pos["market_discards"], "position.market_discards", 0, MAX_MARKET_DISCARDS)
+
+    end = _obj(d["end_of_game"], "end_of_game", ("runouts", "trigger_round", "end_round",
+                                                 "reason"))
+    s["runouts"] = _int(end["runouts"], "end_of_game.runouts")
+    s["trigger_round"] = _opt_int(end["trigger_round"], "end_of_game.trigger_round", 1, _I32)
+    s["end_round"] = _opt_int(end["end_round"], "end_of_game.end_round", 1, _I32)
+    s["end_reason"] = _choice(end["reason"], "end_of_game.reason", END_REASON_NAMES,
+                              "end-of-game reason")
+
+    pile = _list(d["draw_pile"], "draw_pile")
+    drawn = _list(d["drawn_from_pile"], "drawn_from_pile")
+    if len(pile) > MAX_DECK:
+        _fail("draw_pile", f"{len(pile)} cards, more than any deck ({MAX_DECK})")
+    if len(pile) + len(drawn) > MAX_DECK:
+        _fail("drawn_from_pile", f"draw_pile and drawn_from_pile together exceed {MAX_DECK} slots")
+    s["draw"][: len(pile)] = _card_list(pile, "draw_pile")
+    s["draw"][len(pile): len(pile) + len(drawn)] = _card_list(drawn, "drawn_from_pile")
+    s["draw_len"] = len(pile)
+    _counts(d["discard_pile"], "discard_pile", CARD_KEYS, "cards", s["discard"])
+    _mains(d["main_resources_in_middle"], "main_resources_in_middle", n, s["main_middle"])
+
+    players = _list(d["players"], "players")
+    if len(players) != n:
+        _fail("players", f"expected {n} player records (config.num_players), got {len(players)}")
+    for p, rec in enumerate(players):
+        _player(rec, f"players[{p}]", s, p, n)
+
+    _negotiation(d["negotiation"], "negotiation", s, n, ni)
+
+    rng = _list(d["rng"], "rng")
+    if len(rng) != 2:
+        _fail("rng", f"expected 2 words, got {len(rng)}")
+    words = [_rng_word(w, f"rng[{i}]") for i, w in enumerate(rng)]
+    if words == [0, 0]:
+        _fail("rng", "both words are 0 (a dead xorshift128+ generator)")
+    s["rng"] = np.array(words, dtype=np.uint64)
+
+    bank = _obj(d["bank"], "bank", ("paid_in", "paid_out"))
+    s["bank_in"] = _int(bank["paid_in"], "bank.paid_in", 0, _I64)
+    s["bank_out"] = _int(bank["paid_out"], "bank.paid_out", 0, _I64)
+    stats = _obj(d["stats"], "stats", ("crates_opened", "crates_passed"))
+    s["n_opened"] = _int(stats["crates_opened"], "stats.crates_opened")
+    s["n_passed"] = _int(stats["crates_passed"], "stats.crates_passed")
+
+    bad = _semantics(s, n, config) + [f"invariant violated: {v}" for v in check(s)]
+    if bad:
+        raise ValueError("bad state dict: inconsistent state: " + "; ".join(bad))
+    return states
