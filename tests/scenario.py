@@ -7,11 +7,12 @@ and cards taken away are put back on the draw pile, so :func:`invariants.check` 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.rules import engine
 from borders_sim.rules import state as st
-from borders_sim.rules.cards import CARD_KEYS, FIRST_ACTION
+from borders_sim.rules.cards import CARD_CLASS, CARD_KEYS, CLASS_LEGAL, FIRST_ACTION
 from borders_sim.rules.invariants import check
 
 KEY = {k: i for i, k in enumerate(CARD_KEYS)}
@@ -89,7 +90,7 @@ def legal_strings(game: Game) -> list[str]:
 
 def reseek(game: Game) -> None:
     """After editing the state by hand, let the engine find the next decision again."""
-    engine.advance(game.state[0], game._mask)
+    engine.advance_at(game.state, 0, game._mask)
 
 
 def assert_consistent(game: Game) -> None:
@@ -101,5 +102,102 @@ def phase(game: Game) -> int:
     return int(game.state[0]["phase"])
 
 
+def S(game: Game):
+    return game.state[0]
+
+
+def gold(game: Game):
+    return game.state[0]["gold"].astype(int).copy()
+
+
+def inspectors(game: Game) -> list[int]:
+    return [int(p) for p in game.state[0]["insp"] if p >= 0]
+
+
+def put_on_top(game: Game, types) -> None:
+    """Arrange the draw pile so that the next draws are ``types`` in order (swaps only)."""
+    s = game.state[0]
+    k = int(s["draw_len"])
+    for i, t in enumerate(types):
+        pos = k - 1 - i
+        j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
+        s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
+
+
+# --- playing through phases -------------------------------------------------------------------
+PASSIVE = ("window pass", "end market", "close", "bounty done", "offer done", "pass",
+           "refuse demand", "stay out", "no reaction", "no lawyer", "no fund", "skip collect")
+
+
+def passive(game: Game) -> str:
+    """Everyone passes, packs one card, lets every crate through, never collects."""
+    legal = legal_strings(game)
+    for a in PASSIVE:
+        if a in legal:
+            return a
+    return legal[0]
+
+
+def play_until(game: Game, done, policy=passive, max_steps: int = 20000) -> None:
+    """Step ``policy`` until ``done(game)`` or the game ends; fail after ``max_steps`` steps."""
+    for _ in range(max_steps):
+        if game.is_terminal or done(game):
+            return
+        game.step(policy(game))
+    raise AssertionError("step budget exhausted")
+
+
+# --- the border check (test_negotiation, test_settlement) --------------------------------------
+ONE_AND_TWO = pytest.mark.parametrize("n", [4, 6], ids=["1insp", "2insp"])
+
+
+def set_warehouse(game: Game, p: int, cards: dict) -> None:
+    """Warehouse of seat p: legal cards face up, the rest face down (4.4-A1)."""
+    up = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] == CLASS_LEGAL}
+    down = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] != CLASS_LEGAL}
+    set_counts(game, "wh_up", p, up)
+    set_counts(game, "wh_down", p, down)
+
+
+def at_check(n=4, crates=None, announce=None, hands=None, gold=None, wh=None, seed=0, **flags):
+    """A game in round 1 at the crate choice (P-5.1) with the given crates and announcements.
+
+    Every hand is emptied unless given in ``hands`` (so no stray action card interferes; cards
+    given are active this round); smugglers without a crate in ``crates`` get one sugar.
+    ``announce`` defaults to coffee. ``action_cards`` defaults to False; other flags (e.g.
+    ``bounties``) default as in :class:`GameConfig`.
+    """
+    flags.setdefault("action_cards", False)
+    game = make_game(n, seed, **flags)
+    s = game.state[0]
+    while game.phase == "action window":
+        game.step("pass")
+    while game.phase == "market":
+        game.step("end market")
+    assert game.phase == "pack"
+    crates = dict(crates or {})
+    for p in range(n):
+        set_counts(game, "hand", p, (hands or {}).get(p, {}))
+        if s["crate_status"][p] == st.CRATE_PACKING:
+            set_counts(game, "crate", p, crates.get(p, {"sugar": 1}))
+            s["crate_status"][p] = st.CRATE_CLOSED
+    for p, cards in (wh or {}).items():
+        set_warehouse(game, p, cards)
+    for p, amount in (gold or {}).items():
+        set_gold(game, p, amount)
+    reseek(game)
+    while game.phase == "announce":
+        game.step("announce " + (announce or {}).get(game.current_player, "coffee"))
+    assert_consistent(game)
+    return game
+
+
+def finish_bounties(game: Game) -> None:
+    while game.phase == "bounty":
+        game.step("bounty done")
+
+
 __all__ = ["KEY", "card", "make_game", "set_counts", "set_gold", "play", "legal_strings",
-           "reseek", "assert_consistent", "phase", "st", "FIRST_ACTION"]
+           "reseek", "assert_consistent", "phase", "st", "FIRST_ACTION", "S", "gold", "inspectors",
+           "put_on_top", "PASSIVE", "passive", "play_until", "ONE_AND_TWO", "set_warehouse",
+           "at_check", "finish_bounties"]

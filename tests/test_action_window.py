@@ -7,39 +7,16 @@ is seen. After editing hands the window is restarted from the beginning of round
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import (FIRST_ACTION, LAWYER, NIGHT_RAID, ROBBERY,
                                      SECRET_ROUTE)
 from borders_sim.rules.piles import seed_words
-from tests.scenario import (assert_consistent, card, legal_strings, make_game, reseek,
-                            set_counts, set_gold)
+from tests.scenario import (assert_consistent, card, inspectors, legal_strings, make_game,
+                            passive, play_until, put_on_top, reseek, set_counts, set_gold)
 
 PLAYER_COUNTS = list(range(3, 9))
-PASSIVE = ("window pass", "end market", "close", "bounty done", "offer done", "pass",
-           "refuse demand", "stay out", "no reaction", "no lawyer", "no fund", "skip collect")
-
-
-def passive(game):
-    legal = legal_strings(game)
-    for a in PASSIVE:
-        if a in legal:
-            return a
-    return legal[0]
-
-
-def play_until(game, done, policy=passive, max_steps=5000):
-    for _ in range(max_steps):
-        if game.is_terminal or done(game):
-            return
-        game.step(policy(game))
-    raise AssertionError("step budget exhausted")
-
-
-def inspectors(game):
-    return [int(p) for p in game.state[0]["insp"] if p >= 0]
 
 
 def restart_window(game):
@@ -306,15 +283,6 @@ def test_r_02_window_ends_after_n_passes():
 
 
 # --- R-19: cards drawn in the market --------------------------------------------------------------------
-def _put_on_top(game, types):
-    s = game.state[0]
-    k = int(s["draw_len"])
-    for i, t in enumerate(types):
-        pos = k - 1 - i
-        j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
-        s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
-
-
 def test_r_19_market_draws_active_nr_rb_unusable():
     """R-19, 7.2-1: cards drawn in the market are active this round: a Secret Route is offered
     when the crate is opened; a Night Raid or Robbery drawn then can no longer be played (its
@@ -324,7 +292,7 @@ def test_r_19_market_draws_active_nr_rb_unusable():
     assert g.phase == "market" and g.current_player == 1
     for _ in range(3):
         g.step("discard sugar")
-    _put_on_top(g, [SECRET_ROUTE, NIGHT_RAID, ROBBERY])
+    put_on_top(g, [SECRET_ROUTE, NIGHT_RAID, ROBBERY])
     g.step("end market")
     for t in (SECRET_ROUTE, NIGHT_RAID, ROBBERY):
         assert s["hand"][1, t] == 1 and active(g, 1, t) == 1

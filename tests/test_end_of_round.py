@@ -5,40 +5,17 @@ end trigger when the middle empties (6-1).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import (FIRST_ACTION, LAWYER, MAIN_NAMES, NIGHT_RAID, ROBBERY,
                                      SECRET_ROUTE)
-from tests.scenario import (assert_consistent, card, legal_strings, make_game, reseek,
-                            set_counts, set_gold)
+from tests.scenario import (assert_consistent, card, inspectors, legal_strings, make_game,
+                            play_until, put_on_top, reseek, set_counts, set_gold)
 
 PLAYER_COUNTS = list(range(3, 9))
 MIDDLE = {3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 6}
-PASSIVE = ("window pass", "end market", "close", "bounty done", "offer done", "pass",
-           "refuse demand", "stay out", "no reaction", "no lawyer", "no fund", "skip collect")
 MR = {name: i for i, name in enumerate(MAIN_NAMES)}
-
-
-def passive(game):
-    legal = legal_strings(game)
-    for a in PASSIVE:
-        if a in legal:
-            return a
-    return legal[0]
-
-
-def play_until(game, done, policy=passive, max_steps=5000):
-    for _ in range(max_steps):
-        if game.is_terminal or done(game):
-            return
-        game.step(policy(game))
-    raise AssertionError("step budget exhausted")
-
-
-def inspectors(game):
-    return [int(p) for p in game.state[0]["insp"] if p >= 0]
 
 
 def new(n=4, seed=0, **flags):
@@ -305,15 +282,6 @@ def test_7_2_5_active_cards_expire_waiting_cards_kept():
 
 
 # --- 4.5-4, 7.2-2, 7.2-3: refill -------------------------------------------------------------------------
-def _put_on_top(game, types):
-    s = game.state[0]
-    k = int(s["draw_len"])
-    for i, t in enumerate(types):
-        pos = k - 1 - i
-        j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
-        s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
-
-
 def test_4_5_4_refill_everyone_to_6_in_round_order_new_cards_wait():
     """4.5-4, 4-3: everyone, inspectors included, draws up to 6 in round order; 7.2-2: cards
     drawn in the refill belong to the next round (not discarded by this round's expiry);
@@ -326,7 +294,7 @@ def test_4_5_4_refill_everyone_to_6_in_round_order_new_cards_wait():
     set_counts(g, "hand", 2, {"sugar": 5})
     set_counts(g, "hand", 3, {"sugar": 5})
     set_counts(g, "hand", 0, {"sugar": 3})             # the inspector holds 3
-    _put_on_top(g, [SECRET_ROUTE, ROBBERY, card("gun"), card("whisky"), card("beer"),
+    put_on_top(g, [SECRET_ROUTE, ROBBERY, card("gun"), card("whisky"), card("beer"),
                     card("rum"), card("fish")])
     play_until(g, lambda x: x.round == 2)
     assert [int(x) for x in s["hand"][:4].sum(axis=1)] == [6, 6, 6, 6]

@@ -12,37 +12,16 @@ import pytest
 
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_KEYS, FIRST_ACTION, NUM_CARD_TYPES
-from tests.scenario import assert_consistent, legal_strings, make_game, reseek, set_counts
+from tests.scenario import (assert_consistent, inspectors, legal_strings, make_game, passive,
+                            play_until, reseek, set_counts)
 
 PLAYER_COUNTS = list(range(3, 9))
-PASSIVE = ("window pass", "end market", "close", "bounty done", "offer done", "pass",
-           "refuse demand", "stay out", "no reaction", "no lawyer", "no fund", "skip collect")
 ANNOUNCE_ALL = ["announce sugar", "announce coffee", "announce tobacco", "announce fish"]
-
-
-def passive(game):
-    legal = legal_strings(game)
-    for a in PASSIVE:
-        if a in legal:
-            return a
-    return legal[0]
-
-
-def play_until(game, done, policy=passive, max_steps=5000):
-    for _ in range(max_steps):
-        if game.is_terminal or done(game):
-            return
-        game.step(policy(game))
-    raise AssertionError("step budget exhausted")
 
 
 def to_phase(game, name):
     play_until(game, lambda g: g.phase == name)
     assert game.phase == name
-
-
-def inspectors(game):
-    return [int(p) for p in game.state[0]["insp"] if p >= 0]
 
 
 def reset_hands(game, base=None):
@@ -63,16 +42,6 @@ def new(n=4, seed=0, **flags):
     g = make_game(n, seed=seed, **flags)
     reset_hands(g)
     return g
-
-
-def put_on_top(game, types):
-    """Arrange the draw pile so that the next draws are ``types`` in order (swaps only)."""
-    s = game.state[0]
-    k = int(s["draw_len"])
-    for i, t in enumerate(types):
-        pos = k - 1 - i
-        j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
-        s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
 
 
 # --- P-2, 4.1-2, 4.1-3: the market ------------------------------------------------------------------

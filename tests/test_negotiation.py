@@ -11,64 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-try:
-    from scenario import assert_consistent, legal_strings, make_game, play, reseek, set_counts, \
-        set_gold, st
-except ImportError:  # pragma: no cover - run from the repository root
-    from tests.scenario import assert_consistent, legal_strings, make_game, play, reseek, \
-        set_counts, set_gold, st
-
-from borders_sim.rules.cards import CARD_CLASS, CARD_KEYS, CLASS_LEGAL
-
-KEY = {k: i for i, k in enumerate(CARD_KEYS)}
-ONE_AND_TWO = pytest.mark.parametrize("n", [4, 6], ids=["1insp", "2insp"])
+from tests.scenario import (KEY, ONE_AND_TWO, S, assert_consistent, at_check, finish_bounties,
+                            gold, legal_strings, play, st)
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def set_wh(game, p, cards):
-    """Warehouse of seat p: legal cards face up, the rest face down (4.4-A1)."""
-    up = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] == CLASS_LEGAL}
-    down = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] != CLASS_LEGAL}
-    set_counts(game, "wh_up", p, up)
-    set_counts(game, "wh_down", p, down)
-
-
-def at_check(n=4, crates=None, announce=None, hands=None, gold=None, wh=None, seed=0, **flags):
-    """A game in round 1 at the crate choice (P-5.1) with the given crates and announcements.
-
-    Every hand is emptied unless given in ``hands`` (so no stray action card interferes);
-    smugglers without a crate in ``crates`` get one sugar. ``announce`` defaults to coffee.
-    """
-    flags.setdefault("action_cards", False)
-    game = make_game(n, seed, **flags)
-    s = game.state[0]
-    while game.phase == "action window":
-        game.step("pass")
-    while game.phase == "market":
-        game.step("end market")
-    assert game.phase == "pack"
-    crates = dict(crates or {})
-    for p in range(n):
-        set_counts(game, "hand", p, (hands or {}).get(p, {}))
-        if s["crate_status"][p] == st.CRATE_PACKING:
-            set_counts(game, "crate", p, crates.get(p, {"sugar": 1}))
-            s["crate_status"][p] = st.CRATE_CLOSED
-    for p, cards in (wh or {}).items():
-        set_wh(game, p, cards)
-    for p, amount in (gold or {}).items():
-        set_gold(game, p, amount)
-    reseek(game)
-    while game.phase == "announce":
-        game.step("announce " + (announce or {}).get(game.current_player, "coffee"))
-    assert_consistent(game)
-    return game
-
-
-def finish_bounties(game):
-    while game.phase == "bounty":
-        game.step("bounty done")
-
-
 def inspect(game, p):
     """A picks crate p; the bounty turns are skipped; the owner's offer turn comes up."""
     game.step(f"inspect p{p}")
@@ -78,14 +25,6 @@ def inspect(game, p):
 def first_smuggler(n):
     """The first smuggler in round order: the first bounty turn on crate p3 (P-5.2)."""
     return 1 if n < 6 else 2
-
-
-def gold(game):
-    return game.state[0]["gold"].astype(int).copy()
-
-
-def S(game):
-    return game.state[0]
 
 
 # --- P-5.1 crate choice (R-11) ------------------------------------------------------------------

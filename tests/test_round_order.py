@@ -12,29 +12,12 @@ import pytest
 
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import MR_SECRET_WAREHOUSE, NUM_CARD_TYPES
-from tests.scenario import assert_consistent, legal_strings, make_game, set_counts
+from tests.scenario import (assert_consistent, legal_strings, make_game, passive, play_until,
+                            set_counts)
 
 PLAYER_COUNTS = list(range(3, 9))
 CYCLE = {3: 3, 4: 4, 5: 5, 6: 3, 7: 7, 8: 4}          # 6-3
 MIDDLE = {3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 6}          # 3.2-2
-PASSIVE = ("window pass", "end market", "close", "bounty done", "offer done", "pass",
-           "refuse demand", "stay out", "no reaction", "no lawyer", "no fund", "skip collect")
-
-
-def passive(game):
-    legal = legal_strings(game)
-    for a in PASSIVE:
-        if a in legal:
-            return a
-    return legal[0]
-
-
-def play_until(game, done, policy=passive, max_steps=20000):
-    for _ in range(max_steps):
-        if game.is_terminal or done(game):
-            return
-        game.step(policy(game))
-    raise AssertionError("step budget exhausted")
 
 
 def play_to_round(game, r, policy=passive):

@@ -16,68 +16,18 @@ import itertools
 import numpy as np
 import pytest
 
-try:
-    from scenario import assert_consistent, legal_strings, make_game, play, reseek, set_counts, \
-        set_gold, st
-except ImportError:  # pragma: no cover - run from the repository root
-    from tests.scenario import assert_consistent, legal_strings, make_game, play, reseek, \
-        set_counts, set_gold, st
-
-from borders_sim.rules.cards import CARD_CLASS, CARD_FINE, CARD_KEYS, CLASS_LEGAL, NUM_LEGAL
+from borders_sim.rules.cards import CARD_FINE, NUM_LEGAL
 from borders_sim.rules.piles import seed_words
-
-KEY = {k: i for i, k in enumerate(CARD_KEYS)}
-ONE_AND_TWO = pytest.mark.parametrize("n", [4, 6], ids=["1insp", "2insp"])
+from tests.scenario import (KEY, ONE_AND_TWO, S, assert_consistent, gold, legal_strings, make_game,
+                            play, set_counts)
+from tests.scenario import at_check as scenario_at_check
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def set_wh(game, p, cards):
-    """Warehouse of seat p: legal cards face up, the rest face down (4.4-A1)."""
-    up = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] == CLASS_LEGAL}
-    down = {k: v for k, v in cards.items() if CARD_CLASS[KEY[k]] != CLASS_LEGAL}
-    set_counts(game, "wh_up", p, up)
-    set_counts(game, "wh_down", p, down)
-
-
-def at_check(n=4, crates=None, announce=None, hands=None, gold=None, wh=None, seed=0, **flags):
-    """A game in round 1 at the crate choice (P-5.1) with the given crates and announcements.
-
-    Every hand is emptied unless given in ``hands`` (so no stray action card interferes; cards
-    given are active this round); smugglers without a crate in ``crates`` get one sugar.
-    ``announce`` defaults to coffee. Bounty turns are off unless ``bounties=True`` is passed.
-    """
-    flags.setdefault("action_cards", False)
-    flags.setdefault("bounties", False)
-    game = make_game(n, seed, **flags)
-    s = game.state[0]
-    while game.phase == "action window":
-        game.step("pass")
-    while game.phase == "market":
-        game.step("end market")
-    assert game.phase == "pack"
-    crates = dict(crates or {})
-    for p in range(n):
-        set_counts(game, "hand", p, (hands or {}).get(p, {}))
-        if s["crate_status"][p] == st.CRATE_PACKING:
-            set_counts(game, "crate", p, crates.get(p, {"sugar": 1}))
-            s["crate_status"][p] = st.CRATE_CLOSED
-    for p, cards in (wh or {}).items():
-        set_wh(game, p, cards)
-    for p, amount in (gold or {}).items():
-        set_gold(game, p, amount)
-    reseek(game)
-    while game.phase == "announce":
-        game.step("announce " + (announce or {}).get(game.current_player, "coffee"))
-    assert_consistent(game)
-    return game
-
-
-def S(game):
-    return game.state[0]
-
-
-def gold(game):
-    return S(game)["gold"].astype(int).copy()
+def at_check(*args, bounties=False, **kw):
+    """:func:`tests.scenario.at_check` with the bounty turns off unless ``bounties=True`` is
+    passed."""
+    return scenario_at_check(*args, bounties=bounties, **kw)
 
 
 def delta(game, before):
