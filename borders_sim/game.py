@@ -51,7 +51,7 @@ class Game:
         self.config = config
         self.state = new_state(config, seed)
         self._mask = engine.new_mask()
-        engine.advance(self.state[0], self._mask)
+        engine.advance_at(self.state, 0, self._mask)
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
@@ -91,11 +91,11 @@ class Game:
     @property
     def current_player(self) -> int:
         """Seat to decide now, or -1 when the game is over."""
-        return int(engine.current_player(self.state[0]))
+        return int(engine.current_player_at(self.state, 0))
 
     @property
     def is_terminal(self) -> bool:
-        return bool(engine.is_terminal(self.state[0]))
+        return int(self.state[0]["phase"]) == st.PH_GAME_OVER
 
     @property
     def phase(self) -> str:
@@ -107,10 +107,10 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """uint8[NUM_ACTIONS]: 1 where the action is legal for :attr:`current_player`."""
-        out = np.zeros(act.NUM_ACTIONS, dtype=np.uint8)
+        out = engine.new_mask()
         if not self.is_terminal:
-            engine.legal_mask(self.state[0], out)
-        return out
+            engine.legal_mask_at(self.state, 0, out)
+        return out[: act.NUM_ACTIONS]
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
@@ -143,24 +143,24 @@ class Game:
         if not 0 <= a < act.NUM_ACTIONS:
             raise IllegalActionError(
                 f"action id {a} is outside the action space 0..{act.NUM_ACTIONS - 1}")
-        engine.legal_mask(self.state[0], self._mask)
+        engine.legal_mask_at(self.state, 0, self._mask)
         if not self._mask[a]:
             raise IllegalActionError(
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        engine.step(self.state[0], a, self._mask)
+        engine.step_at(self.state, 0, a, self._mask)
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
-        scoring.scores(self.state[0], out)
+        scoring.scores_at(self.state, 0, out)
         return [int(x) for x in out[: self.num_players]]
 
     def winners(self) -> list[int]:
         """Seats that win, after the tie-breaks of 9-9 (several on a shared victory)."""
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
-        scoring.winners(self.state[0], out)
+        scoring.winners_at(self.state, 0, out)
         return [int(p) for p in np.flatnonzero(out[: self.num_players])]
 
     def copy(self) -> "Game":

@@ -74,7 +74,7 @@ def _seek(s):
 
 @njit(cache=True)
 def legal_mask(s, out):
-    """Fill ``out`` (uint8[NUM_ACTIONS]) with 1 for every action legal now, else 0."""
+    """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0."""
     out[:] = 0
     ph = s.phase
     if ph == PH_WINDOW:
@@ -145,11 +145,47 @@ def _apply(s, a):
         apply_collect(s, a)
 
 
+#: Mask buffers are padded to whole 64-bit words so kernels can scan 8 actions at a time.
+MASK_SIZE = (NUM_ACTIONS + 7) // 8 * 8
+_ONES = np.uint64(0x0101010101010101)
+_TOP = np.uint64(56)
+
+
+@njit(cache=True)
+def count_legal(mask):
+    """Number of legal actions in a padded mask (a 0/1 byte per action)."""
+    words = mask.view(np.uint64)
+    total = 0
+    for w in words:
+        total += np.int64((w * _ONES) >> _TOP)
+    return total
+
+
+@njit(cache=True)
+def kth_legal(mask, k):
+    """The ``k``-th legal action (0-based) of a padded mask."""
+    words = mask.view(np.uint64)
+    for i in range(words.shape[0]):
+        w = words[i]
+        if w == 0:
+            continue
+        c = np.int64((w * _ONES) >> _TOP)
+        if k >= c:
+            k -= c
+            continue
+        for a in range(8 * i, 8 * i + 8):
+            if mask[a]:
+                if k == 0:
+                    return a
+                k -= 1
+    return -1
+
+
 @njit(cache=True)
 def advance(s, mask):
     """Run the game forward to the next decision that needs a player. On return ``mask``
-    (uint8[NUM_ACTIONS]) holds the legal mask of that decision; returns the number of legal
-    actions (0 when the game is over)."""
+    (uint8[MASK_SIZE], see :func:`new_mask`) holds the legal mask of that decision; returns the
+    number of legal actions (0 when the game is over)."""
     while True:
         if not _seek(s):
             continue
@@ -157,15 +193,10 @@ def advance(s, mask):
             mask[:] = 0
             return 0
         legal_mask(s, mask)
-        count = 0
-        for a in range(NUM_ACTIONS):
-            count += mask[a]
+        count = count_legal(mask)
         if count != 1 or s.cfg[CFG_SKIP_FORCED] == 0:
             return count
-        for a in range(NUM_ACTIONS):
-            if mask[a]:
-                _apply(s, a)
-                break
+        _apply(s, kth_legal(mask, 0))
 
 
 @njit(cache=True)
@@ -189,5 +220,29 @@ def current_player(s):
 
 
 def new_mask() -> np.ndarray:
-    """A zeroed uint8[NUM_ACTIONS] buffer for :func:`legal_mask`, :func:`advance`, :func:`step`."""
-    return np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    """A zeroed uint8[MASK_SIZE] buffer for :func:`legal_mask`, :func:`advance`, :func:`step`
+    (ids from NUM_ACTIONS on are padding and always 0)."""
+    return np.zeros(MASK_SIZE, dtype=np.uint8)
+
+
+# --- entry points for Python callers ----------------------------------------------------------
+# Numba types a record argument slowly (~40 us a call) but an array quickly (~3 us), so Python
+# code passes the state array and an index.
+@njit(cache=True)
+def legal_mask_at(states, i, out):
+    return legal_mask(states[i], out)
+
+
+@njit(cache=True)
+def advance_at(states, i, mask):
+    return advance(states[i], mask)
+
+
+@njit(cache=True)
+def step_at(states, i, a, mask):
+    return step(states[i], a, mask)
+
+
+@njit(cache=True)
+def current_player_at(states, i):
+    return current_player(states[i])

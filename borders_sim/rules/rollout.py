@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .actions import NUM_ACTIONS
-from .engine import advance, step
+from .engine import MASK_SIZE, advance, kth_legal, step
 from .piles import next_below
 from .state import PH_GAME_OVER
 
@@ -23,13 +22,7 @@ def play_random(s, policy_rng, mask, max_steps):
     count = advance(s, mask)
     steps = 0
     while count > 0 and steps < max_steps:
-        k = next_below(policy_rng, count)
-        for a in range(NUM_ACTIONS):
-            if mask[a]:
-                if k == 0:
-                    count = step(s, a, mask)
-                    break
-                k -= 1
+        count = step(s, kth_legal(mask, next_below(policy_rng, count)), mask)
         steps += 1
     return steps
 
@@ -41,5 +34,5 @@ def random_games(states, policy_seeds, max_steps, out_steps):
         rng = np.empty(2, dtype=np.uint64)
         rng[0] = np.uint64(policy_seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
         rng[1] = np.uint64(policy_seeds[i]) ^ np.uint64(0xD1B54A32D192ED03)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+        mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         out_steps[i] = play_random(states[i], rng, mask, max_steps)

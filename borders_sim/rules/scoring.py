@@ -199,3 +199,15 @@ def winners(s, out):
             if out[p] == 1 and keys[k, p] < best:
                 out[p] = 0
     return out                             # tie-break 3: the remaining seats share the victory
+
+
+@njit(cache=True)
+def scores_at(states, i, out):
+    """:func:`scores` of ``states[i]`` (fast to call from Python, see engine.py)."""
+    return scores(states[i], out)
+
+
+@njit(cache=True)
+def winners_at(states, i, out):
+    """:func:`winners` of ``states[i]``."""
+    return winners(states[i], out)
