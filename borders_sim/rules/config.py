@@ -35,7 +35,7 @@ class GameConfig:
             only) or ``"none"`` (no negotiation: inspectors only open or pass).
         haggle_rounds: exchanges per crate, 1..8 (P-5.3, R-37).
         gold_menu: the gold amounts offers, demands, bounties and gifts choose from (P-0.5), an
-            increasing tuple of 1..16 positive ints.
+            increasing tuple of 1..16 ints from 1 to 1000.
         bounties: inspection deals on other players' crates (P-5.2, R-07).
         bounty_goods: bounties may include warehouse goods (P-5.2).
         smuggler_transfers: unconditional gifts of gold or warehouse goods between smugglers
@@ -90,10 +90,11 @@ class GameConfig:
                 or not 1 <= self.haggle_rounds <= 8:
             raise ValueError(f"haggle_rounds must be an int from 1 to 8, got {self.haggle_rounds!r}")
         menu = tuple(self.gold_menu)
-        if not 1 <= len(menu) <= st.MENU_MAX or any(
-                isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g <= 0 for g in menu) \
+        bad_amount = any(isinstance(g, bool) or not isinstance(g, (int, np.integer))
+                         or not 0 < g <= 1000 for g in menu)
+        if not 1 <= len(menu) <= st.MENU_MAX or bad_amount \
                 or any(a >= b for a, b in zip(menu, menu[1:])):
-            raise ValueError("gold_menu must be an increasing sequence of 1 to 16 positive ints, "
+            raise ValueError("gold_menu must be an increasing sequence of 1 to 16 ints in 1..1000, "
                              f"got {self.gold_menu!r}")
         object.__setattr__(self, "gold_menu", tuple(int(g) for g in menu))
         for name in ("bounties", "bounty_goods", "smuggler_transfers", "action_cards",

@@ -143,9 +143,6 @@ key                        value
 ``lawyer_to``              badge that received the half by the owner's Lawyer, or ``null``
                            (``lawyer_to``).
 ``fund_paid``              int, gold the owner paid in deals this settlement (``fund_paid``).
-``payer``                  int, the raw ``payer`` field (documented as the seat whose bounty
-                           payment is next; the engine walks bounty payers with
-                           ``position.index`` and leaves this field 0).
 =========================  ========================================================================
 """
 
@@ -188,7 +185,7 @@ FIELDS = ("cfg", "menu", "rng", "round", "phase", "turn", "steps", "insp", "orde
           "offer_crate", "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
           "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh", "bounty_on",
           "gift_lock", "outcome", "truthful", "fine", "fb_hidden", "lawyer_to", "fund_paid",
-          "payer", "bank_in", "bank_out", "n_opened", "n_passed")
+          "bank_in", "bank_out", "n_opened", "n_passed")
 
 #: Per-seat fields and the value their rows beyond the player count keep.
 _SEAT_FIELDS = {"order": 0, "hand": 0, "hand_later": 0, "crate": 0, "crate_size": 0,
@@ -200,7 +197,7 @@ _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", 
                        "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
                        "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh",
                        "bounty_on", "gift_lock", "outcome", "truthful", "fine", "fb_hidden",
-                       "lawyer_to", "fund_paid", "payer")
+                       "lawyer_to", "fund_paid")
 
 _TOP_KEYS = ("format", "config", "round", "phase", "to_move", "steps", "inspectors",
              "round_order", "position", "end_of_game", "draw_pile", "drawn_from_pile",
@@ -211,7 +208,7 @@ _PLAYER_KEYS = ("seat", "gold", "reserved_gold", "hand", "hand_waiting", "crate"
                 "reserved_warehouse", "main_resources", "collected_this_round")
 _NEGOTIATION_KEYS = ("crate_of", "exchange", "inspectors", "bounties", "gold_gifts_made_by",
                      "outcome", "truthful", "fine", "false_bottom_card", "lawyer_to",
-                     "fund_paid", "payer")
+                     "fund_paid")
 _BADGE_KEYS = ("badge", "status", "offer", "offer_lock", "demand", "deal", "deal_order")
 _PARCEL_KEYS = ("gold", "warehouse", "crate", "promise")
 _BOUNTY_KEYS = ("from", "to", "gold", "warehouse", "accepted")
@@ -315,7 +312,6 @@ def _negotiation_out(r, v, n) -> dict | None:
         "false_bottom_card": None if fb == -1 else _name(GOODS_KEYS, fb, "fb_hidden"),
         "lawyer_to": None if lawyer == -1 else _name(BADGES, lawyer, "lawyer_to"),
         "fund_paid": v["fund_paid"],
-        "payer": v["payer"],
     }
 
 
@@ -594,7 +590,6 @@ def _negotiation(v, path, s, n, ni) -> None:
     if s["lawyer_to"] >= ni:
         _fail(f"{path}.lawyer_to", f"badge B is not in play with {n} players")
     s["fund_paid"] = _int(d["fund_paid"], f"{path}.fund_paid")
-    s["payer"] = _int(d["payer"], f"{path}.payer", 0, st.MAX_PLAYERS - 1)
 
 
 def _player(v, path, s, p, n) -> None:

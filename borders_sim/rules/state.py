@@ -47,7 +47,7 @@ border check of the current crate ``cur`` (P-5)
     gift made this turn (R-06c); ``outcome`` (``OUT_*``); ``truthful`` 1 if the
     opened cards match the announcement; ``fine`` the fine at stake (4.4-B); ``fb_hidden`` the False Bottom card
     (-1); ``lawyer_to`` inspector slot halved by the owner's Lawyer (-1 none); ``fund_paid`` gold
-    the owner paid in deals this settlement; ``payer`` seat whose bounty payment is next.
+    the owner paid in deals this settlement.
 bookkeeping
     ``bank_in`` gold paid to the bank, ``bank_out`` gold paid by it (invariants check
     ``sum(gold) == start + bank_out - bank_in``); ``n_opened``, ``n_passed`` crates by outcome.
@@ -163,7 +163,6 @@ STATE_DTYPE = np.dtype([
     ("fb_hidden", np.int32),
     ("lawyer_to", np.int32),
     ("fund_paid", np.int32),
-    ("payer", np.int32),
     ("bank_in", np.int64),
     ("bank_out", np.int64),
     ("n_opened", np.int32),
