@@ -2,8 +2,9 @@
 
 :func:`random_games` plays ``len(states)`` games with uniformly random legal actions, in
 parallel over games (``prange``). Each game owns its state (and so its chance), and the random
-policy of game ``i`` draws from its own generator seeded from ``policy_seeds[i]``, so results do
-not depend on the batch size or the number of threads.
+policy of game ``i`` draws from its own generator seeded from ``seeds[i]``, so results do not
+depend on the batch size or the number of threads. :func:`make_batch`, :func:`play_batch` and
+:func:`final_scores` are the Python helpers the command line and the benchmarks share.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .config import GameConfig
 from .engine import MASK_SIZE, advance, kth_legal, step
 from .piles import next_below
-from .state import PH_GAME_OVER
+from .scoring import scores, winners
+from .setup import new_state
+from .state import MAX_PLAYERS, STATE_DTYPE
 
 
 @njit(cache=True)
@@ -28,11 +32,56 @@ def play_random(s, policy_rng, mask, max_steps):
 
 
 @njit(cache=True, parallel=True)
-def random_games(states, policy_seeds, max_steps, out_steps):
-    """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end."""
+def random_games(states, seeds, max_steps, out_steps):
+    """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
+    ``i`` with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions."""
     for i in prange(states.shape[0]):
         rng = np.empty(2, dtype=np.uint64)
-        rng[0] = np.uint64(policy_seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-        rng[1] = np.uint64(policy_seeds[i]) ^ np.uint64(0xD1B54A32D192ED03)
+        rng[0] = np.uint64(seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+        rng[1] = np.uint64(seeds[i]) ^ np.uint64(0xD1B54A32D192ED03)
         mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         out_steps[i] = play_random(states[i], rng, mask, max_steps)
+
+
+def policy_seeds(seeds: np.ndarray) -> np.ndarray:
+    """int64 policy seeds for games dealt from ``seeds``: a splitmix64 hash of each seed with a
+    different offset than the deal's, so the random policy of a game is not its deal stream."""
+    x = np.asarray(seeds, dtype=np.int64).astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D)
+    with np.errstate(over="ignore"):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+    return x.view(np.int64)
+
+
+def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` fresh states dealt from seeds ``first_seed ..`` and their policy seeds."""
+    seeds = np.arange(first_seed, first_seed + count, dtype=np.int64)
+    states = np.empty(count, dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
+    for i, seed in enumerate(seeds):
+        states[i] = new_state(config, int(seed))[0]
+    return states, policy_seeds(seeds)
+
+
+def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
+    """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`; returns
+    the decisions per game (int64). Argument types are fixed so one compiled version serves all."""
+    out = np.zeros(states.shape[0], dtype=np.int64)
+    random_games(states, seeds.astype(np.int64, copy=False), int(max_steps), out)
+    return out
+
+
+@njit(cache=True)
+def _score_batch(states, sc, win):
+    for i in range(states.shape[0]):
+        scores(states[i], sc[i])
+        winners(states[i], win[i])
+
+
+def final_scores(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and winner flags, int64[len(states), MAX_PLAYERS] each (absent seats are 0)."""
+    sc = np.zeros((states.shape[0], MAX_PLAYERS), dtype=np.int64)
+    win = np.zeros((states.shape[0], MAX_PLAYERS), dtype=np.int64)
+    _score_batch(states, sc, win)
+    return sc, win

@@ -1,0 +1,237 @@
+"""Rollout speed of borders_sim: the compiled whole-game kernel against the Python API loop.
+
+Usage::
+
+    python benchmarks/rollouts.py                 # 3..8 players, 1000 games, median of 5
+    python benchmarks/rollouts.py --quick         # a rough table in about a minute (when cached)
+    python benchmarks/rollouts.py --players 4,8 --games 4000 --repeat 7
+
+For each player count it measures, in one run on the same machine:
+
+* :func:`borders_sim.rules.rollout.random_games` (uniformly random legal play, ``prange`` over
+  the games of a batch) with one numba thread and with all of them: games/s and decisions/s.
+  States are dealt before the clock starts; each timed call plays a fresh copy of the same batch.
+  The first call (compilation, or loading numba's cache) is timed apart and excluded;
+* the same random play through the Python API (:meth:`borders_sim.Game.step` with a random
+  element of :meth:`~borders_sim.Game.legal_actions`) on a few games, as the baseline;
+* if ``open_spiel`` (``pyspiel``) is importable, random play of OpenSpiel's two-player
+  ``sheriff`` through a Python loop over ``pyspiel`` (its C++ game logic, a Python driver).
+  OpenSpiel is not a dependency.
+
+Every figure is the median of ``--repeat`` runs. Decisions are player decisions (the state's
+``steps``); moves the engine applies itself (``skip_forced``) are not counted. The table is
+markdown, ready for the README's performance section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# Benchmark the checkout this script belongs to, installed or not.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+import borders_sim  # noqa: E402
+from borders_sim import Game, GameConfig  # noqa: E402
+from borders_sim.cli import DEFAULT_MAX_STEPS, PLAYER_COUNTS, markdown_table, si  # noqa: E402
+from borders_sim.rules.limits import max_game_length  # noqa: E402
+from borders_sim.rules.rollout import make_batch, play_batch, random_games  # noqa: E402
+from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
+
+GOAL = 10e6  # decisions/s per core
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per player count for the kernel (default 1000; --quick 200)")
+    parser.add_argument("--players", default="all",
+                        help="'all' (3..8) or a comma-separated list, e.g. 4,8 (default: all)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="timed runs per measurement, the median is reported "
+                             "(default 5; --quick 3)")
+    parser.add_argument("--py-games", type=int, default=None,
+                        help="games per player count for the Python API loop (default 3; "
+                             "--quick 1)")
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
+    parser.add_argument("--no-action-cards", action="store_true",
+                        help="play with a goods-only deck (action_cards=False) to see their cost")
+    parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    if args.games is None:
+        args.games = 200 if quick else 1000
+    if args.repeat is None:
+        args.repeat = 3 if quick else 5
+    if args.py_games is None:
+        args.py_games = 1 if quick else 3
+    if min(args.games, args.repeat, args.py_games) < 1:
+        parser.error("--games, --repeat and --py-games must be positive")
+    try:
+        args.players = (PLAYER_COUNTS if args.players.strip().lower() == "all"
+                        else tuple(int(p) for p in args.players.split(",")))
+    except ValueError:
+        parser.error(f"--players: 'all' or a comma-separated list of 3..8, got {args.players!r}")
+    if any(p not in PLAYER_COUNTS for p in args.players):
+        parser.error(f"--players: counts must be in 3..8, got {args.players}")
+    return args
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def first_calls() -> tuple[float, str, float]:
+    """Time the first rollout-kernel call and the first Game API step (compile or cache load)."""
+    t0 = time.perf_counter()
+    states, seeds = make_batch(GameConfig(num_players=3), 0, 1)
+    play_batch(states, seeds, DEFAULT_MAX_STEPS)
+    kernel = time.perf_counter() - t0
+    st = random_games.stats
+    how = ("compiled" if sum(st.cache_misses.values())
+           else "loaded from cache" if sum(st.cache_hits.values()) else "already loaded")
+    t0 = time.perf_counter()
+    game = Game(GameConfig(num_players=3), seed=0)
+    game.step(game.legal_actions()[0])
+    game.scores()
+    api = time.perf_counter() - t0
+    return kernel, how, api
+
+
+def time_kernel(template: np.ndarray, seeds: np.ndarray, threads: int, repeat: int, cap: int):
+    """Median seconds of ``repeat`` plays of fresh copies of ``template``; decisions; states."""
+    numba.set_num_threads(threads)
+    times = []
+    for _ in range(repeat):
+        states = template.copy()
+        t0 = time.perf_counter()
+        out = play_batch(states, seeds, cap)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), int(out.sum()), states
+
+
+def time_python_loop(config: GameConfig, games: int, seed: int,
+                     repeat: int) -> tuple[float, int]:
+    """Median seconds of ``repeat`` runs of ``games`` random games through :class:`Game`."""
+    times, decisions = [], 0
+    for _ in range(repeat):
+        decisions = 0
+        t0 = time.perf_counter()
+        for g in range(games):
+            rng = random.Random(seed + g)
+            game = Game(config, seed=seed + g)
+            while not game.is_terminal:
+                game.step(rng.choice(game.legal_actions()))
+                decisions += 1
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), decisions
+
+
+def time_sheriff(repeat: int, budget: float = 1.0) -> str:
+    """OpenSpiel sheriff random play through a Python loop over pyspiel, or why not."""
+    try:
+        import pyspiel
+    except ImportError:
+        return ("OpenSpiel: not installed (pip install open_spiel to add its `sheriff`, a "
+                "two-player abstraction of this game, to this run); skipped")
+    game = pyspiel.load_game("sheriff")
+    rng = random.Random(0)
+    rates = []
+    for _ in range(repeat):
+        games = steps = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < budget:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes())
+                    state.apply_action(rng.choices(actions, probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    steps += 1
+            games += 1
+        dt = time.perf_counter() - t0
+        rates.append((games / dt, steps / dt))
+    g = statistics.median(r[0] for r in rates)
+    s = statistics.median(r[1] for r in rates)
+    return (f"OpenSpiel {getattr(pyspiel, '__version__', '')} `sheriff` (2 players, default "
+            f"parameters), random play, Python loop over pyspiel: {g:,.0f} games/s, "
+            f"{si(s)} decisions/s")
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    print("# borders_sim rollout benchmark\n")
+    load = "n/a" if not hasattr(os, "getloadavg") else f"{os.getloadavg()[0]:.2f}"
+    print(f"- machine: {platform.system()} {platform.machine()}, {cpu_model()}, "
+          f"{os.cpu_count()} cores ({usable_cores()} usable), load average {load} at start "
+          "(other work on the machine skews the figures)")
+    print(f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
+          f"{numba.__version__} ({all_threads} threads), borders_sim {borders_sim.__version__} "
+          f"from {Path(borders_sim.__file__).parent}")
+    print(f"- action cards: {'off' if args.no_action_cards else 'on'}")
+    print(f"- {args.games} games per player count for the kernel, {args.py_games} for the "
+          f"Python loop; median of {args.repeat} runs; seeds from {args.seed}", flush=True)
+    kernel_first, how, api_first = first_calls()
+    print(f"- first call, excluded below: rollout kernel {kernel_first:.1f} s ({how}), "
+          f"Game API {api_first:.1f} s", flush=True)
+
+    rows, best, same, unfinished = [], 0.0, True, 0
+    for n in args.players:
+        print(f"  {n} players ...", file=sys.stderr, flush=True)
+        config = GameConfig(num_players=n, action_cards=not args.no_action_cards)
+        template, seeds = make_batch(config, args.seed, args.games)
+        cap = max_game_length(config)
+        t1, dec, s1 = time_kernel(template, seeds, 1, args.repeat, cap)
+        tn, dec_n, sn = time_kernel(template, seeds, all_threads, args.repeat, cap)
+        same &= dec == dec_n and s1.tobytes() == sn.tobytes()
+        unfinished += int(np.sum(s1["phase"] != PH_GAME_OVER))
+        tp, dec_p = time_python_loop(config, args.py_games, args.seed, args.repeat)
+        rate1, rate_n, rate_p = dec / t1, dec_n / tn, dec_p / tp
+        best = max(best, rate1)
+        rows.append([str(n), str(args.games), f"{dec / args.games:.0f}",
+                     f"{args.games / t1:,.0f}", si(rate1),
+                     f"{args.games / tn:,.0f}", si(rate_n), f"{rate_n / rate1:.2f}x",
+                     si(rate_p), f"{rate1 / rate_p:,.0f}x"])
+    headers = ["players", "games", "decisions/game", "1 thread games/s", "1 thread decisions/s",
+               f"{all_threads} threads games/s", f"{all_threads} threads decisions/s", "scaling",
+               "Python loop decisions/s", "kernel (1 thread) / Python loop"]
+    print()
+    print(markdown_table(headers, rows))
+    print()
+    print(f"- threading layer: {numba.threading_layer()}; same games with 1 and {all_threads} "
+          f"threads: {'yes' if same else 'NO (batch results depend on threads!)'}")
+    print("- project goal: >= 10M decisions/s per core")
+    print(f"- best single-thread rate here: {si(best)} decisions/s ({best / GOAL:.1%} of the goal)")
+    print(f"- {time_sheriff(args.repeat)}")
+    if unfinished:
+        print(f"- ERROR: {unfinished} games hit max_game_length without ending")
+    return 0 if same and not unfinished else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Bots (policies that see observations only): empty until a later issue."""

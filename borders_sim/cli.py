@@ -1,0 +1,303 @@
+"""The ``borders-sim`` command line.
+
+Usage::
+
+    borders-sim simulate --players N [--games G] [--seed S] [--no-action-cards] [--threads T]
+    borders-sim simulate --players all --games 2000
+    borders-sim bench [--quick ...]      # runs benchmarks/rollouts.py of a source checkout
+    borders-sim --version
+
+``simulate`` plays ``G`` games (default 1000) per player count with uniformly random legal
+actions, inside the compiled whole-game kernel :func:`borders_sim.rules.rollout.random_games`
+(batches of games, ``prange`` over the games of a batch), with a progress bar on stderr. It then
+prints one row per player count (``--players all`` runs 3..8):
+
+* ``decisions``: decisions per game (the state's ``steps``; forced moves applied by the engine
+  under ``skip_forced`` are not decisions), mean, min and max;
+* ``rounds``: rounds played, mean, min and max;
+* ``win score``: mean winning score; ``spread``: mean of (max score - min score) per game;
+  ``winners``: mean number of winners (ties that survive every tie-break share the victory);
+* ``main res.`` / ``fallback``: games ended because the main resources ran out (6-1) or by the
+  fallback rule, the draw pile running out a second time (6-6); ``unfinished`` appears only if
+  some game hit the cap on decisions: ``--max-steps``, or by default the proven bound
+  ``max_game_length`` of P-0.4 (then it is an engine bug and the command exits with status 1);
+* ``games/s`` and ``decisions/s`` of the whole job (dealing, playing, scoring), excluding the
+  one-off compilation (or cache load) of the kernels, which is reported on stderr.
+
+Game ``i`` of a run is dealt from seed ``S + i`` and played with a policy generator derived from
+the same number, so a run is reproducible and its results do not depend on ``--threads`` or
+the batch size. Invalid arguments (``--players 9``, ``--games 0``, more threads than numba
+has) print a message and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import runpy
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from tqdm import tqdm
+
+from . import __version__
+from .rules import state as st
+from .rules.config import GameConfig
+from .rules.limits import max_game_length
+from .rules.rollout import final_scores, make_batch, play_batch, random_games
+
+PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
+DEFAULT_MAX_STEPS = 10**9  # far above max_game_length of any config
+
+
+# --- warm-up -------------------------------------------------------------------------------
+def warm_up() -> tuple[float, str]:
+    """Compile (or load from the cache) the kernels that :func:`simulate` calls: setup, the
+    rollout and scoring; returns (seconds, how)."""
+    t0 = time.perf_counter()
+    states, seeds = make_batch(GameConfig(num_players=st.MIN_PLAYERS), 0, 1)
+    play_batch(states, seeds, DEFAULT_MAX_STEPS)
+    final_scores(states)
+    dt = time.perf_counter() - t0
+    stats = random_games.stats
+    how = "compiled" if sum(stats.cache_misses.values()) else (
+        "loaded from cache" if sum(stats.cache_hits.values()) else "ready")
+    return dt, how
+
+
+# --- simulate ------------------------------------------------------------------------------
+def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = True,
+             batch_size: int = 256, max_steps: int | None = None,
+             progress: bool = True) -> dict:
+    """Play ``games`` random games with ``num_players``; returns the summary row as a dict.
+
+    ``max_steps`` caps the decisions of a game (default: the config's proven bound
+    :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug)."""
+    config = GameConfig(num_players=num_players, action_cards=action_cards)
+    if max_steps is None:
+        max_steps = max_game_length(config)
+    n = num_players
+    steps = np.zeros(games, dtype=np.int64)
+    rounds = np.zeros(games, dtype=np.int64)
+    reason = np.zeros(games, dtype=np.int64)
+    done = np.zeros(games, dtype=bool)
+    best = np.zeros(games, dtype=np.int64)
+    spread = np.zeros(games, dtype=np.int64)
+    n_win = np.zeros(games, dtype=np.int64)
+    t0 = time.perf_counter()
+    with tqdm(total=games, unit="game", desc=f"{n} players", disable=not progress,
+              file=sys.stderr, leave=False) as bar:
+        for lo in range(0, games, batch_size):
+            k = min(batch_size, games - lo)
+            states, pseeds = make_batch(config, seed + lo, k)
+            play_batch(states, pseeds, max_steps)
+            sc, win = final_scores(states)
+            sl = slice(lo, lo + k)
+            steps[sl] = states["steps"]
+            rounds[sl] = states["round"]
+            reason[sl] = states["end_reason"]
+            done[sl] = states["phase"] == st.PH_GAME_OVER
+            best[sl] = sc[:, :n].max(axis=1)
+            spread[sl] = sc[:, :n].max(axis=1) - sc[:, :n].min(axis=1)
+            n_win[sl] = win[:, :n].sum(axis=1)
+            bar.update(k)
+    seconds = time.perf_counter() - t0
+    return {
+        "players": n, "games": games,
+        "steps_mean": steps.mean(), "steps_min": int(steps.min()), "steps_max": int(steps.max()),
+        "rounds_mean": rounds.mean(), "rounds_min": int(rounds.min()),
+        "rounds_max": int(rounds.max()),
+        "win_score": best.mean(), "spread": spread.mean(), "winners": n_win.mean(),
+        "end_main": int(np.sum(done & (reason == st.END_MAIN_RESOURCES))),
+        "end_fallback": int(np.sum(done & (reason == st.END_FALLBACK))),
+        "unfinished": int(np.sum(~done)),
+        "seconds": seconds, "games_per_s": games / seconds,
+        "decisions_per_s": steps.sum() / seconds,
+    }
+
+
+def si(x: float) -> str:
+    """1234567 -> '1.23M'."""
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{x / div:.3g}{unit}"
+    return f"{x:.3g}"
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A markdown table with padded columns (numbers right-aligned)."""
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
+    return "\n".join([line(headers), rule] + [line(r) for r in rows])
+
+
+def summary_table(results: list[dict]) -> str:
+    unfinished = any(r["unfinished"] for r in results)
+    headers = ["players", "games", "decisions: mean (min-max)", "rounds: mean (min-max)",
+               "win score", "spread", "winners", "main res.", "fallback"]
+    headers += ["unfinished"] if unfinished else []
+    headers += ["games/s", "decisions/s"]
+    rows = []
+    for r in results:
+        row = [str(r["players"]), str(r["games"]),
+               f"{r['steps_mean']:.1f} ({r['steps_min']}-{r['steps_max']})",
+               f"{r['rounds_mean']:.2f} ({r['rounds_min']}-{r['rounds_max']})",
+               f"{r['win_score']:.1f}", f"{r['spread']:.1f}",
+               f"{r['winners']:.3f}", str(r["end_main"]), str(r["end_fallback"])]
+        row += [str(r["unfinished"])] if unfinished else []
+        row += [f"{r['games_per_s']:,.0f}", si(r["decisions_per_s"])]
+        rows.append(row)
+    return markdown_table(headers, rows)
+
+
+# --- arguments -----------------------------------------------------------------------------
+def _players(text: str) -> tuple[int, ...]:
+    if text.strip().lower() == "all":
+        return PLAYER_COUNTS
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n not in PLAYER_COUNTS:
+        raise argparse.ArgumentTypeError(
+            f"the number of players must be from {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} "
+            f"or 'all', got {text!r}")
+    return (n,)
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return v
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="borders-sim",
+        description="Simulator of the card game BORDERS (3-8 players) for RL research.")
+    parser.add_argument("--version", action="version", version=f"borders-sim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sim = sub.add_parser(
+        "simulate", help="play seeded random games and print a summary table",
+        description="Play seeded games with uniformly random legal actions in the compiled "
+                    "rollout kernel and print a summary per player count.")
+    sim.add_argument("--players", required=True, type=_players, metavar="N",
+                     help="number of players, 3..8, or 'all' for one row per count")
+    sim.add_argument("--games", type=_positive, default=1000, metavar="G",
+                     help="games per player count (default: 1000)")
+    sim.add_argument("--seed", type=_int, default=0, metavar="S",
+                     help="game i is dealt from seed S+i (default: 0)")
+    sim.add_argument("--no-action-cards", action="store_true",
+                     help="play without the 22 action cards (variant action_cards=False)")
+    sim.add_argument("--threads", type=_positive, default=None, metavar="T",
+                     help="numba threads (default: all that numba sees)")
+    sim.add_argument("--batch-size", type=_positive, default=256, metavar="B",
+                     help="games per kernel call (default: 256); results do not depend on it")
+    sim.add_argument("--max-steps", type=_positive, default=None, metavar="M",
+                     help="cap on decisions per game (default: the config's proven bound "
+                          "max_game_length, P-0.4)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(subparser=sim)
+    sub.add_parser(
+        "bench", add_help=False,
+        help="run benchmarks/rollouts.py of a source checkout (arguments are passed on)")
+    return parser
+
+
+def _bench_script() -> Path | None:
+    for root in (Path.cwd(), Path(__file__).resolve().parents[1]):
+        path = root / "benchmarks" / "rollouts.py"
+        if path.is_file():
+            return path
+    return None
+
+
+def _run_bench(parser: argparse.ArgumentParser, extra: list[str]) -> int:
+    path = _bench_script()
+    if path is None:
+        parser.exit(2, "borders-sim bench: the benchmark is a script of the source repository "
+                       "(benchmarks/rollouts.py), not of the installed package; run it from a "
+                       "checkout: python benchmarks/rollouts.py --quick\n")
+    sys.argv = [str(path)] + extra
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "bench":
+        return _run_bench(parser, extra)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    parser = args.subparser
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    if args.threads is not None:
+        if args.threads > max_threads:
+            parser.error(f"--threads {args.threads}: numba has {max_threads} thread(s) here "
+                         "(set NUMBA_NUM_THREADS before starting to allow more)")
+        numba.set_num_threads(args.threads)
+    threads = numba.get_num_threads()
+    action_cards = not args.no_action_cards
+    err = sys.stderr
+    print(f"borders-sim {__version__} simulate: {args.games} random games per player count, "
+          f"seed {args.seed}, action cards {'on' if action_cards else 'off'}, "
+          f"{threads} thread(s)", file=err)
+    print("preparing the kernels (the first run compiles them, a few minutes; later runs load "
+          "the cache) ...", file=err, flush=True)
+    seconds, how = warm_up()
+    print(f"kernels {how} in {seconds:.1f} s", file=err, flush=True)
+    results = []
+    interrupted = False
+    try:
+        for n in args.players:
+            results.append(simulate(n, args.games, args.seed, action_cards, args.batch_size,
+                                    args.max_steps, progress=not args.no_progress))
+    except KeyboardInterrupt:
+        interrupted = True
+        print("interrupted", file=err)
+        if not results:
+            return 130
+    print(summary_table(results))
+    total = sum(r["seconds"] for r in results)
+    print(f"\n{sum(r['games'] for r in results)} games in {total:.1f} s "
+          f"(kernel preparation {seconds:.1f} s not included); {threads} thread(s) on "
+          f"{os.cpu_count()} CPU(s)")
+    if any(r["unfinished"] for r in results):
+        if args.max_steps is not None:
+            print(f"note: some games were cut at --max-steps {args.max_steps}; the other "
+                  "columns include them as they stood", file=err)
+        else:
+            print("error: some games did not end within max_game_length, the proven bound "
+                  "on decisions (P-0.4): an engine bug", file=err)
+            return 1
+    return 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
