@@ -5,6 +5,7 @@ Usage::
     borders-sim simulate --players N [--games G] [--seed S] [--no-action-cards] [--threads T]
     borders-sim simulate --players all --games 2000
     borders-sim bench [--quick ...]      # runs benchmarks/rollouts.py of a source checkout
+    borders-sim actions                  # the table of action-id ranges
     borders-sim --version
 
 ``simulate`` plays ``G`` games (default 1000) per player count with uniformly random legal
@@ -45,6 +46,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .rules import state as st
+from .rules.actions import ranges_table
 from .rules.config import GameConfig
 from .rules.limits import max_game_length
 from .rules.rollout import final_scores, make_batch, play_batch, random_games
@@ -216,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "max_game_length, P-0.4)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(subparser=sim)
+    sub.add_parser("actions", help="print the table of action-id ranges (P-0.1)")
     sub.add_parser(
         "bench", add_help=False,
         help="run benchmarks/rollouts.py of a source checkout (arguments are passed on)")
@@ -249,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if args.command == "bench":
         return _run_bench(parser, extra)
+    if args.command == "actions":
+        print(ranges_table())
+        return 0
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

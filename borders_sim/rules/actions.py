@@ -7,10 +7,49 @@ Seat-indexed ranges have :data:`~borders_sim.rules.state.MAX_PLAYERS` ids; gold 
 :data:`~borders_sim.rules.state.MENU_MAX` ids, id ``k`` meaning the k-th menu amount (P-0.5);
 inspector-indexed ranges have 2 ids, A then B.
 
+| ids | name | phase | meaning |
+|---|---|---|---|
+| 0 | raid | action window (P-1) | play Night Raid |
+| 1-8 | rob | action window (P-1) | play Robbery on a seat |
+| 9 | window_pass | action window (P-1) | pass |
+| 10-29 | discard | market (P-2), raid discard (R-21) | discard a card of a type |
+| 30 | end_market | market (P-2) | end the market turn and draw to 6 |
+| 31-44 | pack | pack (P-3) | put a goods card of a type into the crate |
+| 45 | close | pack (P-3) | close the crate |
+| 46-49 | announce | announce (P-4) | announce a legal type |
+| 50-57 | inspect | choose crate (P-5.1) | inspect the crate of a seat |
+| 58-89 | bounty_gold | bounty (P-5.2) | offer gold to inspector A/B to open |
+| 90-117 | bounty_card | bounty (P-5.2) | add a warehouse card to the bounty for A/B |
+| 118-245 | gift_gold | bounty (R-06c) | give gold to a smuggler |
+| 246-357 | gift_card | bounty (R-06c) | give a warehouse card to a smuggler |
+| 358 | bounty_done | bounty (P-5.2) | no more bounties |
+| 359-390 | offer_gold | offer (P-5.3a) | set the gold offered to A/B |
+| 391-418 | offer_warehouse | offer (P-5.3a) | add a warehouse card to the offer |
+| 419-446 | offer_crate | offer (P-5.3a) | add a crate card to the offer |
+| 447-448 | promise | offer (P-5.3a) | promise a future pass to A/B |
+| 449-450 | withdraw | offer (P-5.3a) | withdraw the offer to A/B |
+| 451 | offer_done | offer (P-5.3a) | end the offer turn |
+| 452 | accept | respond (P-5.3b) | accept the owner's offer |
+| 453-468 | demand | respond (P-5.3b) | demand gold |
+| 469 | open | respond (P-5.3b) | open the crate |
+| 470 | pass | respond (P-5.3b) | let the crate pass, no deal |
+| 471 | wait | respond (P-5.3b) | wait for the next exchange |
+| 472 | accept_demand | answer demand (P-5.3c) | accept the inspector's demand |
+| 473 | refuse_demand | answer demand (P-5.3c) | refuse the inspector's demand |
+| 474 | join | join (P-5.4) | join the open |
+| 475 | stay_out | join (P-5.4) | stay out |
+| 476 | play_route | react (P-5.4) | play Secret Route |
+| 477 | play_bottom | react (P-5.4) | play False Bottom |
+| 478 | no_reaction | react (P-5.4) | play no card |
+| 479-480 | lawyer | lawyer (P-5.5) | play the Lawyer, half to A/B |
+| 481 | no_lawyer | lawyer (P-5.5) | pay in full |
+| 482 | fund | fund (P-5.5) | play the Syndicate Fund |
+| 483 | no_fund | fund (P-5.5) | no Fund |
+| 484-495 | collect | collect (P-6) | collect a main resource |
+| 496 | skip_collect | collect (P-6) | collect nothing |
 
-
-The table of ranges is :data:`RANGES`; ``A_<NAME>`` is the first id of each range and
-:data:`NUM_ACTIONS` the size of the space.
+The table of ranges is :data:`RANGES` (``borders-sim actions`` prints it); ``A_<NAME>`` is the
+first id of each range and :data:`NUM_ACTIONS` the size of the space.
 """
 
 from __future__ import annotations
@@ -180,7 +219,3 @@ def ranges_table() -> str:
         ids = str(start) if size == 1 else f"{start}-{start + size - 1}"
         rows.append(f"| {ids} | {name} | {phase} | {meaning} |")
     return "\n".join(rows)
-
-
-if __name__ == "__main__":
-    print(ranges_table())

@@ -1,0 +1,38 @@
+"""The action space (P-0.1, DESIGN property 4): one definition, documented from the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from borders_sim import Game, GameConfig
+from borders_sim.rules import actions as act
+from borders_sim.rules.config import DEFAULT_GOLD_MENU
+
+
+def test_docstring_table_is_generated_from_the_ranges():
+    assert act.ranges_table() in act.__doc__
+
+
+def test_ranges_tile_the_space():
+    assert sum(size for _name, size, _phase, _meaning in act.RANGES) == act.NUM_ACTIONS
+    assert act.A_RAID == 0 and act.A_SKIP_COLLECT == act.NUM_ACTIONS - 1
+
+
+@pytest.mark.parametrize("menu", [DEFAULT_GOLD_MENU, (1, 3, 9)])
+def test_every_id_has_a_unique_string_that_reads_back(menu):
+    names = [act.action_to_string(a, menu) for a in range(act.NUM_ACTIONS)]
+    assert len(set(names)) == act.NUM_ACTIONS
+    for a, name in enumerate(names):
+        assert act.string_to_action(name, menu) == a
+        assert act.string_to_action(name.upper(), menu) == a
+
+
+def test_issue_examples():
+    game = Game(GameConfig(num_players=4))
+    assert game.string_to_action("announce coffee") == act.A_ANNOUNCE + 1
+    assert game.string_to_action("offer gold 5 to A") == act.A_OFFER_GOLD + 4
+    assert game.action_to_string(act.A_OPEN) == "open"
+    with pytest.raises(ValueError, match="unknown action string"):
+        game.string_to_action("open the crate please")
+    with pytest.raises(ValueError, match="outside the action space"):
+        game.action_to_string(act.NUM_ACTIONS)
