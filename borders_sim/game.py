@@ -60,7 +60,16 @@ class Game:
         game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         game.state = state
         game._mask = engine.new_mask()
+        game.refresh()
         return game
+
+    def refresh(self) -> None:
+        """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
+        decision (the step kernel computes it anyway); call this after editing ``state`` by
+        hand."""
+        self._mask[:] = 0
+        if not self.is_terminal:
+            engine.legal_mask_at(self.state, 0, self._mask)
 
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -91,7 +100,7 @@ class Game:
     @property
     def current_player(self) -> int:
         """Seat to decide now, or -1 when the game is over."""
-        return int(engine.current_player_at(self.state, 0))
+        return -1 if self.is_terminal else int(self.state[0]["turn"])
 
     @property
     def is_terminal(self) -> bool:
@@ -107,13 +116,11 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """uint8[NUM_ACTIONS]: 1 where the action is legal for :attr:`current_player`."""
-        out = engine.new_mask()
-        if not self.is_terminal:
-            engine.legal_mask_at(self.state, 0, out)
-        return out[: act.NUM_ACTIONS]
+        return self._mask[: act.NUM_ACTIONS].copy()
 
     def legal_actions(self) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+        """Ids of the legal actions, increasing."""
+        return np.flatnonzero(self._mask).tolist()
 
     def action_to_string(self, action: int) -> str:
         return act.action_to_string(action, self.config.gold_menu)
@@ -143,7 +150,6 @@ class Game:
         if not 0 <= a < act.NUM_ACTIONS:
             raise IllegalActionError(
                 f"action id {a} is outside the action space 0..{act.NUM_ACTIONS - 1}")
-        engine.legal_mask_at(self.state, 0, self._mask)
         if not self._mask[a]:
             raise IllegalActionError(
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "

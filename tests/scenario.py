@@ -65,6 +65,7 @@ def set_counts(game: Game, field: str, p: int, cards: dict) -> None:
         s["hand_later"][p] = 0
     if field == "crate":
         s["crate_size"][p] = int(row.sum())
+    game.refresh()
 
 
 def set_gold(game: Game, p: int, gold: int) -> None:
@@ -76,6 +77,7 @@ def set_gold(game: Game, p: int, gold: int) -> None:
         s["bank_out"] += diff
     else:
         s["bank_in"] += -diff
+    game.refresh()
 
 
 def play(game: Game, *actions: str) -> None:
@@ -85,6 +87,7 @@ def play(game: Game, *actions: str) -> None:
 
 
 def legal_strings(game: Game) -> list[str]:
+    game.refresh()  # tests may have edited the state by hand
     return [game.action_to_string(a) for a in game.legal_actions()]
 
 
@@ -122,6 +125,7 @@ def put_on_top(game: Game, types) -> None:
         pos = k - 1 - i
         j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
         s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
+    game.refresh()
 
 
 # --- playing through phases -------------------------------------------------------------------
