@@ -96,6 +96,8 @@ from .cards import (
 )
 
 
+US_ROW = 1  # the row of the work array holding the cards used so far
+
 @njit(cache=True)
 def _lex_less(a, b):
     """True if the ascending sorted id list of count vector ``a`` is < that of ``b`` (R-26f)."""
@@ -169,35 +171,37 @@ def _finish(w, cost, prem, any_need, n_any):
     every completion has exactly ``any_need`` cards, the sorted-id tie-break of the whole set
     prefers the completion with more of the lowest differing id, which lowest-ids-first gives.
     """
-    AV, US, BU, AO, BK = 0, 1, 19, 20, 21
+    BU, BK = 19, 21
+    add_cost, add_prem, rem = _take_any(w, any_need, n_any, 1)
+    if rem == 0:
+        key = (cost + add_cost) * 16 + prem + add_prem
+        if key < w[BK, 0] or (key == w[BK, 0] and _lex_less(w[US_ROW], w[BU])):
+            w[BK, 0] = key
+            for t in range(NUM_GOODS):
+                w[BU, t] = w[US_ROW, t]
+    _take_any(w, any_need, n_any, -1)  # undo
+
+
+@njit(cache=True)
+def _take_any(w, any_need, n_any, sign):
+    """Add (``sign`` 1) or take back (-1) the greedy "any contraband" cards of a leaf in the
+    used row; returns (their value, their premium count, how many are still missing)."""
+    AV, AO = 0, 20
     rem = any_need
+    cost = 0
+    prem = 0
     for i in range(n_any):
         if rem == 0:
             break
         c = w[AO, i]
         k = w[AV, c] if w[AV, c] < rem else rem
         if k > 0:
-            w[US, c] += k
+            w[US_ROW, c] += sign * k
             cost += k * CARD_VALUE[c]
             if CARD_CLASS[c] == CLASS_PREMIUM:
                 prem += k
             rem -= k
-    if rem == 0:
-        key = cost * 16 + prem
-        if key < w[BK, 0] or (key == w[BK, 0] and _lex_less(w[US], w[BU])):
-            w[BK, 0] = key
-            for t in range(NUM_GOODS):
-                w[BU, t] = w[US, t]
-    # undo
-    rem = any_need
-    for i in range(n_any):
-        if rem == 0:
-            break
-        c = w[AO, i]
-        k = w[AV, c] if w[AV, c] < rem else rem
-        if k > 0:
-            w[US, c] -= k
-            rem -= k
+    return cost, prem, rem
 
 
 @njit(cache=True)

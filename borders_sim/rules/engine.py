@@ -241,8 +241,3 @@ def advance_at(states, i, mask):
 @njit(cache=True)
 def step_at(states, i, a, mask):
     return step(states[i], a, mask)
-
-
-@njit(cache=True)
-def current_player_at(states, i):
-    return current_player(states[i])
