@@ -145,7 +145,8 @@ def _apply(s, a):
         apply_collect(s, a)
 
 
-#: Mask buffers are padded to whole 64-bit words so kernels can scan 8 actions at a time.
+#: Mask buffers are padded to whole 64-bit words so that :func:`kth_legal` can skip 8 actions
+#: at a time through a uint64 view of the mask.
 MASK_SIZE = (NUM_ACTIONS + 7) // 8 * 8
 _ONES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
@@ -153,18 +154,25 @@ _TOP = np.uint64(56)
 
 @njit(cache=True)
 def count_legal(mask):
-    """Number of legal actions in a padded mask (a 0/1 byte per action)."""
-    words = mask.view(np.uint64)
+    """Number of legal actions in a mask (a 0/1 byte per action)."""
     total = 0
-    for w in words:
-        total += np.int64((w * _ONES) >> _TOP)
+    for a in range(mask.shape[0]):
+        total += mask[a]
     return total
 
 
 @njit(cache=True)
-def kth_legal(mask, k):
-    """The ``k``-th legal action (0-based) of a padded mask."""
-    words = mask.view(np.uint64)
+def first_legal(mask):
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def kth_legal(mask, words, k):
+    """The ``k``-th legal action (0-based) of a padded mask; ``words`` is ``mask`` viewed as
+    uint64 (make the view once: creating it costs more than a scan)."""
     for i in range(words.shape[0]):
         w = words[i]
         if w == 0:
@@ -196,7 +204,7 @@ def advance(s, mask):
         count = count_legal(mask)
         if count != 1 or s.cfg[CFG_SKIP_FORCED] == 0:
             return count
-        _apply(s, kth_legal(mask, 0))
+        _apply(s, first_legal(mask))
 
 
 @njit(cache=True)

@@ -24,9 +24,10 @@ from .state import MAX_PLAYERS, STATE_DTYPE
 def play_random(s, policy_rng, mask, max_steps):
     """Play ``s`` to the end with uniform random legal actions; returns the decisions taken."""
     count = advance(s, mask)
+    words = mask.view(np.uint64)
     steps = 0
     while count > 0 and steps < max_steps:
-        count = step(s, kth_legal(mask, next_below(policy_rng, count)), mask)
+        count = step(s, kth_legal(mask, words, next_below(policy_rng, count)), mask)
         steps += 1
     return steps
 
