@@ -314,3 +314,25 @@ def test_r_19_market_draws_active_nr_rb_unusable():
     assert seen_react == [{"play route", "no reaction"}]
     assert s["discard"][NIGHT_RAID] == nr + 1 and s["discard"][ROBBERY] == rb + 1
     assert_consistent(g)
+
+
+def test_r_19_rollover_flag_keeps_market_nr_rb_for_the_next_round():
+    """R-19's flag ``midround_2_5_rollover``: a Night Raid or Robbery drawn in the market waits
+    for the next round (not discarded at 7.2-5) and can be played in that round's window; other
+    cards drawn then stay active this round."""
+    g = scripted(4, {}, haggling="none", midround_2_5_rollover=True)
+    s = g.state[0]
+    assert g.phase == "market" and g.current_player == 1
+    for _ in range(3):
+        g.step("discard sugar")
+    put_on_top(g, [SECRET_ROUTE, NIGHT_RAID, ROBBERY])
+    g.step("end market")
+    assert active(g, 1, SECRET_ROUTE) == 1
+    assert active(g, 1, NIGHT_RAID) == 0 and active(g, 1, ROBBERY) == 0
+    nr, rb = int(s["discard"][NIGHT_RAID]), int(s["discard"][ROBBERY])
+    play_until(g, lambda x: x.round == 2)
+    assert s["discard"][NIGHT_RAID] == nr and s["discard"][ROBBERY] == rb
+    assert s["hand"][1, NIGHT_RAID] == 1 and s["hand"][1, ROBBERY] == 1
+    assert active(g, 1, NIGHT_RAID) == 1 and active(g, 1, ROBBERY) == 1
+    assert g.phase == "action window"
+    assert_consistent(g)

@@ -26,7 +26,8 @@ FLAG_SETS = [
     {"bounty_goods": True, "smuggler_transfers": True, "haggle_rounds": 1},
     {"skip_forced": False, "crate_order": "announcement", "first_inspector": "random"},
     {"robbery_timing": "own_turn", "collect_order_2inspectors": "a_plus_1",
-     "tiebreak_legal": "pieces", "haggle_rounds": 8, "gold_menu": (1, 3, 9)},
+     "tiebreak_legal": "pieces", "haggle_rounds": 8, "gold_menu": (1, 3, 9),
+     "midround_2_5_rollover": True},
 ]
 
 

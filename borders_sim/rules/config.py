@@ -50,6 +50,8 @@ class GameConfig:
         crate_order: the next crate is chosen by ``"inspector"`` A (R-11) or taken in
             ``"announcement"`` order.
         allow_tobacco_announce_3p: tobacco may be announced with 3 players (R-24).
+        midround_2_5_rollover: a Night Raid or Robbery drawn in the market waits for the next
+            round instead of expiring unused at this round's end (R-19's flag).
     """
 
     num_players: int = 4
@@ -67,6 +69,7 @@ class GameConfig:
     collect_order_2inspectors: str = "b_plus_1"
     crate_order: str = "inspector"
     allow_tobacco_announce_3p: bool = True
+    midround_2_5_rollover: bool = False
 
     def __init__(self, **flags) -> None:
         known = [f.name for f in fields(self)]
@@ -98,7 +101,7 @@ class GameConfig:
                              f"got {self.gold_menu!r}")
         object.__setattr__(self, "gold_menu", tuple(int(g) for g in menu))
         for name in ("bounties", "bounty_goods", "smuggler_transfers", "action_cards",
-                     "skip_forced", "allow_tobacco_announce_3p"):
+                     "skip_forced", "allow_tobacco_announce_3p", "midround_2_5_rollover"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
@@ -131,6 +134,7 @@ class GameConfig:
         cfg[st.CFG_COLLECT_A_PLUS_1] = self.collect_order_2inspectors == "a_plus_1"
         cfg[st.CFG_CRATE_ORDER_AUTO] = self.crate_order == "announcement"
         cfg[st.CFG_TOBACCO_3P] = self.allow_tobacco_announce_3p
+        cfg[st.CFG_ROLLOVER_2_5] = self.midround_2_5_rollover
         menu = np.zeros(st.MENU_MAX, dtype=np.int32)
         menu[: len(self.gold_menu)] = self.gold_menu
         return cfg, menu
@@ -155,4 +159,5 @@ class GameConfig:
             collect_order_2inspectors="a_plus_1" if cfg[st.CFG_COLLECT_A_PLUS_1] else "b_plus_1",
             crate_order="announcement" if cfg[st.CFG_CRATE_ORDER_AUTO] else "inspector",
             allow_tobacco_announce_3p=bool(cfg[st.CFG_TOBACCO_3P]),
+            midround_2_5_rollover=bool(cfg[st.CFG_ROLLOVER_2_5]),
         )

@@ -9,8 +9,8 @@ import numpy as np
 from numba import njit
 
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
-                    NUM_CARD_TYPES, NUM_GOODS)
-from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, END_FALLBACK
+                    NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
+from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK
 
 _U11 = np.uint64(11)
 _U23 = np.uint64(23)
@@ -166,7 +166,10 @@ def note_runout(s, trigger_round):
 @njit(cache=True)
 def draw_up_to_limit(s, p, later, trigger_round):
     """``p`` draws until holding 6 cards, reshuffling lazily (R-30). A draw from an empty pile
-    is a run-out; if the discard pile is empty too the hand stays short (R-29)."""
+    is a run-out; if the discard pile is empty too the hand stays short (R-29). Cards drawn
+    now (``later`` False: the market) are active this round (R-19), except a Night Raid or
+    Robbery under the ``midround_2_5_rollover`` variant, which waits for the next round."""
+    rollover = not later and s.cfg[CFG_ROLLOVER_2_5] != 0
     while hand_size(s, p) < HAND_LIMIT:
         if s.draw_len == 0:
             note_runout(s, trigger_round)
@@ -174,7 +177,8 @@ def draw_up_to_limit(s, p, later, trigger_round):
             if s.draw_len == 0:
                 return
         s.draw_len -= 1
-        add_to_hand(s, p, np.int64(s.draw[s.draw_len]), later)
+        t = np.int64(s.draw[s.draw_len])
+        add_to_hand(s, p, t, later or (rollover and (t == NIGHT_RAID or t == ROBBERY)))
 
 
 @njit(cache=True)
