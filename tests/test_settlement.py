@@ -528,6 +528,51 @@ def test_lw4_r17c_r17d_goods_halved_lowest_value_first_gold_separately():
     assert_consistent(game)
 
 
+def test_r17d_player_choice_the_owner_picks_the_goods_half():
+    """R-17d variant ``lawyer_goods="player_choice"`` (§7.3 "you choose which ones"): after the
+    Lawyer the owner hands over floor(5/2) = 2 cards of their choosing, one at a time, from the
+    offered warehouse and crate goods; the rest stays or goes home."""
+    game = at_check(4, crates={3: {"coffee": 1, "molasses": 1}}, announce={3: "coffee"},
+                    wh={3: {"fish": 1, "sugar": 1, "beer": 1}},
+                    hands={3: {"lawyer": 1}}, action_cards=True, lawyer_goods="player_choice")
+    before = gold(game)
+    play(game, "inspect p3", "offer gold 5 to A", "offer warehouse fish to A",
+         "offer warehouse sugar to A", "offer warehouse beer to A", "offer crate coffee to A",
+         "offer crate molasses to A", "offer done", "accept", "lawyer to A")
+    assert game.phase == "lawyer goods" and game.current_player == 3
+    assert set(legal_strings(game)) == {"hand over fish", "hand over sugar", "hand over beer",
+                                        "hand over coffee", "hand over molasses"}
+    game.step("hand over molasses")
+    assert "hand over molasses" not in legal_strings(game)
+    game.step("hand over beer")
+    assert game.phase != "lawyer goods"
+    d = delta(game, before)
+    assert d[0] == 2 and d[3] == -2
+    assert down(game, 0, "molasses") == 1 and down(game, 0, "beer") == 1
+    assert wh_total(game, 0) == 2
+    assert up(game, 3, "fish") == 1 and up(game, 3, "sugar") == 1 and up(game, 3, "coffee") == 1
+    assert S(game)["res_wh"].sum() == 0 and S(game)["crate"][3].sum() == 0
+    assert_consistent(game)
+
+
+def test_r17d_player_choice_for_a_bounty_payer_with_goods():
+    """The same choice for a bounty payer's Lawyer (R-17e): 2 warehouse cards offered, 1 chosen."""
+    game = at_check(4, crates={3: {"rum": 1}}, announce={3: "coffee"},
+                    wh={1: {"beer": 1, "sugar": 1}}, hands={1: {"lawyer": 1}},
+                    action_cards=True, bounties=True, bounty_goods=True,
+                    lawyer_goods="player_choice")
+    play(game, "inspect p3", "bounty card beer to A", "bounty card sugar to A")  # p1
+    while game.phase == "bounty":
+        game.step("bounty done")
+    play(game, "offer done", "open", "lawyer to A")
+    assert game.phase == "lawyer goods" and game.current_player == 1
+    assert set(legal_strings(game)) == {"hand over beer", "hand over sugar"}
+    game.step("hand over beer")
+    assert down(game, 0, "beer") == 1 and up(game, 1, "sugar") == 1
+    assert S(game)["res_wh"].sum() == 0
+    assert_consistent(game)
+
+
 def test_lw3_two_inspectors_sum_of_deals_half_to_the_chosen_one():
     for chosen, other in ((0, 1), (1, 0)):
         game = at_check(6, crates={3: {"rum": 1}}, hands={3: {"lawyer": 1}},

@@ -47,6 +47,7 @@ inspector-indexed ranges have 2 ids, A then B.
 | 483 | no_fund | fund (P-5.5) | no Fund |
 | 484-495 | collect | collect (P-6) | collect a main resource |
 | 496 | skip_collect | collect (P-6) | collect nothing |
+| 497-510 | hand_over | lawyer goods (R-17d) | hand over a card of a type |
 
 The table of ranges is :data:`RANGES` (``borders-sim actions`` prints it); ``A_<NAME>`` is the
 first id of each range and :data:`NUM_ACTIONS` the size of the space.
@@ -97,6 +98,7 @@ RANGES = (
     ("no_fund", 1, "fund (P-5.5)", "no Fund"),
     ("collect", NUM_MAIN, "collect (P-6)", "collect a main resource"),
     ("skip_collect", 1, "collect (P-6)", "collect nothing"),
+    ("hand_over", NUM_GOODS, "lawyer goods (R-17d)", "hand over a card of a type"),
 )
 
 _starts = {}
@@ -144,6 +146,7 @@ A_FUND = _starts["fund"]
 A_NO_FUND = _starts["no_fund"]
 A_COLLECT = _starts["collect"]
 A_SKIP_COLLECT = _starts["skip_collect"]
+A_HAND_OVER = _starts["hand_over"]
 
 _SLOT = ("A", "B")
 
@@ -167,8 +170,8 @@ def action_to_string(action: int, gold_menu: tuple) -> str:
         return str(gold_menu[k]) if k < len(gold_menu) else f"#{k}"
 
     name, k = _range_of(int(action))
-    if name in ("discard", "pack"):
-        return f"{name} {CARD_KEYS[k]}"
+    if name in ("discard", "pack", "hand_over"):
+        return f"{name.replace('_', ' ')} {CARD_KEYS[k]}"
     if name == "announce":
         return f"announce {CARD_KEYS[k]}"
     if name in ("rob", "inspect"):

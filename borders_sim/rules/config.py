@@ -21,6 +21,7 @@ _CHOICES = {
     "first_inspector": ("seat0", "random"),
     "collect_order_2inspectors": ("b_plus_1", "a_plus_1"),
     "crate_order": ("inspector", "announcement"),
+    "lawyer_goods": ("auto_lowest", "player_choice"),
 }
 DEFAULT_GOLD_MENU = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30)
 
@@ -52,6 +53,9 @@ class GameConfig:
         allow_tobacco_announce_3p: tobacco may be announced with 3 players (R-24).
         midround_2_5_rollover: a Night Raid or Robbery drawn in the market waits for the next
             round instead of expiring unused at this round's end (R-19's flag).
+        lawyer_goods: the goods half of a Lawyer's payment is the lowest-value cards
+            (``"auto_lowest"``, §7.4) or picked one by one by the Lawyer's player
+            (``"player_choice"``, §7.3; R-17d).
     """
 
     num_players: int = 4
@@ -70,6 +74,7 @@ class GameConfig:
     crate_order: str = "inspector"
     allow_tobacco_announce_3p: bool = True
     midround_2_5_rollover: bool = False
+    lawyer_goods: str = "auto_lowest"
 
     def __init__(self, **flags) -> None:
         known = [f.name for f in fields(self)]
@@ -135,6 +140,7 @@ class GameConfig:
         cfg[st.CFG_CRATE_ORDER_AUTO] = self.crate_order == "announcement"
         cfg[st.CFG_TOBACCO_3P] = self.allow_tobacco_announce_3p
         cfg[st.CFG_ROLLOVER_2_5] = self.midround_2_5_rollover
+        cfg[st.CFG_LAWYER_CHOICE] = self.lawyer_goods == "player_choice"
         menu = np.zeros(st.MENU_MAX, dtype=np.int32)
         menu[: len(self.gold_menu)] = self.gold_menu
         return cfg, menu
@@ -160,4 +166,5 @@ class GameConfig:
             crate_order="announcement" if cfg[st.CFG_CRATE_ORDER_AUTO] else "inspector",
             allow_tobacco_announce_3p=bool(cfg[st.CFG_TOBACCO_3P]),
             midround_2_5_rollover=bool(cfg[st.CFG_ROLLOVER_2_5]),
+            lawyer_goods="player_choice" if cfg[st.CFG_LAWYER_CHOICE] else "auto_lowest",
         )

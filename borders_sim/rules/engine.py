@@ -24,12 +24,13 @@ from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, 
 from .market import (apply_market, apply_raid_discard, apply_window, legal_market,
                      legal_raid_discard, legal_window, seek_market, seek_raid_discard,
                      seek_window)
-from .settlement import (apply_fund, apply_lawyer, legal_fund, legal_lawyer, seek_bounty_lawyer,
-                         seek_fund, seek_lawyer)
+from .settlement import (apply_fund, apply_lawyer, apply_lawyer_goods, legal_fund, legal_lawyer,
+                         legal_lawyer_goods, seek_bounty_lawyer, seek_fund, seek_lawyer,
+                         seek_lawyer_goods)
 from .state import (CFG_SKIP_FORCED, PH_ANNOUNCE, PH_ANSWER_DEMAND, PH_BOUNTY,
                     PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND, PH_GAME_OVER,
-                    PH_JOIN, PH_LAWYER, PH_MARKET, PH_OFFER, PH_PACK, PH_RAID_DISCARD, PH_REACT,
-                    PH_RESPOND, PH_WINDOW)
+                    PH_JOIN, PH_LAWYER, PH_LAWYER_GOODS, PH_MARKET, PH_OFFER, PH_PACK,
+                    PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW)
 
 
 @njit(cache=True)
@@ -68,6 +69,8 @@ def _seek(s):
         return seek_bounty_lawyer(s)
     if ph == PH_COLLECT:
         return seek_collect(s)
+    if ph == PH_LAWYER_GOODS:
+        return seek_lawyer_goods(s)
     s.turn = -1
     return True
 
@@ -107,6 +110,8 @@ def legal_mask(s, out):
         legal_fund(s, out)
     elif ph == PH_COLLECT:
         legal_collect(s, out)
+    elif ph == PH_LAWYER_GOODS:
+        legal_lawyer_goods(s, out)
     return out
 
 
@@ -143,6 +148,8 @@ def _apply(s, a):
         apply_fund(s, a)
     elif ph == PH_COLLECT:
         apply_collect(s, a)
+    elif ph == PH_LAWYER_GOODS:
+        apply_lawyer_goods(s, a)
 
 
 #: Mask buffers are padded to whole 64-bit words so that :func:`kth_legal` can skip 8 actions

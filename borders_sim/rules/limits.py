@@ -44,7 +44,8 @@ def max_decisions_per_round(config: GameConfig) -> int:
     bounty = (smugglers - 1) * (4 + d)
     offer_turn = 2 * (1 + d + MAX_CRATE + 2) + 1
     exchanges = config.haggle_rounds * (offer_turn + 2 + 2)
-    per_crate = 1 + bounty + exchanges + 4 + smugglers
+    lawyer_picks = smugglers * d if config.lawyer_goods == "player_choice" else 0  # R-17d
+    per_crate = 1 + bounty + exchanges + 4 + smugglers + lawyer_picks
     return window + market + pack + announce + smugglers * per_crate + n
 
 

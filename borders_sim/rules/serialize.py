@@ -143,6 +143,10 @@ key                        value
 ``lawyer_to``              badge that received the half by the owner's Lawyer, or ``null``
                            (``lawyer_to``).
 ``fund_paid``              int, gold the owner paid in deals this settlement (``fund_paid``).
+``lawyer_pool``            ``{"payer", "cards_left", "warehouse", "crate"}``: with
+                           ``lawyer_goods="player_choice"``, the seat choosing, how many cards it
+                           still hands over, and the goods it chooses from (``pool_payer``,
+                           ``pool_left``, ``pool_wh``, ``pool_crate``; R-17d).
 =========================  ========================================================================
 """
 
@@ -185,6 +189,7 @@ FIELDS = ("cfg", "menu", "rng", "round", "phase", "turn", "steps", "insp", "orde
           "offer_crate", "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
           "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh", "bounty_on",
           "gift_lock", "outcome", "truthful", "fine", "fb_hidden", "lawyer_to", "fund_paid",
+          "pool_wh", "pool_crate", "pool_left", "pool_payer",
           "bank_in", "bank_out", "n_opened", "n_passed")
 
 #: Per-seat fields and the value their rows beyond the player count keep.
@@ -197,7 +202,8 @@ _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", 
                        "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
                        "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh",
                        "bounty_on", "gift_lock", "outcome", "truthful", "fine", "fb_hidden",
-                       "lawyer_to", "fund_paid")
+                       "lawyer_to", "fund_paid", "pool_wh", "pool_crate", "pool_left",
+                       "pool_payer")
 
 _TOP_KEYS = ("format", "config", "round", "phase", "to_move", "steps", "inspectors",
              "round_order", "position", "end_of_game", "draw_pile", "drawn_from_pile",
@@ -208,7 +214,8 @@ _PLAYER_KEYS = ("seat", "gold", "reserved_gold", "hand", "hand_waiting", "crate"
                 "reserved_warehouse", "main_resources", "collected_this_round")
 _NEGOTIATION_KEYS = ("crate_of", "exchange", "inspectors", "bounties", "gold_gifts_made_by",
                      "outcome", "truthful", "fine", "false_bottom_card", "lawyer_to",
-                     "fund_paid")
+                     "fund_paid", "lawyer_pool")
+_POOL_KEYS = ("payer", "cards_left", "warehouse", "crate")
 _BADGE_KEYS = ("badge", "status", "offer", "offer_lock", "demand", "deal", "deal_order")
 _PARCEL_KEYS = ("gold", "warehouse", "crate", "promise")
 _BOUNTY_KEYS = ("from", "to", "gold", "warehouse", "accepted")
@@ -312,6 +319,10 @@ def _negotiation_out(r, v, n) -> dict | None:
         "false_bottom_card": None if fb == -1 else _name(GOODS_KEYS, fb, "fb_hidden"),
         "lawyer_to": None if lawyer == -1 else _name(BADGES, lawyer, "lawyer_to"),
         "fund_paid": v["fund_paid"],
+        "lawyer_pool": {"payer": _seat_or_none(v["pool_payer"], n, "pool_payer"),
+                        "cards_left": v["pool_left"],
+                        "warehouse": _counts_out(v["pool_wh"], GOODS_KEYS),
+                        "crate": _counts_out(v["pool_crate"], GOODS_KEYS)},
     }
 
 
@@ -590,6 +601,11 @@ def _negotiation(v, path, s, n, ni) -> None:
     if s["lawyer_to"] >= ni:
         _fail(f"{path}.lawyer_to", f"badge B is not in play with {n} players")
     s["fund_paid"] = _int(d["fund_paid"], f"{path}.fund_paid")
+    pool = _obj(d["lawyer_pool"], f"{path}.lawyer_pool", _POOL_KEYS)
+    s["pool_payer"] = _seat(pool["payer"], f"{path}.lawyer_pool.payer", n)
+    s["pool_left"] = _int(pool["cards_left"], f"{path}.lawyer_pool.cards_left")
+    _counts(pool["warehouse"], f"{path}.lawyer_pool.warehouse", GOODS_KEYS, "goods", s["pool_wh"])
+    _counts(pool["crate"], f"{path}.lawyer_pool.crate", GOODS_KEYS, "goods", s["pool_crate"])
 
 
 def _player(v, path, s, p, n) -> None:

@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import A_FUND, A_LAWYER, A_NO_LAWYER
+from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_LAWYER
 from .cards import CARD_FINE, LAWYER, NUM_GOODS, SYNDICATE_FUND
 from .piles import (active_cards, card_order_key, discard_from_hand, free_gold, is_inspector,
                     num_inspectors, num_players, pay_debt, rand_below, store,
                     take_from_warehouse)
-from .state import (CFG_ACTION_CARDS, CRATE_DONE, G_COMMITTED, G_OPENED, OUT_FALSE_BOTTOM,
+from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED, OUT_FALSE_BOTTOM,
                     OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE,
-                    PH_FUND, PH_LAWYER)
+                    PH_FUND, PH_LAWYER, PH_LAWYER_GOODS)
 
 MAX_FUND_SHARE = 5  # SF-3
 
@@ -131,27 +131,38 @@ def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
         paid = (gold[0] + gold[1]) // 2
         s.gold[payer] -= paid
         s.gold[to] += paid
-        pool_wh = np.zeros(NUM_GOODS, dtype=np.int64)
-        pool_crate = np.zeros(NUM_GOODS, dtype=np.int64)
         n = 0
         for t in range(NUM_GOODS):
-            pool_wh[t] = wh[0, t] + wh[1, t]
-            pool_crate[t] = crate[0, t] + crate[1, t]
-            n += pool_wh[t] + pool_crate[t]
-        for _ in range(n // 2):
-            best = -1
-            for t in range(NUM_GOODS):
-                if pool_wh[t] + pool_crate[t] > 0 and (
-                        best < 0 or card_order_key(t) < card_order_key(best)):
-                    best = t
-            if pool_crate[best] > 0:
-                pool_crate[best] -= 1
-                s.crate[payer, best] -= 1
-            else:
-                pool_wh[best] -= 1
-                take_from_warehouse(s, payer, best)
-            store(s, to, best)
+            s.pool_wh[t] = wh[0, t] + wh[1, t]
+            s.pool_crate[t] = crate[0, t] + crate[1, t]
+            n += s.pool_wh[t] + s.pool_crate[t]
+        s.pool_left = n // 2
+        s.pool_payer = payer
+        s.lawyer_to = lawyer_slot
+        if s.cfg[CFG_LAWYER_CHOICE] == 0:  # R-17d: the lowest-value cards, automatically
+            while s.pool_left > 0:
+                best = -1
+                for t in range(NUM_GOODS):
+                    if s.pool_wh[t] + s.pool_crate[t] > 0 and (
+                            best < 0 or card_order_key(t) < card_order_key(best)):
+                        best = t
+                hand_over(s, best)
     return paid
+
+
+@njit(cache=True)
+def hand_over(s, t):
+    """One card of type ``t`` of the Lawyer's pool goes to the halved inspector: a card still
+    in the crate first, else an escrowed warehouse card."""
+    payer = s.pool_payer
+    if s.pool_crate[t] > 0:
+        s.pool_crate[t] -= 1
+        s.crate[payer, t] -= 1
+    else:
+        s.pool_wh[t] -= 1
+        take_from_warehouse(s, payer, t)
+    store(s, s.insp[s.lawyer_to], t)
+    s.pool_left -= 1
 
 
 @njit(cache=True)
@@ -164,14 +175,21 @@ def _pay_deals(s, lawyer_slot):
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
+    s.fund_paid = _pay_parts(s, s.cur, gold, s.deal_wh, s.deal_crate, lawyer_slot)
+    s.lawyer_to = lawyer_slot
+    s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
+    if s.phase == PH_FUND:
+        _unpicked_crate_goods_home(s)
+
+
+@njit(cache=True)
+def _unpicked_crate_goods_home(s):
+    """Crate cards not handed over in deals go to the owner's warehouse."""
     c = s.cur
-    s.fund_paid = _pay_parts(s, c, gold, s.deal_wh, s.deal_crate, lawyer_slot)
-    for t in range(NUM_GOODS):  # crate cards not handed over go to the owner's warehouse
+    for t in range(NUM_GOODS):
         for _ in range(s.crate[c, t]):
             store(s, c, t)
         s.crate[c, t] = 0
-    s.lawyer_to = lawyer_slot
-    s.phase = PH_FUND
 
 
 @njit(cache=True)
@@ -210,7 +228,37 @@ def apply_lawyer(s, a):
         _pay_deals(s, slot)
     else:
         _pay_bounties(s, s.turn, slot)
+        if s.pool_left > 0:
+            s.phase = PH_LAWYER_GOODS
+        else:
+            s.pos += 1
+
+
+# --- R-17d variant: the Lawyer's player picks the goods ---------------------------------------
+@njit(cache=True)
+def seek_lawyer_goods(s):
+    if s.pool_left > 0:
+        s.turn = s.pool_payer
+        return True
+    if s.pool_payer == s.cur:  # the owner's deals: go on with the Fund
+        _unpicked_crate_goods_home(s)
+        s.phase = PH_FUND
+    else:  # a bounty payer: go on with the next payer
+        s.phase = PH_BOUNTY_LAWYER
         s.pos += 1
+    return False
+
+
+@njit(cache=True)
+def legal_lawyer_goods(s, out):
+    for t in range(NUM_GOODS):
+        if s.pool_wh[t] + s.pool_crate[t] > 0:
+            out[A_HAND_OVER + t] = 1
+
+
+@njit(cache=True)
+def apply_lawyer_goods(s, a):
+    hand_over(s, a - A_HAND_OVER)
 
 
 # --- step 3: the Syndicate Fund ---------------------------------------------------------------

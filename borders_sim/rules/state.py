@@ -47,7 +47,9 @@ border check of the current crate ``cur`` (P-5)
     gift made this turn (R-06c); ``outcome`` (``OUT_*``); ``truthful`` 1 if the
     opened cards match the announcement; ``fine`` the fine at stake (4.4-B); ``fb_hidden`` the False Bottom card
     (-1); ``lawyer_to`` inspector slot halved by the owner's Lawyer (-1 none); ``fund_paid`` gold
-    the owner paid in deals this settlement.
+    the owner paid in deals this settlement; ``pool_wh[14]``, ``pool_crate[14]``,
+    ``pool_left``, ``pool_payer``: with ``lawyer_goods="player_choice"`` the goods of the
+    halved deals that ``pool_payer`` still chooses ``pool_left`` cards from (R-17d).
 bookkeeping
     ``bank_in`` gold paid to the bank, ``bank_out`` gold paid by it (invariants check
     ``sum(gold) == start + bank_out - bank_in``); ``n_opened``, ``n_passed`` crates by outcome.
@@ -67,7 +69,7 @@ MENU_MAX = 16
 (CFG_NUM_PLAYERS, CFG_NUM_INSPECTORS, CFG_HAGGLING, CFG_HAGGLE_ROUNDS, CFG_MENU_LEN,
  CFG_BOUNTIES, CFG_BOUNTY_GOODS, CFG_TRANSFERS, CFG_ACTION_CARDS, CFG_SKIP_FORCED,
  CFG_ROBBERY_OWN_TURN, CFG_TIEBREAK_PIECES, CFG_FIRST_INSPECTOR, CFG_COLLECT_A_PLUS_1,
- CFG_CRATE_ORDER_AUTO, CFG_TOBACCO_3P, CFG_ROLLOVER_2_5) = range(17)
+ CFG_CRATE_ORDER_AUTO, CFG_TOBACCO_3P, CFG_ROLLOVER_2_5, CFG_LAWYER_CHOICE) = range(18)
 CFG_SIZE = 20  # room for future flags
 
 HAGGLE_FULL, HAGGLE_GOLD_ONLY, HAGGLE_NONE = 0, 1, 2
@@ -89,10 +91,12 @@ HAGGLE_FULL, HAGGLE_GOLD_ONLY, HAGGLE_NONE = 0, 1, 2
  PH_FUND,           # P-5.5 owner's Syndicate Fund
  PH_BOUNTY_LAWYER,  # P-5.5 / R-17e a bounty payer's Lawyer
  PH_COLLECT,        # P-6 main-resource collection
- PH_GAME_OVER) = range(17)
+ PH_GAME_OVER,
+ PH_LAWYER_GOODS,   # R-17d variant: the Lawyer's player picks the goods handed over
+ ) = range(18)
 PHASE_NAMES = ("action window", "raid discard", "market", "pack", "announce", "choose crate",
                "bounty", "offer", "respond", "answer demand", "join", "react", "lawyer", "fund",
-               "bounty lawyer", "collect", "game over")
+               "bounty lawyer", "collect", "game over", "lawyer goods")
 
 # crate_status
 CRATE_NONE, CRATE_PACKING, CRATE_CLOSED, CRATE_ANNOUNCED, CRATE_DONE, CRATE_SITTING_OUT = range(6)
@@ -163,6 +167,10 @@ STATE_DTYPE = np.dtype([
     ("fb_hidden", np.int32),
     ("lawyer_to", np.int32),
     ("fund_paid", np.int32),
+    ("pool_wh", np.int32, (NUM_GOODS,)),
+    ("pool_crate", np.int32, (NUM_GOODS,)),
+    ("pool_left", np.int32),
+    ("pool_payer", np.int32),
     ("bank_in", np.int64),
     ("bank_out", np.int64),
     ("n_opened", np.int32),
