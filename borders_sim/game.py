@@ -48,6 +48,8 @@ class Game:
             config = GameConfig()
         if not isinstance(config, GameConfig):
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int, got {seed!r}")
         self.config = config
         self.state = new_state(config, seed)
         self._mask = engine.new_mask()
@@ -129,15 +131,24 @@ class Game:
         return act.string_to_action(text, self.config.gold_menu)
 
     # --- play ----------------------------------------------------------------------------
-    def step(self, action: Union[int, str]) -> None:
+    def step(self, action: Union[int, str], player: int | None = None) -> None:
         """Apply ``action`` (an id or its string) for :attr:`current_player`.
 
+        Args:
+            action: an action id or its string, e.g. ``"offer gold 5 to A"``.
+            player: optionally the seat that means to act; a different seat than
+                :attr:`current_player` is refused as out of turn.
+
         Raises:
-            IllegalActionError: the game is over, the action is unknown or not legal now;
-                nothing changes.
+            IllegalActionError: the game is over, the action is unknown, out of turn or not
+                legal now; nothing changes.
         """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        if player is not None and player != self.current_player:
+            raise IllegalActionError(
+                f"action {action!r} out of turn: player p{player} tried to act, but it is "
+                f"p{self.current_player}'s turn in phase {self.phase!r}")
         if isinstance(action, str):
             try:
                 a = self.string_to_action(action)

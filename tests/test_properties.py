@@ -138,6 +138,13 @@ def test_illegal_input_is_refused_with_a_clear_message():
         game.step("fly to the moon")
     with pytest.raises(IllegalActionError, match="int id or a string"):
         game.step(1.5)
+    with pytest.raises(IllegalActionError, match="out of turn"):
+        game.step(game.legal_actions()[0], player=(game.current_player + 1) % 4)
+    game.copy().step(game.legal_actions()[0], player=game.current_player)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        Game(GameConfig(), seed="7")
+    with pytest.raises(TypeError, match="config must be a GameConfig"):
+        Game({"num_players": 4})
     assert game.state.tobytes() == before
     play_random(game, random.Random(0))
     with pytest.raises(IllegalActionError, match="game is over"):
