@@ -51,8 +51,7 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an int, got {seed!r}")
         self.config = config
-        self.state = new_state(config, seed)
-        self._mask = engine.new_mask()
+        self._attach(new_state(config, seed))
         engine.advance_at(self.state, 0, self._mask)
 
     @classmethod
@@ -60,10 +59,17 @@ class Game:
         """Wrap an existing one-element state array (no copy)."""
         game = cls.__new__(cls)
         game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
-        game.state = state
-        game._mask = engine.new_mask()
+        game._attach(state)
         game.refresh()
         return game
+
+    def _attach(self, state: np.ndarray) -> None:
+        self.state = state
+        self._mask = engine.new_mask()
+        # field views: reading state["phase"][0] is ~20x faster than state[0]["phase"]
+        self._phase = state["phase"]
+        self._turn = state["turn"]
+        self._round = state["round"]
 
     def refresh(self) -> None:
         """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
@@ -102,19 +108,19 @@ class Game:
     @property
     def current_player(self) -> int:
         """Seat to decide now, or -1 when the game is over."""
-        return -1 if self.is_terminal else int(self.state[0]["turn"])
+        return -1 if self.is_terminal else int(self._turn[0])
 
     @property
     def is_terminal(self) -> bool:
-        return int(self.state[0]["phase"]) == st.PH_GAME_OVER
+        return bool(self._phase[0] == st.PH_GAME_OVER)
 
     @property
     def phase(self) -> str:
-        return st.PHASE_NAMES[int(self.state[0]["phase"])]
+        return st.PHASE_NAMES[int(self._phase[0])]
 
     @property
     def round(self) -> int:
-        return int(self.state[0]["round"])
+        return int(self._round[0])
 
     def legal_mask(self) -> np.ndarray:
         """uint8[NUM_ACTIONS]: 1 where the action is legal for :attr:`current_player`."""
@@ -122,7 +128,7 @@ class Game:
 
     def legal_actions(self) -> list[int]:
         """Ids of the legal actions, increasing."""
-        return np.flatnonzero(self._mask).tolist()
+        return self._mask.nonzero()[0].tolist()
 
     def action_to_string(self, action: int) -> str:
         return act.action_to_string(action, self.config.gold_menu)
@@ -149,7 +155,9 @@ class Game:
             raise IllegalActionError(
                 f"action {action!r} out of turn: player p{player} tried to act, but it is "
                 f"p{self.current_player}'s turn in phase {self.phase!r}")
-        if isinstance(action, str):
+        if type(action) is int:
+            a = action
+        elif isinstance(action, str):
             try:
                 a = self.string_to_action(action)
             except ValueError as err:
