@@ -14,6 +14,7 @@ from hypothesis import strategies as hst
 
 from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
 from borders_sim.rules import rollout
+from borders_sim.rules.actions import PHASE_HI, PHASE_LO
 from borders_sim.rules.invariants import check
 from borders_sim.rules.setup import new_state
 
@@ -46,6 +47,10 @@ def play_random(game: Game, rng: random.Random, checker=None) -> int:
 def assert_invariants(game: Game) -> None:
     problems = check(game.state[0])
     assert not problems, problems
+    legal = game.legal_actions()
+    phase = int(game.state[0]["phase"])
+    assert all(PHASE_LO[phase] <= a < PHASE_HI[phase] for a in legal), (game.phase, legal)
+    assert (len(legal) == 0) == game.is_terminal
 
 
 @pytest.mark.parametrize("n", PLAYERS)

@@ -55,6 +55,9 @@ first id of each range and :data:`NUM_ACTIONS` the size of the space.
 
 from __future__ import annotations
 
+import numpy as np
+
+from . import state as st
 from .cards import CARD_KEYS, MAIN_NAMES, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, NUM_MAIN
 from .state import MAX_PLAYERS, MENU_MAX
 
@@ -147,6 +150,38 @@ A_NO_FUND = _starts["no_fund"]
 A_COLLECT = _starts["collect"]
 A_SKIP_COLLECT = _starts["skip_collect"]
 A_HAND_OVER = _starts["hand_over"]
+
+#: The ranges each phase's decisions use (P-1 .. P-6); they are contiguous, so a phase's legal
+#: ids lie in ``PHASE_LO[phase] <= id < PHASE_HI[phase]`` and kernels scan only that span.
+PHASE_RANGES = {
+    st.PH_WINDOW: ("raid", "rob", "window_pass"),
+    st.PH_RAID_DISCARD: ("discard",),
+    st.PH_MARKET: ("rob", "window_pass", "discard", "end_market"),
+    st.PH_PACK: ("pack", "close"),
+    st.PH_ANNOUNCE: ("announce",),
+    st.PH_CHOOSE_CRATE: ("inspect",),
+    st.PH_BOUNTY: ("bounty_gold", "bounty_card", "gift_gold", "gift_card", "bounty_done"),
+    st.PH_OFFER: ("offer_gold", "offer_warehouse", "offer_crate", "promise", "withdraw",
+                  "offer_done"),
+    st.PH_RESPOND: ("accept", "demand", "open", "pass", "wait"),
+    st.PH_ANSWER_DEMAND: ("accept_demand", "refuse_demand"),
+    st.PH_JOIN: ("join", "stay_out"),
+    st.PH_REACT: ("play_route", "play_bottom", "no_reaction"),
+    st.PH_LAWYER: ("lawyer", "no_lawyer"),
+    st.PH_FUND: ("fund", "no_fund"),
+    st.PH_BOUNTY_LAWYER: ("lawyer", "no_lawyer"),
+    st.PH_COLLECT: ("collect", "skip_collect"),
+    st.PH_GAME_OVER: (),
+    st.PH_LAWYER_GOODS: ("hand_over",),
+}
+PHASE_LO = np.zeros(len(st.PHASE_NAMES), dtype=np.int64)
+PHASE_HI = np.zeros(len(st.PHASE_NAMES), dtype=np.int64)
+_sizes = {name: size for name, size, _phase, _meaning in RANGES}
+for _ph, _names in PHASE_RANGES.items():
+    if _names:
+        PHASE_LO[_ph] = _starts[_names[0]]
+        PHASE_HI[_ph] = _starts[_names[-1]] + _sizes[_names[-1]]
+        assert PHASE_HI[_ph] - PHASE_LO[_ph] == sum(_sizes[x] for x in _names), _names
 
 _SLOT = ("A", "B")
 

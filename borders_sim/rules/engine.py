@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import NUM_ACTIONS
+from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .end_of_round import apply_collect, legal_collect, seek_collect
 from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
@@ -160,27 +160,28 @@ _TOP = np.uint64(56)
 
 
 @njit(cache=True)
-def count_legal(mask):
-    """Number of legal actions in a mask (a 0/1 byte per action)."""
+def count_legal(mask, lo, hi):
+    """Number of legal actions in ``mask[lo:hi]`` (a 0/1 byte per action); a phase's legal ids
+    lie in ``PHASE_LO[phase] .. PHASE_HI[phase]``."""
     total = 0
-    for a in range(mask.shape[0]):
+    for a in range(lo, hi):
         total += mask[a]
     return total
 
 
 @njit(cache=True)
-def first_legal(mask):
-    for a in range(mask.shape[0]):
+def first_legal(mask, lo, hi):
+    for a in range(lo, hi):
         if mask[a]:
             return a
     return -1
 
 
 @njit(cache=True)
-def kth_legal(mask, words, k):
-    """The ``k``-th legal action (0-based) of a padded mask; ``words`` is ``mask`` viewed as
+def kth_legal(mask, words, k, lo):
+    """The ``k``-th legal action (0-based) at or after ``lo``; ``words`` is ``mask`` viewed as
     uint64 (make the view once: creating it costs more than a scan)."""
-    for i in range(words.shape[0]):
+    for i in range(lo // 8, words.shape[0]):
         w = words[i]
         if w == 0:
             continue
@@ -208,10 +209,12 @@ def advance(s, mask):
             mask[:] = 0
             return 0
         legal_mask(s, mask)
-        count = count_legal(mask)
+        lo = PHASE_LO[s.phase]
+        hi = PHASE_HI[s.phase]
+        count = count_legal(mask, lo, hi)
         if count != 1 or s.cfg[CFG_SKIP_FORCED] == 0:
             return count
-        _apply(s, first_legal(mask))
+        _apply(s, first_legal(mask, lo, hi))
 
 
 @njit(cache=True)

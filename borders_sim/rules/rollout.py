@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .actions import PHASE_LO
 from .config import GameConfig
 from .engine import MASK_SIZE, advance, kth_legal, step
 from .piles import next_below
@@ -27,7 +28,8 @@ def play_random(s, policy_rng, mask, max_steps):
     words = mask.view(np.uint64)
     steps = 0
     while count > 0 and steps < max_steps:
-        count = step(s, kth_legal(mask, words, next_below(policy_rng, count)), mask)
+        a = kth_legal(mask, words, next_below(policy_rng, count), PHASE_LO[s.phase])
+        count = step(s, a, mask)
         steps += 1
     return steps
 
