@@ -105,7 +105,8 @@ def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
     """Pay promised parts to the inspectors (slot 0 = A, 1 = B). ``gold[g]``, ``wh[g, t]``
     (escrowed warehouse cards) and ``crate[g, t]`` (cards still in the payer's crate) are owed
     to slot g. With a Lawyer (``lawyer_slot`` >= 0) only that slot receives, half of the summed
-    gold and half of the summed cards, lowest value first (LW-2..LW-4, R-17c, R-17d).
+    gold and half of the summed cards (LW-2..LW-4, R-17c): the lowest-value cards (R-17d), or,
+    with ``lawyer_goods="player_choice"``, cards the payer then picks (``PH_LAWYER_GOODS``).
     Returns the gold paid."""
     paid = 0
     for g in range(2):
