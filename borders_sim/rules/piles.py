@@ -235,15 +235,13 @@ def card_order_key(t):
 
 
 @njit(cache=True)
-def cheapest_type(counts, legal_only, contraband_only):
-    """Type with the lowest :func:`card_order_key` among positive ``counts`` (or -1)."""
+def cheapest_free_card(s, p, legal):
+    """Type of ``p``'s free warehouse card of the given class (legal, or contraband and
+    premium) with the lowest :func:`card_order_key`, or -1 if there is none."""
     best = -1
     best_key = 1 << 30
     for t in range(NUM_GOODS):
-        if counts[t] <= 0:
-            continue
-        legal = CARD_CLASS[t] == CLASS_LEGAL
-        if (legal_only and not legal) or (contraband_only and legal):
+        if free_warehouse(s, p, t) <= 0 or (CARD_CLASS[t] == CLASS_LEGAL) != legal:
             continue
         k = card_order_key(t)
         if k < best_key:
@@ -266,15 +264,11 @@ def pay_debt(s, payer, creditor, amount):
     else:
         s.bank_in += paid
         return paid
-    free = np.zeros(NUM_GOODS, dtype=np.int64)
-    for t in range(NUM_GOODS):
-        free[t] = free_warehouse(s, payer, t)
-    for tier in range(2):
+    for legal in (True, False):
         while paid < amount:
-            t = cheapest_type(free, tier == 0, tier == 1)
+            t = cheapest_free_card(s, payer, legal)
             if t < 0:
                 break
-            free[t] -= 1
             move_warehouse_card(s, payer, creditor, t)
             paid += CARD_VALUE[t]
     return paid

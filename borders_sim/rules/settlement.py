@@ -168,15 +168,13 @@ def hand_over(s, t):
 
 @njit(cache=True)
 def _pay_deals(s, lawyer_slot):
-    gold = np.zeros(2, dtype=np.int64)
-    for g in range(2):
-        if s.g_status[g] == G_COMMITTED:
-            gold[g] = s.deal_gold[g]
-        else:
+    for g in range(2):  # only committed inspectors hold deals; clear any other row
+        if s.g_status[g] != G_COMMITTED:
+            s.deal_gold[g] = 0
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
-    s.fund_paid = _pay_parts(s, s.cur, gold, s.deal_wh, s.deal_crate, lawyer_slot)
+    s.fund_paid = _pay_parts(s, s.cur, s.deal_gold, s.deal_wh, s.deal_crate, lawyer_slot)
     s.lawyer_to = lawyer_slot
     s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
     if s.phase == PH_FUND:
