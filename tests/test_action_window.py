@@ -283,17 +283,23 @@ def test_r_02_window_ends_after_n_passes():
 
 
 # --- R-19: cards drawn in the market --------------------------------------------------------------------
-def test_r_19_market_draws_active_nr_rb_unusable():
-    """R-19, 7.2-1: cards drawn in the market are active this round: a Secret Route is offered
-    when the crate is opened; a Night Raid or Robbery drawn then can no longer be played (its
-    window has closed) and expires at the end of the round (7.2-5)."""
-    g = scripted(4, {}, haggling="none")
-    s = g.state[0]
+def _draw_route_raid_robbery_in_market(**flags):
+    """p1 discards 3 cards in the round-1 market and draws Secret Route, Night Raid, Robbery."""
+    g = scripted(4, {}, haggling="none", **flags)
     assert g.phase == "market" and g.current_player == 1
     for _ in range(3):
         g.step("discard sugar")
     put_on_top(g, [SECRET_ROUTE, NIGHT_RAID, ROBBERY])
     g.step("end market")
+    return g
+
+
+def test_r_19_market_draws_active_nr_rb_unusable():
+    """R-19, 7.2-1: cards drawn in the market are active this round: a Secret Route is offered
+    when the crate is opened; a Night Raid or Robbery drawn then can no longer be played (its
+    window has closed) and expires at the end of the round (7.2-5)."""
+    g = _draw_route_raid_robbery_in_market()
+    s = g.state[0]
     for t in (SECRET_ROUTE, NIGHT_RAID, ROBBERY):
         assert s["hand"][1, t] == 1 and active(g, 1, t) == 1
     nr, rb = int(s["discard"][NIGHT_RAID]), int(s["discard"][ROBBERY])
@@ -320,13 +326,8 @@ def test_r_19_rollover_flag_keeps_market_nr_rb_for_the_next_round():
     """R-19's flag ``midround_2_5_rollover``: a Night Raid or Robbery drawn in the market waits
     for the next round (not discarded at 7.2-5) and can be played in that round's window; other
     cards drawn then stay active this round."""
-    g = scripted(4, {}, haggling="none", midround_2_5_rollover=True)
+    g = _draw_route_raid_robbery_in_market(midround_2_5_rollover=True)
     s = g.state[0]
-    assert g.phase == "market" and g.current_player == 1
-    for _ in range(3):
-        g.step("discard sugar")
-    put_on_top(g, [SECRET_ROUTE, NIGHT_RAID, ROBBERY])
-    g.step("end market")
     assert active(g, 1, SECRET_ROUTE) == 1
     assert active(g, 1, NIGHT_RAID) == 0 and active(g, 1, ROBBERY) == 0
     nr, rb = int(s["discard"][NIGHT_RAID]), int(s["discard"][ROBBERY])

@@ -65,16 +65,6 @@ def is_inspector(s, p):
     return p == s.insp[0] or p == s.insp[1]
 
 
-@njit(cache=True)
-def inspector_slot(s, p):
-    """0 for badge A, 1 for badge B, -1 for a smuggler."""
-    if p == s.insp[0]:
-        return 0
-    if p == s.insp[1]:
-        return 1
-    return -1
-
-
 # --- hands and action-card lifetimes (7.2) ------------------------------------------------
 @njit(cache=True)
 def hand_size(s, p):
