@@ -6,7 +6,7 @@ from numba import njit
 
 from .actions import A_ANNOUNCE, A_CLOSE, A_PACK
 from .cards import MAX_CRATE, NUM_GOODS, NUM_LEGAL, TOBACCO
-from .piles import goods_in_hand, is_inspector, num_players, remove_from_hand
+from .piles import NOBODY, goods_in_hand, is_inspector, num_players, remove_from_hand
 from .state import (CFG_TOBACCO_3P, CRATE_ANNOUNCED, CRATE_CLOSED, CRATE_PACKING,
                     CRATE_SITTING_OUT, PH_ANNOUNCE, PH_CHOOSE_CRATE)
 
@@ -53,7 +53,7 @@ def apply_pack(s, a):
         s.pos += 1
     else:
         t = a - A_PACK
-        remove_from_hand(s, p, t)
+        remove_from_hand(s, p, t, NOBODY)  # packing is private (P-3)
         s.crate[p, t] += 1
         s.crate_size[p] += 1
 

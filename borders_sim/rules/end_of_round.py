@@ -11,8 +11,9 @@ from .actions import A_COLLECT, A_SKIP_COLLECT
 from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAIN_MIN_CARDS, MAX_MAIN_HELD,
                     NUM_ACTION, NUM_GOODS, NUM_MAIN)
 from .collection import best_collection
-from .piles import (draw_up_to_limit, free_gold, free_warehouse, is_deferred_for_inspector,
-                    is_inspector, num_inspectors, num_players, take_from_warehouse)
+from .piles import (PUBLIC, discard_from_hand, draw_up_to_limit, free_gold, free_warehouse,
+                    is_deferred_for_inspector, is_inspector, num_inspectors, num_players,
+                    take_from_warehouse)
 from .state import (CFG_ACTION_CARDS, CFG_COLLECT_A_PLUS_1, CRATE_NONE, CRATE_PACKING,
                     END_MAIN_RESOURCES, PH_GAME_OVER, PH_MARKET, PH_WINDOW)
 
@@ -31,10 +32,15 @@ def start_round(s):
             if not (insp and is_deferred_for_inspector(FIRST_ACTION + k)):
                 s.hand_later[p, k] = 0
         s.collected[p] = 0
+        s.seen_hidden[p] = 0
+        s.raid_taken[p] = -1
+        for t in range(NUM_GOODS):
+            s.seen[p, t] = 0
         s.crate_size[p] = 0
         s.announced[p] = -1
         s.crate_status[p] = CRATE_NONE if insp else CRATE_PACKING
     s.cur = -1
+    s.raid_thief = -1
     s.pos = 0
     s.count = 0
     s.window_passes = 0
@@ -104,7 +110,7 @@ def apply_collect(s, a):
             s.bank_in += BLACK_MARKET_PRICE
         for t in range(NUM_GOODS):
             for _ in range(used[t]):
-                take_from_warehouse(s, p, t)
+                take_from_warehouse(s, p, t, PUBLIC)  # spent cards go to the open pile
             s.discard[t] += used[t]
         s.main_middle[m] = 0
         s.main_held[p, m] = 1
@@ -126,9 +132,8 @@ def end_round(s):
     for p in range(n):  # 4.5-2: active action cards not used expire
         for k in range(NUM_ACTION):
             t = FIRST_ACTION + k
-            active = s.hand[p, t] - s.hand_later[p, k]
-            s.hand[p, t] -= active
-            s.discard[t] += active
+            for _ in range(s.hand[p, t] - s.hand_later[p, k]):
+                discard_from_hand(s, p, t)
     if s.trigger_round > 0:  # 4.5-3, 6-4: the game ends after round L * ceil(r / L)
         cycle = CYCLE_LENGTH[n]
         s.end_round = cycle * ((s.trigger_round + cycle - 1) // cycle)

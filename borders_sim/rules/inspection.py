@@ -16,12 +16,14 @@ from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A
                       A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE, A_REFUSE_DEMAND, A_STAY_OUT,
                       A_WAIT, A_WITHDRAW)
 from .cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
-from .piles import (active_cards, discard_from_hand, free_gold, free_warehouse, is_inspector,
-                    move_warehouse_card, num_inspectors, num_players)
+from .piles import (active_cards, free_gold, free_warehouse, hand_over_goods, is_inspector,
+                    num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
 from .state import (CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS, CFG_CRATE_ORDER_AUTO,
                     CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN, CFG_TRANSFERS, CRATE_ANNOUNCED,
-                    G_COMMITTED, G_OPENED, G_PASSED, G_UNDECIDED, HAGGLE_FULL, HAGGLE_NONE,
+                    G_COMMITTED, G_OPENED, G_PASSED, G_UNDECIDED, H_BOUNTIES_OFFERED,
+                    H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED, H_DEALS_MADE, H_DEALS_TAKEN,
+                    H_OFFERS_MADE, H_OPENS, H_PROMISES_MADE, HAGGLE_FULL, HAGGLE_NONE,
                     LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX, OUT_FALSE_BOTTOM, OUT_OPENED,
                     OUT_PASSED, OUT_PASSED_SR, OUT_PENDING, PH_ANSWER_DEMAND, PH_BOUNTY,
                     PH_COLLECT, PH_JOIN, PH_OFFER, PH_REACT, PH_RESPOND)
@@ -71,6 +73,9 @@ def start_crate(s, c):
     s.truthful = 0
     s.fine = 0
     s.pos = 0
+    s.hist[c, H_CRATES] += 1
+    for g in range(num_inspectors(s)):
+        s.hist[s.insp[g], H_CRATES_INSPECTED] += 1
     if s.cfg[CFG_HAGGLING] == HAGGLE_NONE:
         s.phase = PH_RESPOND
     elif s.cfg[CFG_BOUNTIES] != 0 or s.cfg[CFG_TRANSFERS] != 0:
@@ -176,9 +181,11 @@ def apply_bounty(s, a):
         s.pos += 1
     elif a < A_BOUNTY_CARD:
         k = a - A_BOUNTY_GOLD
+        _note_bounty(s, x, k // MENU_MAX)
         s.bounty_gold[x, k // MENU_MAX] = s.menu[k % MENU_MAX]
     elif a < A_GIFT_GOLD:
         k = a - A_BOUNTY_CARD
+        _note_bounty(s, x, k // NUM_GOODS)
         s.bounty_wh[x, k // NUM_GOODS, k % NUM_GOODS] += 1
     elif a < A_GIFT_CARD:
         k = a - A_GIFT_GOLD
@@ -188,7 +195,19 @@ def apply_bounty(s, a):
         s.gift_lock[x] = 1
     else:
         k = a - A_GIFT_CARD
-        move_warehouse_card(s, x, k // NUM_GOODS, k % NUM_GOODS)
+        hand_over_goods(s, x, k // NUM_GOODS, k % NUM_GOODS, False)
+
+
+@njit(cache=True)
+def _note_bounty(s, x, g):
+    """Count a new bounty from ``x`` to slot ``g`` in the public history (not an addition to
+    one already standing)."""
+    if s.bounty_gold[x, g] > 0:
+        return
+    for t in range(NUM_GOODS):
+        if s.bounty_wh[x, g, t] > 0:
+            return
+    s.hist[x, H_BOUNTIES_OFFERED] += 1
 
 
 # --- P-5.3a the owner's offer turn -----------------------------------------------------------
@@ -261,6 +280,10 @@ def _clear_offer(s, g):
 @njit(cache=True)
 def apply_offer(s, a):
     if a == A_OFFER_DONE:
+        for g in range(num_inspectors(s)):
+            if s.g_status[g] == G_UNDECIDED and not offer_is_empty(s, g):
+                s.hist[s.cur, H_OFFERS_MADE] += 1
+                break
         s.offer_lock[0] = 0
         s.offer_lock[1] = 0
         s.phase = PH_RESPOND
@@ -305,6 +328,14 @@ def _commit(s, g, gold, with_offer):
             s.res_wh[c, t] += s.offer_wh[g, t]
     s.deal_seq[g] = max(s.deal_seq[0], s.deal_seq[1]) + 1
     s.g_status[g] = G_COMMITTED
+    x = s.insp[g]
+    s.hist[c, H_DEALS_MADE] += 1
+    s.hist[c, H_BRIBE_GOLD] += gold
+    s.hist[x, H_DEALS_TAKEN] += 1
+    if s.deal_promise[g] != 0:  # a promise of a future pass, owed to the inspector
+        s.hist[c, H_PROMISES_MADE] += 1
+        if s.promised[c, x] < 127:
+            s.promised[c, x] += 1
     s.demand[g] = 0
     _clear_offer(s, g)
 
@@ -404,6 +435,7 @@ def apply_respond(s, a):
         _commit(s, g, s.offer_gold[g], True)
     elif a == A_OPEN:
         s.g_status[g] = G_OPENED
+        s.hist[s.insp[g], H_OPENS] += 1
         _accept_bounties(s, g)
         _after_open(s)
         return
@@ -465,6 +497,7 @@ def apply_join(s, a):
     g = s.pos
     if a == A_JOIN:
         s.g_status[g] = G_OPENED
+        s.hist[s.insp[g], H_OPENS] += 1
         _accept_bounties(s, g)
     else:
         s.g_status[g] = G_PASSED
@@ -501,10 +534,10 @@ def legal_react(s, out):
 @njit(cache=True)
 def apply_react(s, a):
     if a == A_PLAY_ROUTE:
-        discard_from_hand(s, s.cur, SECRET_ROUTE)
+        play_card(s, s.cur, SECRET_ROUTE)
         s.outcome = OUT_PASSED_SR
     elif a == A_PLAY_BOTTOM:
-        discard_from_hand(s, s.cur, FALSE_BOTTOM)
+        play_card(s, s.cur, FALSE_BOTTOM)
         s.outcome = OUT_FALSE_BOTTOM
     else:
         s.outcome = OUT_OPENED

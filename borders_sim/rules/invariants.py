@@ -75,6 +75,12 @@ def check(s) -> list[str]:
     in_play = s["main_middle"] + held.sum(axis=0)
     if (in_play > 1).any() or in_play.sum() != MAIN_IN_MIDDLE[n]:
         bad.append("main resources not conserved")
+    if (s["know_hand"] > s["hand"][None]).any() or (s["know_hand"] < 0).any():
+        bad.append("know_hand claims cards that are not in the hand (R-39)")
+    if (s["know_down"] > s["wh_down"][None]).any() or (s["know_down"] < 0).any():
+        bad.append("know_down claims face-down cards that are not in the warehouse (R-39)")
+    if (s["hist"] < 0).any() or (s["promised"] < 0).any():
+        bad.append("negative history counter")
     if s["phase"] != st.PH_GAME_OVER and not 0 <= s["turn"] < n:
         bad.append(f"turn {s['turn']} is not a seat")
     return bad

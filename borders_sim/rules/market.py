@@ -12,8 +12,8 @@ from .actions import A_DISCARD, A_END_MARKET, A_RAID, A_ROB, A_WINDOW_PASS
 from .cards import (HAND_LIMIT, MAX_MARKET_DISCARDS, NIGHT_RAID, NUM_CARD_TYPES, ROBBERY,
                     ROBBERY_DIE)
 from .piles import (active_cards, add_to_hand, discard_from_hand, draw_up_to_limit, free_gold,
-                    hand_size, is_inspector, num_players, rand_below, random_hand_card,
-                    remove_from_hand)
+                    hand_size, is_inspector, num_players, play_card, rand_below,
+                    random_hand_card, remove_from_hand)
 from .state import CFG_ROBBERY_OWN_TURN, PH_MARKET, PH_PACK, PH_RAID_DISCARD, PH_WINDOW
 
 
@@ -63,7 +63,7 @@ def legal_window(s, out):
 @njit(cache=True)
 def rob(s, p, target):
     """Robbery (RB-2): roll a d6; the target pays that much gold, or all they have."""
-    discard_from_hand(s, p, ROBBERY)
+    play_card(s, p, ROBBERY)
     roll = rand_below(s, ROBBERY_DIE) + 1
     paid = min(roll, max(free_gold(s, target), 0))
     s.gold[target] -= paid
@@ -72,15 +72,21 @@ def rob(s, p, target):
 
 @njit(cache=True)
 def night_raid(s, p):
-    """Night Raid (NR-2, R-20, R-21): one random card from every opponent, then discard to 6."""
-    discard_from_hand(s, p, NIGHT_RAID)
+    """Night Raid (NR-2, R-20, R-21): one random card from every opponent, then discard to 6.
+    The cards are taken face down: only the raider and each victim learn what was taken (R-39),
+    and the victim knows the raider holds it until the raider may have lost it."""
+    play_card(s, p, NIGHT_RAID)
     n = num_players(s)
+    s.raid_thief = p
     for i in range(1, n):
         q = (p + i) % n
         t = random_hand_card(s, q)
+        s.raid_taken[q] = t
         if t >= 0:
-            remove_from_hand(s, q, t)
+            remove_from_hand(s, q, t, p)
             add_to_hand(s, p, t, False)
+            if s.know_hand[q, p, t] < 127:
+                s.know_hand[q, p, t] += 1
 
 
 @njit(cache=True)

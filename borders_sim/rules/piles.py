@@ -10,7 +10,7 @@ from numba import njit
 
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
                     NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
-from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK
+from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK, H_PLAYED
 
 _U11 = np.uint64(11)
 _U23 = np.uint64(23)
@@ -65,6 +65,28 @@ def is_inspector(s, p):
     return p == s.insp[0] or p == s.insp[1]
 
 
+# --- private knowledge of hidden cards (R-39) -----------------------------------------------
+#: ``witness`` values of :func:`forget`: everybody saw the card's type, or only its owner.
+PUBLIC, NOBODY = -2, -1
+
+
+@njit(cache=True)
+def forget(know, n, o, t, witness):
+    """A hidden card of type ``t`` left ``o``'s hand or face-down warehouse (``know`` is
+    ``s.know_hand`` or ``s.know_down``). A viewer who saw the type lowers its bound for that
+    type, any other viewer every bound it holds on ``o``: each stays certain (R-39)."""
+    for v in range(n):
+        if v == o:
+            continue
+        if witness == PUBLIC or v == witness:
+            if know[v, o, t] > 0:
+                know[v, o, t] -= 1
+        else:
+            for u in range(know.shape[2]):
+                if know[v, o, u] > 0:
+                    know[v, o, u] -= 1
+
+
 # --- hands and action-card lifetimes (7.2) ------------------------------------------------
 @njit(cache=True)
 def hand_size(s, p):
@@ -104,13 +126,15 @@ def add_to_hand(s, p, t, later):
 
 
 @njit(cache=True)
-def remove_from_hand(s, p, t):
-    """A card leaves ``p``'s hand; of an action card the copy that expires soonest goes (P-0.6)."""
+def remove_from_hand(s, p, t, witness):
+    """A card leaves ``p``'s hand; of an action card the copy that expires soonest goes (P-0.6).
+    ``witness`` saw its type besides ``p``: a seat, :data:`PUBLIC` or :data:`NOBODY`."""
     s.hand[p, t] -= 1
     if t >= FIRST_ACTION:
         k = t - FIRST_ACTION
         if s.hand_later[p, k] > s.hand[p, t]:
             s.hand_later[p, k] -= 1
+    forget(s.know_hand, num_players(s), p, t, witness)
 
 
 @njit(cache=True)
@@ -173,8 +197,17 @@ def draw_up_to_limit(s, p, later, trigger_round):
 
 @njit(cache=True)
 def discard_from_hand(s, p, t):
-    remove_from_hand(s, p, t)
+    """``p`` discards a card of type ``t`` face up onto the open discard pile."""
+    remove_from_hand(s, p, t, PUBLIC)
     s.discard[t] += 1
+
+
+@njit(cache=True)
+def play_card(s, p, t):
+    """``p`` plays action card ``t``: it is shown, counted in the public history and
+    discarded (§7)."""
+    s.hist[p, H_PLAYED + t - FIRST_ACTION] += 1
+    discard_from_hand(s, p, t)
 
 
 # --- warehouses and escrow (R-09, R-33) ----------------------------------------------------
@@ -204,18 +237,28 @@ def store(s, p, t):
 
 
 @njit(cache=True)
-def take_from_warehouse(s, p, t):
-    """Remove one card of type ``t`` from ``p``'s warehouse, face-up copies first."""
+def take_from_warehouse(s, p, t, witness):
+    """Remove one card of type ``t`` from ``p``'s warehouse, face-up copies first; ``witness``
+    (a seat, :data:`PUBLIC` or :data:`NOBODY`) saw the type of a face-down one."""
     if s.wh_up[p, t] > 0:
         s.wh_up[p, t] -= 1
     else:
         s.wh_down[p, t] -= 1
+        forget(s.know_down, num_players(s), p, t, witness)
 
 
 @njit(cache=True)
-def move_warehouse_card(s, src, dst, t):
-    take_from_warehouse(s, src, t)
+def hand_over_goods(s, src, dst, t, from_crate):
+    """A goods card of type ``t`` goes from ``src``'s warehouse (or crate) to ``dst``'s
+    warehouse. Only the two of them learn a face-down card's type (R-33), so ``src`` now
+    knows it lies face down with ``dst`` (R-39)."""
+    if from_crate:
+        s.crate[src, t] -= 1
+    else:
+        take_from_warehouse(s, src, t, dst)
     store(s, dst, t)
+    if CARD_CLASS[t] != CLASS_LEGAL and s.know_down[src, dst, t] < 127:
+        s.know_down[src, dst, t] += 1
 
 
 @njit(cache=True)
@@ -259,6 +302,6 @@ def pay_debt(s, payer, creditor, amount):
             t = cheapest_free_card(s, payer, legal)
             if t < 0:
                 break
-            move_warehouse_card(s, payer, creditor, t)
+            hand_over_goods(s, payer, creditor, t, False)
             paid += CARD_VALUE[t]
     return paid

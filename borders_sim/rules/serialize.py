@@ -74,7 +74,41 @@ key                            value
 ``bank``                       ``{"paid_in", "paid_out"}``: gold paid to / by the bank
                                (``bank_in``, ``bank_out``).
 ``stats``                      ``{"crates_opened", "crates_passed"}`` (``n_opened``, ``n_passed``).
+``history``                    the public history (below).
+``knowledge``                  what players privately know of others' hidden cards (below).
 =============================  ====================================================================
+
+History record (public, R-39):
+
+=========================  ========================================================================
+key                        value
+=========================  ========================================================================
+``counters``               one object per seat, ``p0`` first: every key of
+                           :data:`~borders_sim.rules.state.HISTORY_COUNTERS` with an int >= 0
+                           (``hist``).
+``promises``               list of ``{"from": seat, "to": seat, "count": int}``: promises of a
+                           future pass that ``from`` still owes ``to`` (``promised``).
+``seen_this_round``        list of ``{"seat", "cards": counts, "hidden": int}`` for crates settled
+                           this round: the cards everybody saw and how many stayed hidden
+                           (``seen``, ``seen_hidden``).
+=========================  ========================================================================
+
+Knowledge record (private, R-39; certain lower bounds, never above the truth):
+
+=========================  ========================================================================
+key                        value
+=========================  ========================================================================
+``hand``                   list of ``{"viewer": seat, "holder": seat, "cards": counts}``: cards
+                           ``viewer`` knows ``holder`` has in hand (``know_hand``).
+``face_down``              list of ``{"viewer": seat, "owner": seat, "cards": counts}``: goods
+                           ``viewer`` knows lie face down in ``owner``'s warehouse (``know_down``).
+``night_raid``             ``null``, or ``{"thief": seat, "taken": {seat: card or null}}``: this
+                           round's Night Raid and what it took from each opponent (``raid_thief``,
+                           ``raid_taken``).
+=========================  ========================================================================
+
+Format ``borders_sim.state/1`` (before history and knowledge were recorded) still loads: its
+history is empty and nothing is privately known, which is true of any game.
 
 Player record (row ``p`` of every per-seat field; rows of seats beyond the player count are
 always empty and are not written):
@@ -159,20 +193,22 @@ import numpy as np
 
 from . import state as st
 from .cards import (CARD_KEYS, COPIES, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES,
-                    MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS,
+                    MAX_CRATE, MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS,
                     NUM_LEGAL, NUM_MAIN, deck_tier)
 from .config import GameConfig
 from .invariants import check
 
-FORMAT = "borders_sim.state/1"
+FORMAT = "borders_sim.state/2"
+OLD_FORMATS = ("borders_sim.state/1",)
 
 CRATE_STATUS_NAMES = ("none", "packing", "closed", "announced", "done", "sitting out")
-INSPECTOR_STATUS_NAMES = ("undecided", "committed", "passed", "opened")
+INSPECTOR_STATUS_NAMES = st.G_STATUS_NAMES
 OUTCOME_NAMES = ("pending", "passed", "passed by secret route", "opened", "false bottom")
 END_REASON_NAMES = (None, "main resources", "fallback")
 BADGES = ("A", "B")
 
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
+HISTORY_KEYS = tuple(k for k, _meaning in st.HISTORY_COUNTERS)
 LEGAL_KEYS = CARD_KEYS[:NUM_LEGAL]
 ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
 
@@ -190,13 +226,15 @@ FIELDS = ("cfg", "menu", "rng", "round", "phase", "turn", "steps", "insp", "orde
           "deal_crate", "deal_promise", "deal_seq", "bounty_gold", "bounty_wh", "bounty_on",
           "gift_lock", "outcome", "truthful", "fine", "fb_hidden", "lawyer_to", "fund_paid",
           "pool_wh", "pool_crate", "pool_left", "pool_payer",
-          "bank_in", "bank_out", "n_opened", "n_passed")
+          "bank_in", "bank_out", "n_opened", "n_passed", "hist", "promised", "seen", "seen_hidden",
+          "know_hand", "know_down", "raid_thief", "raid_taken")
 
 #: Per-seat fields and the value their rows beyond the player count keep.
 _SEAT_FIELDS = {"order": 0, "hand": 0, "hand_later": 0, "crate": 0, "crate_size": 0,
                 "announced": -1, "crate_status": 0, "wh_up": 0, "wh_down": 0, "gold": 0,
                 "main_held": 0, "collected": 0, "res_gold": 0, "res_wh": 0, "bounty_gold": 0,
-                "bounty_wh": 0, "bounty_on": 0, "gift_lock": 0}
+                "bounty_wh": 0, "bounty_on": 0, "gift_lock": 0, "hist": 0, "promised": 0,
+                "seen": 0, "seen_hidden": 0, "know_hand": 0, "know_down": 0, "raid_taken": 0}
 #: Fields of the negotiation record; ``null`` means all zero with ``cur == -1``.
 _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", "offer_crate",
                        "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
@@ -208,7 +246,7 @@ _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", 
 _TOP_KEYS = ("format", "config", "round", "phase", "to_move", "steps", "inspectors",
              "round_order", "position", "end_of_game", "draw_pile", "drawn_from_pile",
              "discard_pile", "main_resources_in_middle", "players", "negotiation", "rng", "bank",
-             "stats")
+             "stats", "history", "knowledge")
 _PLAYER_KEYS = ("seat", "gold", "reserved_gold", "hand", "hand_waiting", "crate", "crate_count",
                 "crate_status", "announced", "warehouse_face_up", "warehouse_face_down",
                 "reserved_warehouse", "main_resources", "collected_this_round")
@@ -397,6 +435,40 @@ def state_to_dict(s) -> dict:
         "rng": [str(w) for w in v["rng"]],
         "bank": {"paid_in": v["bank_in"], "paid_out": v["bank_out"]},
         "stats": {"crates_opened": v["n_opened"], "crates_passed": v["n_passed"]},
+        "history": _history_out(v, n),
+        "knowledge": _knowledge_out(v, n),
+    }
+
+
+def _history_out(v, n) -> dict:
+    return {
+        "counters": [dict(zip(HISTORY_KEYS, v["hist"][p])) for p in range(n)],
+        "promises": [{"from": f"p{p}", "to": f"p{q}", "count": v["promised"][p][q]}
+                     for p in range(n) for q in range(n) if v["promised"][p][q]],
+        "seen_this_round": [{"seat": f"p{p}", "cards": _counts_out(v["seen"][p], GOODS_KEYS),
+                             "hidden": v["seen_hidden"][p]}
+                            for p in range(n) if any(v["seen"][p]) or v["seen_hidden"][p]],
+    }
+
+
+def _knowledge_out(v, n) -> dict:
+    thief = v["raid_thief"]
+    raid = None
+    if thief != -1:
+        taken = {}
+        for p in range(n):
+            t = v["raid_taken"][p]
+            if p != thief:
+                taken[f"p{p}"] = None if t == -1 else _name(CARD_KEYS, t, f"raid_taken[{p}]")
+        raid = {"thief": _seat_or_none(thief, n, "raid_thief"), "taken": taken}
+    return {
+        "hand": [{"viewer": f"p{a}", "holder": f"p{b}",
+                  "cards": _counts_out(v["know_hand"][a][b], CARD_KEYS)}
+                 for a in range(n) for b in range(n) if any(v["know_hand"][a][b])],
+        "face_down": [{"viewer": f"p{a}", "owner": f"p{b}",
+                       "cards": _counts_out(v["know_down"][a][b], GOODS_KEYS)}
+                      for a in range(n) for b in range(n) if any(v["know_down"][a][b])],
+        "night_raid": raid,
     }
 
 
@@ -634,6 +706,61 @@ def _player(v, path, s, p, n) -> None:
     s["collected"][p] = _bool(d["collected_this_round"], f"{path}.collected_this_round")
 
 
+def _history_in(v, path, s, n) -> None:
+    if v is None:  # an old format: nothing recorded
+        return
+    d = _obj(v, path, ("counters", "promises", "seen_this_round"))
+    counters = _list(d["counters"], f"{path}.counters")
+    if len(counters) != n:
+        _fail(f"{path}.counters", f"expected {n} objects (one per seat), got {len(counters)}")
+    for p, c in enumerate(counters):
+        c = _obj(c, f"{path}.counters[{p}]", HISTORY_KEYS)
+        for h, key in enumerate(HISTORY_KEYS):
+            s["hist"][p, h] = _int(c[key], f"{path}.counters[{p}].{key}")
+    for i, e in enumerate(_list(d["promises"], f"{path}.promises", n * n)):
+        ep = f"{path}.promises[{i}]"
+        e = _obj(e, ep, ("from", "to", "count"))
+        a, b = _seat(e["from"], f"{ep}.from", n), _seat(e["to"], f"{ep}.to", n)
+        if a == b or s["promised"][a, b]:
+            _fail(ep, "a promise to oneself, or a second entry for the same pair")
+        s["promised"][a, b] = _int(e["count"], f"{ep}.count", 1, 127)
+    for i, e in enumerate(_list(d["seen_this_round"], f"{path}.seen_this_round", n)):
+        ep = f"{path}.seen_this_round[{i}]"
+        e = _obj(e, ep, ("seat", "cards", "hidden"))
+        p = _seat(e["seat"], f"{ep}.seat", n)
+        _counts(e["cards"], f"{ep}.cards", GOODS_KEYS, "goods", s["seen"][p], MAX_CRATE)
+        s["seen_hidden"][p] = _int(e["hidden"], f"{ep}.hidden", 0, MAX_CRATE)
+        if int(s["seen"][p].sum()) + int(s["seen_hidden"][p]) > MAX_CRATE:
+            _fail(ep, f"a crate holds at most {MAX_CRATE} cards")
+
+
+def _knowledge_in(v, path, s, n) -> None:
+    s["raid_thief"] = -1
+    s["raid_taken"][:n] = -1
+    if v is None:  # an old format: nothing known
+        return
+    d = _obj(v, path, ("hand", "face_down", "night_raid"))
+    for key, other, field, keys in (("hand", "holder", "know_hand", CARD_KEYS),
+                                    ("face_down", "owner", "know_down", GOODS_KEYS)):
+        for i, e in enumerate(_list(d[key], f"{path}.{key}", n * n)):
+            ep = f"{path}.{key}[{i}]"
+            e = _obj(e, ep, ("viewer", other, "cards"))
+            a, b = _seat(e["viewer"], f"{ep}.viewer", n), _seat(e[other], f"{ep}.{other}", n)
+            if a == b or s[field][a, b].any():
+                _fail(ep, "knowledge of oneself, or a second entry for the same pair")
+            _counts(e["cards"], f"{ep}.cards", keys, "cards", s[field][a, b], 127)
+    raid = d["night_raid"]
+    if raid is not None:
+        raid = _obj(raid, f"{path}.night_raid", ("thief", "taken"))
+        thief = _seat(raid["thief"], f"{path}.night_raid.thief", n)
+        s["raid_thief"] = thief
+        taken = _obj(raid["taken"], f"{path}.night_raid.taken",
+                     tuple(f"p{p}" for p in range(n) if p != thief))
+        for key, t in taken.items():
+            s["raid_taken"][int(key[1:])] = -1 if t is None else _card(
+                t, f"{path}.night_raid.taken.{key}")
+
+
 def _rng_word(v, path) -> int:
     if isinstance(v, str):
         if not v.isascii() or not v.isdigit():
@@ -712,9 +839,12 @@ def state_from_dict(d: dict) -> np.ndarray:
         ValueError: ``d`` is malformed or describes an inconsistent state; the message names
             the path of the offending entry and the problem.
     """
+    if isinstance(d, dict) and d.get("format") in OLD_FORMATS:
+        d = {**d, "format": FORMAT, "history": None, "knowledge": None}  # nothing recorded yet
     d = _obj(d, "<top>", _TOP_KEYS)
     if d["format"] != FORMAT:
-        _fail("format", f"expected {FORMAT!r}, got {d['format']!r}")
+        _fail("format", f"expected {FORMAT!r} (or one of {list(OLD_FORMATS)}), "
+                        f"got {d['format']!r}")
     config = _config(d["config"], "config")
     n = config.num_players
     ni = config.num_inspectors
@@ -792,6 +922,8 @@ def state_from_dict(d: dict) -> np.ndarray:
     stats = _obj(d["stats"], "stats", ("crates_opened", "crates_passed"))
     s["n_opened"] = _int(stats["crates_opened"], "stats.crates_opened")
     s["n_passed"] = _int(stats["crates_passed"], "stats.crates_passed")
+    _history_in(d["history"], "history", s, n)
+    _knowledge_in(d["knowledge"], "knowledge", s, n)
 
     bad = _semantics(s, n, config) + [f"invariant violated: {v}" for v in check(s)]
     if bad:

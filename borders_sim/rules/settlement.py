@@ -16,11 +16,12 @@ import numpy as np
 from numba import njit
 
 from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_LAWYER
-from .cards import CARD_FINE, LAWYER, NUM_GOODS, SYNDICATE_FUND
-from .piles import (active_cards, card_order_key, discard_from_hand, free_gold, is_inspector,
-                    num_inspectors, num_players, pay_debt, rand_below, store,
-                    take_from_warehouse)
-from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED, OUT_FALSE_BOTTOM,
+from .cards import CARD_CLASS, CARD_FINE, CLASS_LEGAL, LAWYER, NUM_GOODS, SYNDICATE_FUND
+from .piles import (active_cards, card_order_key, free_gold, hand_over_goods, is_inspector,
+                    num_inspectors, num_players, pay_debt, play_card, rand_below, store)
+from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED,
+                    H_CRATES_OPENED, H_CRATES_PASSED, H_FINES_PAID, H_FINES_RECEIVED,
+                    H_LIES_CAUGHT, H_PROMISES_BROKEN, H_PROMISES_KEPT, OUT_FALSE_BOTTOM,
                     OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE,
                     PH_FUND, PH_LAWYER, PH_LAWYER_GOODS)
 
@@ -33,11 +34,32 @@ def _passed(s):
 
 
 @njit(cache=True)
+def _settle_promises(s, c):
+    """A promise of a future pass (P-5.3a) that an inspector owes the owner of crate ``c`` is
+    kept when that inspector does not open it, broken when it does (public history, R-39)."""
+    for g in range(num_inspectors(s)):
+        x = s.insp[g]
+        if s.promised[x, c] > 0:
+            s.promised[x, c] -= 1
+            s.hist[x, H_PROMISES_BROKEN if s.g_status[g] == G_OPENED else H_PROMISES_KEPT] += 1
+
+
+@njit(cache=True)
 def begin_settlement(s):
-    """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13)."""
+    """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13). What the
+    table saw of the crate is kept in ``seen``/``seen_hidden`` for this round (R-39)."""
     c = s.cur
+    _settle_promises(s, c)
     if _passed(s):
         s.n_passed += 1
+        s.hist[c, H_CRATES_PASSED] += 1
+        hidden = 0
+        for t in range(NUM_GOODS):  # legal goods go face up, the rest face down (4.4-A1)
+            if CARD_CLASS[t] == CLASS_LEGAL:
+                s.seen[c, t] = s.crate[c, t]
+            else:
+                hidden += s.crate[c, t]
+        s.seen_hidden[c] = hidden
         left = np.zeros(NUM_GOODS, dtype=np.int64)
         for t in range(NUM_GOODS):
             left[t] = s.crate[c, t]
@@ -54,6 +76,7 @@ def begin_settlement(s):
             s.crate[c, t] -= left[t]
     else:
         s.n_opened += 1
+        s.hist[c, H_CRATES_OPENED] += 1
         for g in range(2):  # crate-goods parts lapse when the crate does not pass (R-08)
             for t in range(NUM_GOODS):
                 s.deal_crate[g, t] = 0
@@ -65,13 +88,18 @@ def begin_settlement(s):
                     s.crate[c, t] -= 1
                     s.wh_down[c, t] += 1  # face down even if legal, no fine (FB-4, R-13)
                     s.fb_hidden = t
+                    s.seen_hidden[c] = 1
                     break
+        for t in range(NUM_GOODS):  # the opened cards are shown (R-39)
+            s.seen[c, t] = s.crate[c, t]
         a = s.announced[c]
         truthful = True
         for t in range(NUM_GOODS):
             if t != a and s.crate[c, t] > 0:
                 truthful = False
         s.truthful = 1 if truthful else 0
+        if not truthful:
+            s.hist[c, H_LIES_CAUGHT] += 1
         fine = 0
         for t in range(NUM_GOODS):
             k = s.crate[c, t]
@@ -122,11 +150,9 @@ def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
                 paid += gold[g]
             for t in range(NUM_GOODS):
                 for _ in range(wh[g, t]):
-                    take_from_warehouse(s, payer, t)
-                    store(s, to, t)
+                    hand_over_goods(s, payer, to, t, False)
                 for _ in range(crate[g, t]):
-                    s.crate[payer, t] -= 1
-                    store(s, to, t)
+                    hand_over_goods(s, payer, to, t, True)
     else:
         to = s.insp[lawyer_slot]
         paid = (gold[0] + gold[1]) // 2
@@ -155,14 +181,12 @@ def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
 def hand_over(s, t):
     """One card of type ``t`` of the Lawyer's pool goes to the halved inspector: a card still
     in the crate first, else an escrowed warehouse card."""
-    payer = s.pool_payer
-    if s.pool_crate[t] > 0:
+    from_crate = s.pool_crate[t] > 0
+    if from_crate:
         s.pool_crate[t] -= 1
-        s.crate[payer, t] -= 1
     else:
         s.pool_wh[t] -= 1
-        take_from_warehouse(s, payer, t)
-    store(s, s.insp[s.lawyer_to], t)
+    hand_over_goods(s, s.pool_payer, s.insp[s.lawyer_to], t, from_crate)
     s.pool_left -= 1
 
 
@@ -222,7 +246,7 @@ def apply_lawyer(s, a):
     slot = -1
     if a != A_NO_LAWYER:
         slot = a - A_LAWYER
-        discard_from_hand(s, s.turn, LAWYER)
+        play_card(s, s.turn, LAWYER)
     if s.phase == PH_LAWYER:
         _pay_deals(s, slot)
     else:
@@ -304,7 +328,7 @@ def legal_fund(s, out):
 @njit(cache=True)
 def apply_fund(s, a):
     if a == A_FUND:
-        discard_from_hand(s, s.cur, SYNDICATE_FUND)
+        play_card(s, s.cur, SYNDICATE_FUND)
         syndicate_fund(s, s.cur, s.fund_paid)
     _pay_fines(s)
 
@@ -324,17 +348,19 @@ def _pay_fines(s):
         for g in range(num_inspectors(s)):
             if s.g_status[g] != G_OPENED:
                 continue
-            if s.truthful:
-                pay_debt(s, s.insp[g], c, share)  # R-15
-            else:
-                pay_debt(s, c, s.insp[g], share)  # R-14
+            x = s.insp[g]
+            payer, creditor = (x, c) if s.truthful else (c, x)  # R-15, R-14
+            paid = pay_debt(s, payer, creditor, share)
+            s.hist[payer, H_FINES_PAID] += paid
+            s.hist[creditor, H_FINES_RECEIVED] += paid
         odd = s.fine - share * openers
         if odd > 0:
             if s.truthful:
                 s.gold[c] += odd
                 s.bank_out += odd
+                s.hist[c, H_FINES_RECEIVED] += odd
             else:
-                pay_debt(s, c, -1, odd)
+                s.hist[c, H_FINES_PAID] += pay_debt(s, c, -1, odd)
     s.phase = PH_BOUNTY_LAWYER
     s.pos = 0
 

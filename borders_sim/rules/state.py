@@ -53,6 +53,23 @@ border check of the current crate ``cur`` (P-5)
 bookkeeping
     ``bank_in`` gold paid to the bank, ``bank_out`` gold paid by it (invariants check
     ``sum(gold) == start + bank_out - bank_in``); ``n_opened``, ``n_passed`` crates by outcome.
+public history (R-39: crates, offers, deals and played cards are public)
+    ``hist[MAX_PLAYERS, NUM_HIST]`` per-seat counters for the whole game, indexed by ``H_*``
+    (:data:`HISTORY_COUNTERS` says what each counts); ``promised[MAX_PLAYERS, MAX_PLAYERS]``
+    promises of a future pass (P-5.3a) in accepted deals that row still owes column: settled
+    when the column's crate next comes before the row as inspector (kept unless it opens);
+    ``seen[MAX_PLAYERS, 14]`` of each crate settled this round the cards everybody saw (an
+    opened crate but a False Bottom card; the legal cards of a passed crate, which go face up),
+    ``seen_hidden[MAX_PLAYERS]`` the rest of it, whose types stay private.
+private knowledge (R-39), certain lower bounds kept as cards move
+    ``know_hand[v, o, t]``: viewer ``v`` knows that ``o`` holds at least that many cards of
+    type ``t`` in hand (cards ``o`` took from ``v`` with Night Raid); ``know_down[v, o, t]``:
+    ``v`` knows that at least that many of ``o``'s face-down warehouse cards are of type ``t``
+    (cards ``v`` handed over, or moved where everybody saw the type). A card leaving unseen
+    lowers every bound of its owner by one, a card leaving seen lowers its type's bound, so a
+    bound is never above the truth (checked by :mod:`.invariants`). ``raid_thief`` the seat
+    that played the round's last Night Raid (-1 none), ``raid_taken[MAX_PLAYERS]`` the type it
+    took from each seat (-1 none): known to the thief and, for its own entry, the victim.
 """
 
 from __future__ import annotations
@@ -102,12 +119,43 @@ PHASE_NAMES = ("action window", "raid discard", "market", "pack", "announce", "c
 CRATE_NONE, CRATE_PACKING, CRATE_CLOSED, CRATE_ANNOUNCED, CRATE_DONE, CRATE_SITTING_OUT = range(6)
 # g_status: an inspector's standing on the current crate
 G_UNDECIDED, G_COMMITTED, G_PASSED, G_OPENED = range(4)
+G_STATUS_NAMES = ("undecided", "committed", "passed", "opened")
 # offer_lock bits: what the owner may no longer change for an inspector in this offer turn
 LOCK_GOLD, LOCK_WITHDRAWN = 1, 2
 # outcome of the current crate (Appendix A)
 OUT_PENDING, OUT_PASSED, OUT_PASSED_SR, OUT_OPENED, OUT_FALSE_BOTTOM = range(5)
 # end_reason
 END_NONE, END_MAIN_RESOURCES, END_FALLBACK = range(3)
+
+#: Public per-seat counters of ``hist`` (key, meaning), indexed by the ``H_*`` constants below.
+HISTORY_COUNTERS = (
+    ("crates", "crates sent to the border check"),
+    ("crates_opened", "own crates opened (False Bottom included)"),
+    ("lies_caught", "own crates opened that did not match the announcement"),
+    ("crates_passed", "own crates passed (Secret Route included)"),
+    ("fines_paid", "value paid in fines, gold and goods (4.4-B, R-14, R-15)"),
+    ("fines_received", "value received in fines"),
+    ("offers_made", "offer turns ending with a let-through offer standing (P-5.3a)"),
+    ("deals_made", "let-through deals accepted on own crates"),
+    ("bribe_gold", "gold promised in let-through deals on own crates"),
+    ("bounties_offered", "bounties offered on other players' crates (P-5.2)"),
+    ("crates_inspected", "crates handled as an inspector"),
+    ("opens", "crates opened or joined as an inspector"),
+    ("deals_taken", "let-through deals accepted as an inspector"),
+    ("promises_made", "promises of a future pass in accepted deals"),
+    ("promises_kept", "promised passes given as an inspector"),
+    ("promises_broken", "promised crates opened as an inspector"),
+    ("played_route", "Secret Routes played"),
+    ("played_raid", "Night Raids played"),
+    ("played_bottom", "False Bottoms played"),
+    ("played_fund", "Syndicate Funds played"),
+    ("played_robbery", "Robberies played"),
+    ("played_lawyer", "Lawyers played"),
+)
+(H_CRATES, H_CRATES_OPENED, H_LIES_CAUGHT, H_CRATES_PASSED, H_FINES_PAID, H_FINES_RECEIVED,
+ H_OFFERS_MADE, H_DEALS_MADE, H_BRIBE_GOLD, H_BOUNTIES_OFFERED, H_CRATES_INSPECTED, H_OPENS,
+ H_DEALS_TAKEN, H_PROMISES_MADE, H_PROMISES_KEPT, H_PROMISES_BROKEN, H_PLAYED) = range(17)
+NUM_HIST = len(HISTORY_COUNTERS)  # H_PLAYED + k counts action card k (type FIRST_ACTION + k)
 
 STATE_DTYPE = np.dtype([
     ("cfg", np.int32, (CFG_SIZE,)),
@@ -175,6 +223,14 @@ STATE_DTYPE = np.dtype([
     ("bank_out", np.int64),
     ("n_opened", np.int32),
     ("n_passed", np.int32),
+    ("hist", np.int32, (MAX_PLAYERS, NUM_HIST)),
+    ("promised", np.int8, (MAX_PLAYERS, MAX_PLAYERS)),
+    ("seen", np.int8, (MAX_PLAYERS, NUM_GOODS)),
+    ("seen_hidden", np.int8, (MAX_PLAYERS,)),
+    ("know_hand", np.int8, (MAX_PLAYERS, MAX_PLAYERS, NUM_CARD_TYPES)),
+    ("know_down", np.int8, (MAX_PLAYERS, MAX_PLAYERS, NUM_GOODS)),
+    ("raid_thief", np.int32),
+    ("raid_taken", np.int8, (MAX_PLAYERS,)),
 ])
 
 
