@@ -259,3 +259,10 @@ def advance_at(states, i, mask):
 @njit(cache=True)
 def step_at(states, i, a, mask):
     return step(states[i], a, mask)
+
+
+@njit(cache=True)
+def seek_at(states, i):
+    """Run the current phase's seek once on ``states[i]``: True when it stops at a decision
+    (it may change the state otherwise: use a copy to probe a state)."""
+    return _seek(states[i])
