@@ -15,7 +15,7 @@ def test_docstring_table_is_generated_from_the_ranges():
 
 def test_ranges_tile_the_space():
     assert sum(size for _name, size, _phase, _meaning in act.RANGES) == act.NUM_ACTIONS
-    assert act.A_RAID == 0 and act.A_HAND_OVER + 14 == act.NUM_ACTIONS
+    assert act.A_RAID == 0 and act.A_OPEN_AND_VOID + 1 == act.NUM_ACTIONS
 
 
 @pytest.mark.parametrize("menu", [DEFAULT_GOLD_MENU, (1, 3, 9)])

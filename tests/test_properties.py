@@ -30,6 +30,7 @@ FLAG_SETS = [
     {"robbery_timing": "own_turn", "collect_order_2inspectors": "a_plus_1",
      "tiebreak_legal": "pieces", "haggle_rounds": 8, "gold_menu": (1, 3, 9),
      "midround_2_5_rollover": True},
+    {"accept_commits": False},  # P-5.3(b'): accepting holds the deal (R-05's alternative)
 ]
 
 

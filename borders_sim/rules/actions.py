@@ -48,6 +48,8 @@ inspector-indexed ranges have 2 ids, A then B.
 | 484-495 | collect | collect (P-6) | collect a main resource |
 | 496 | skip_collect | collect (P-6) | collect nothing |
 | 497-510 | hand_over | lawyer goods (R-17d) | hand over a card of a type |
+| 511 | keep_deal | keep or open (P-5.3(b')) | keep the held deal, do not open |
+| 512 | open_and_void | keep or open (P-5.3(b')) | open the crate, voiding the held deal |
 
 The table of ranges is :data:`RANGES` (``borders-sim actions`` prints it); ``A_<NAME>`` is the
 first id of each range and :data:`NUM_ACTIONS` the size of the space.
@@ -102,6 +104,8 @@ RANGES = (
     ("collect", NUM_MAIN, "collect (P-6)", "collect a main resource"),
     ("skip_collect", 1, "collect (P-6)", "collect nothing"),
     ("hand_over", NUM_GOODS, "lawyer goods (R-17d)", "hand over a card of a type"),
+    ("keep_deal", 1, "keep or open (P-5.3(b'))", "keep the held deal, do not open"),
+    ("open_and_void", 1, "keep or open (P-5.3(b'))", "open the crate, voiding the held deal"),
 )
 
 _starts = {}
@@ -150,6 +154,8 @@ A_NO_FUND = _starts["no_fund"]
 A_COLLECT = _starts["collect"]
 A_SKIP_COLLECT = _starts["skip_collect"]
 A_HAND_OVER = _starts["hand_over"]
+A_KEEP_DEAL = _starts["keep_deal"]
+A_OPEN_AND_VOID = _starts["open_and_void"]
 
 #: The ranges each phase's decisions use (P-1 .. P-6); they are contiguous, so a phase's legal
 #: ids lie in ``PHASE_LO[phase] <= id < PHASE_HI[phase]`` and kernels scan only that span.
@@ -173,6 +179,7 @@ PHASE_RANGES = {
     st.PH_COLLECT: ("collect", "skip_collect"),
     st.PH_GAME_OVER: (),
     st.PH_LAWYER_GOODS: ("hand_over",),
+    st.PH_KEEP_OR_OPEN: ("keep_deal", "open_and_void"),
 }
 PHASE_LO = np.zeros(len(st.PHASE_NAMES), dtype=np.int64)
 PHASE_HI = np.zeros(len(st.PHASE_NAMES), dtype=np.int64)

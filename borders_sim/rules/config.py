@@ -56,6 +56,9 @@ class GameConfig:
         lawyer_goods: the goods half of a Lawyer's payment is the lowest-value cards
             (``"auto_lowest"``, §7.4) or picked one by one by the Lawyer's player
             (``"player_choice"``, §7.3; R-17d).
+        accept_commits: accepting a let-through deal commits the inspector not to open (R-05);
+            ``False``: §4.4's literal reading, the inspector holds the deal and, when the
+            negotiation would end without an open, keeps it or opens and voids it (P-5.3(b')).
     """
 
     num_players: int = 4
@@ -75,6 +78,7 @@ class GameConfig:
     allow_tobacco_announce_3p: bool = True
     midround_2_5_rollover: bool = False
     lawyer_goods: str = "auto_lowest"
+    accept_commits: bool = True
 
     def __init__(self, **flags) -> None:
         known = [f.name for f in fields(self)]
@@ -106,7 +110,8 @@ class GameConfig:
                              f"got {self.gold_menu!r}")
         object.__setattr__(self, "gold_menu", tuple(int(g) for g in menu))
         for name in ("bounties", "bounty_goods", "smuggler_transfers", "action_cards",
-                     "skip_forced", "allow_tobacco_announce_3p", "midround_2_5_rollover"):
+                     "skip_forced", "allow_tobacco_announce_3p", "midround_2_5_rollover",
+                     "accept_commits"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
@@ -141,6 +146,7 @@ class GameConfig:
         cfg[st.CFG_TOBACCO_3P] = self.allow_tobacco_announce_3p
         cfg[st.CFG_ROLLOVER_2_5] = self.midround_2_5_rollover
         cfg[st.CFG_LAWYER_CHOICE] = self.lawyer_goods == "player_choice"
+        cfg[st.CFG_ACCEPT_HOLDS] = not self.accept_commits
         menu = np.zeros(st.MENU_MAX, dtype=np.int32)
         menu[: len(self.gold_menu)] = self.gold_menu
         return cfg, menu
@@ -167,4 +173,5 @@ class GameConfig:
             allow_tobacco_announce_3p=bool(cfg[st.CFG_TOBACCO_3P]),
             midround_2_5_rollover=bool(cfg[st.CFG_ROLLOVER_2_5]),
             lawyer_goods="player_choice" if cfg[st.CFG_LAWYER_CHOICE] else "auto_lowest",
+            accept_commits=not cfg[st.CFG_ACCEPT_HOLDS],
         )

@@ -17,10 +17,11 @@ from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .end_of_round import apply_collect, legal_collect, seek_collect
 from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
-                         apply_offer, apply_react, apply_respond, legal_answer_demand,
-                         legal_bounty, legal_choose_crate, legal_join, legal_offer, legal_react,
-                         legal_respond, seek_answer_demand, seek_bounty, seek_choose_crate,
-                         seek_join, seek_offer, seek_react, seek_respond)
+                         apply_keep_or_open, apply_offer, apply_react, apply_respond,
+                         legal_answer_demand, legal_bounty, legal_choose_crate, legal_join,
+                         legal_keep_or_open, legal_offer, legal_react, legal_respond,
+                         seek_answer_demand, seek_bounty, seek_choose_crate, seek_join,
+                         seek_keep_or_open, seek_offer, seek_react, seek_respond)
 from .market import (apply_market, apply_raid_discard, apply_window, legal_market,
                      legal_raid_discard, legal_window, seek_market, seek_raid_discard,
                      seek_window)
@@ -29,8 +30,8 @@ from .settlement import (apply_fund, apply_lawyer, apply_lawyer_goods, legal_fun
                          seek_lawyer_goods)
 from .state import (CFG_SKIP_FORCED, PH_ANNOUNCE, PH_ANSWER_DEMAND, PH_BOUNTY,
                     PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND, PH_GAME_OVER,
-                    PH_JOIN, PH_LAWYER, PH_LAWYER_GOODS, PH_MARKET, PH_OFFER, PH_PACK,
-                    PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW)
+                    PH_JOIN, PH_KEEP_OR_OPEN, PH_LAWYER, PH_LAWYER_GOODS, PH_MARKET, PH_OFFER,
+                    PH_PACK, PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW)
 
 
 @njit(cache=True)
@@ -71,6 +72,8 @@ def _seek(s):
         return seek_collect(s)
     if ph == PH_LAWYER_GOODS:
         return seek_lawyer_goods(s)
+    if ph == PH_KEEP_OR_OPEN:
+        return seek_keep_or_open(s)
     s.turn = -1
     return True
 
@@ -112,6 +115,8 @@ def legal_mask(s, out):
         legal_collect(s, out)
     elif ph == PH_LAWYER_GOODS:
         legal_lawyer_goods(s, out)
+    elif ph == PH_KEEP_OR_OPEN:
+        legal_keep_or_open(s, out)
     return out
 
 
@@ -150,6 +155,8 @@ def _apply(s, a):
         apply_collect(s, a)
     elif ph == PH_LAWYER_GOODS:
         apply_lawyer_goods(s, a)
+    elif ph == PH_KEEP_OR_OPEN:
+        apply_keep_or_open(s, a)
 
 
 #: Mask buffers are padded to whole 64-bit words so that :func:`kth_legal` can skip 8 actions

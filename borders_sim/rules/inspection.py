@@ -4,6 +4,14 @@ offers and demands, opens and joins, and the owner's reaction with Secret Route 
 Inspector *slots* are 0 (badge A) and 1 (badge B). The negotiation over the current crate
 ``s.cur`` ends when an inspector opens (R-10), when every inspector has committed or passed,
 or when the exchanges run out (R-37); settlement follows in :mod:`.settlement`.
+
+With ``accept_commits=False`` (P-5.3(b'), R-05's alternative) accepting does not commit: the
+inspector is *holding a deal* (``G_HOLDING``; the deal is recorded and escrowed as usual, R-09)
+and takes no further part in the exchanges. When the negotiation would end without an open,
+each holding inspector, A then B, keeps the deal (``G_COMMITTED``: paid like any committed deal)
+or opens, voiding it (``PH_KEEP_OR_OPEN``). If the other inspector opens first, a holding
+inspector gets the join choice of P-5.4: joining voids the deal, staying out keeps it. So no
+inspector is still holding when the crate is settled.
 """
 
 from __future__ import annotations
@@ -11,22 +19,23 @@ from __future__ import annotations
 from numba import njit
 
 from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
-                      A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_NO_REACTION,
-                      A_OFFER_CRATE, A_OFFER_DONE, A_OFFER_GOLD, A_OFFER_WH, A_OPEN, A_PASS,
-                      A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE, A_REFUSE_DEMAND, A_STAY_OUT,
-                      A_WAIT, A_WITHDRAW)
+                      A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_KEEP_DEAL,
+                      A_NO_REACTION, A_OFFER_CRATE, A_OFFER_DONE, A_OFFER_GOLD, A_OFFER_WH,
+                      A_OPEN, A_OPEN_AND_VOID, A_PASS, A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE,
+                      A_REFUSE_DEMAND, A_STAY_OUT, A_WAIT, A_WITHDRAW)
 from .cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
 from .piles import (active_cards, free_gold, free_warehouse, hand_over_goods, is_inspector,
                     num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
-from .state import (CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS, CFG_CRATE_ORDER_AUTO,
-                    CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN, CFG_TRANSFERS, CRATE_ANNOUNCED,
-                    G_COMMITTED, G_OPENED, G_PASSED, G_UNDECIDED, H_BOUNTIES_OFFERED,
-                    H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED, H_DEALS_MADE, H_DEALS_TAKEN,
-                    H_OFFERS_MADE, H_OPENS, H_PROMISES_MADE, HAGGLE_FULL, HAGGLE_NONE,
-                    LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX, OUT_FALSE_BOTTOM, OUT_OPENED,
-                    OUT_PASSED, OUT_PASSED_SR, OUT_PENDING, PH_ANSWER_DEMAND, PH_BOUNTY,
-                    PH_COLLECT, PH_JOIN, PH_OFFER, PH_REACT, PH_RESPOND)
+from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS,
+                    CFG_CRATE_ORDER_AUTO, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
+                    CFG_TRANSFERS, CRATE_ANNOUNCED, G_COMMITTED, G_HOLDING, G_OPENED, G_PASSED,
+                    G_UNDECIDED, H_BOUNTIES_OFFERED, H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED,
+                    H_DEALS_MADE, H_DEALS_TAKEN, H_OFFERS_MADE, H_OPENS, H_PROMISES_MADE,
+                    HAGGLE_FULL, HAGGLE_NONE, LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX,
+                    OUT_FALSE_BOTTOM, OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, OUT_PENDING,
+                    PH_ANSWER_DEMAND, PH_BOUNTY, PH_COLLECT, PH_JOIN, PH_KEEP_OR_OPEN, PH_OFFER,
+                    PH_REACT, PH_RESPOND)
 
 
 @njit(cache=True)
@@ -316,7 +325,10 @@ def _last_exchange(s):
 @njit(cache=True)
 def _commit(s, g, gold, with_offer):
     """Inspector ``g`` accepts a let-through deal: committed not to open (R-05), assets escrowed
-    (R-09), acceptance order recorded for crate goods (R-08)."""
+    (R-09), acceptance order recorded for crate goods (R-08). With ``accept_commits=False`` the
+    inspector holds the deal instead (P-5.3(b')); this covers an accepted demand too (P-5.3c):
+    under §4.4's literal reading every gold or goods deal binds only if the inspector keeps it.
+    The acceptance order stays the one recorded here, whenever the deal is kept."""
     c = s.cur
     s.deal_gold[g] = gold
     s.res_gold[c] += gold
@@ -327,7 +339,7 @@ def _commit(s, g, gold, with_offer):
             s.deal_crate[g, t] = s.offer_crate[g, t]
             s.res_wh[c, t] += s.offer_wh[g, t]
     s.deal_seq[g] = max(s.deal_seq[0], s.deal_seq[1]) + 1
-    s.g_status[g] = G_COMMITTED
+    s.g_status[g] = G_HOLDING if s.cfg[CFG_ACCEPT_HOLDS] != 0 else G_COMMITTED
     x = s.insp[g]
     s.hist[c, H_DEALS_MADE] += 1
     s.hist[c, H_BRIBE_GOLD] += gold
@@ -338,6 +350,25 @@ def _commit(s, g, gold, with_offer):
             s.promised[c, x] += 1
     s.demand[g] = 0
     _clear_offer(s, g)
+
+
+@njit(cache=True)
+def _void_deal(s, g):
+    """P-5.3(b'): the deal held by ``g`` is void because ``g`` opens; its escrow is released and
+    its promise of a future pass, never binding, is no longer owed."""
+    c = s.cur
+    x = s.insp[g]
+    if s.deal_promise[g] != 0 and s.promised[c, x] > 0:
+        s.promised[c, x] -= 1
+        s.hist[c, H_PROMISES_MADE] -= 1
+    s.res_gold[c] -= s.deal_gold[g]
+    s.deal_gold[g] = 0
+    s.deal_promise[g] = 0
+    s.deal_seq[g] = 0
+    for t in range(NUM_GOODS):
+        s.res_wh[c, t] -= s.deal_wh[g, t]
+        s.deal_wh[g, t] = 0
+        s.deal_crate[g, t] = 0
 
 
 @njit(cache=True)
@@ -378,12 +409,24 @@ def _after_open(s):
 
 
 @njit(cache=True)
+def _end_without_open(s):
+    """The negotiation ends with no open: the crate passes, after the final keep-or-open choice
+    of any inspector holding a deal (P-5.3(b'))."""
+    for g in range(num_inspectors(s)):
+        if s.g_status[g] == G_HOLDING:
+            s.phase = PH_KEEP_OR_OPEN
+            s.pos = 0
+            return
+    s.outcome = OUT_PASSED
+    begin_settlement(s)
+
+
+@njit(cache=True)
 def _end_exchange(s):
     for g in range(2):
         s.demand[g] = 0
     if _all_decided(s):
-        s.outcome = OUT_PASSED
-        begin_settlement(s)
+        _end_without_open(s)
     elif not _last_exchange(s) and s.cfg[CFG_HAGGLING] != HAGGLE_NONE:
         s.exchange += 1
         s.phase = PH_OFFER
@@ -391,8 +434,7 @@ def _end_exchange(s):
         for g in range(num_inspectors(s)):
             if s.g_status[g] == G_UNDECIDED:
                 s.g_status[g] = G_PASSED
-        s.outcome = OUT_PASSED
-        begin_settlement(s)
+        _end_without_open(s)
 
 
 @njit(cache=True)
@@ -474,11 +516,49 @@ def apply_answer_demand(s, a):
     s.pos += 1
 
 
+# --- P-5.3(b') the final choice of an inspector holding a deal -------------------------------
+@njit(cache=True)
+def seek_keep_or_open(s):
+    """Each inspector holding a deal, A then B, keeps it or opens; if all keep, the crate
+    passes."""
+    while s.pos < num_inspectors(s):
+        if s.g_status[s.pos] == G_HOLDING:
+            s.turn = s.insp[s.pos]
+            return True
+        s.pos += 1
+    s.outcome = OUT_PASSED
+    begin_settlement(s)
+    return False
+
+
+@njit(cache=True)
+def legal_keep_or_open(s, out):
+    out[A_KEEP_DEAL] = 1
+    out[A_OPEN_AND_VOID] = 1
+
+
+@njit(cache=True)
+def apply_keep_or_open(s, a):
+    """Keeping makes the deal binding (paid at settlement like a committed one); opening voids
+    it, releases its escrow and accepts this inspector's bounties (R-07), then P-5.4 follows."""
+    g = s.pos
+    if a == A_KEEP_DEAL:
+        s.g_status[g] = G_COMMITTED
+        s.pos += 1
+    else:
+        _void_deal(s, g)
+        s.g_status[g] = G_OPENED
+        s.hist[s.insp[g], H_OPENS] += 1
+        _accept_bounties(s, g)
+        _after_open(s)
+
+
 # --- P-5.4 join and reaction ------------------------------------------------------------------
 @njit(cache=True)
 def seek_join(s):
+    """The other inspector, if undecided or holding a deal (P-5.3(b')), joins or stays out."""
     for g in range(num_inspectors(s)):
-        if s.g_status[g] == G_UNDECIDED:
+        if s.g_status[g] == G_UNDECIDED or s.g_status[g] == G_HOLDING:
             s.pos = g
             s.turn = s.insp[g]
             return True
@@ -494,13 +574,18 @@ def legal_join(s, out):
 
 @njit(cache=True)
 def apply_join(s, a):
+    """Joining voids a held deal; staying out keeps it, binding, paid like the deal of an
+    inspector who did not open (P-5.3(b'), SR-3, Appendix A)."""
     g = s.pos
+    holding = s.g_status[g] == G_HOLDING
     if a == A_JOIN:
+        if holding:
+            _void_deal(s, g)
         s.g_status[g] = G_OPENED
         s.hist[s.insp[g], H_OPENS] += 1
         _accept_bounties(s, g)
     else:
-        s.g_status[g] = G_PASSED
+        s.g_status[g] = G_COMMITTED if holding else G_PASSED
     s.phase = PH_REACT
 
 

@@ -45,7 +45,8 @@ def max_decisions_per_round(config: GameConfig) -> int:
     offer_turn = 2 * (1 + d + MAX_CRATE + 2) + 1
     exchanges = config.haggle_rounds * (offer_turn + 2 + 2)
     lawyer_picks = smugglers * d if config.lawyer_goods == "player_choice" else 0  # R-17d
-    per_crate = 1 + bounty + exchanges + 4 + smugglers + lawyer_picks
+    keep_or_open = 0 if config.accept_commits else config.num_inspectors  # P-5.3(b')
+    per_crate = 1 + bounty + exchanges + 4 + smugglers + lawyer_picks + keep_or_open
     return window + market + pack + announce + smugglers * per_crate + n
 
 

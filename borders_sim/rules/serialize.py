@@ -49,7 +49,8 @@ key                            value
 ``round_order``                list of all seats in this round's order (``order``, 4-3).
 ``position``                   ``{"index", "window_passes", "market_discards"}``: ``index`` is the
                                position in ``round_order`` of the sequential phase in progress (in
-                               the respond, answer-demand and join phases the badge slot, 0 = A)
+                               the respond, answer-demand, join and keep-or-open phases the badge
+                               slot, 0 = A)
                                (``pos``); ``window_passes`` passes in a row in the action window
                                (``window_passes``, P-1); ``market_discards`` cards discarded in
                                the current market turn (``count``, P-2).
@@ -152,7 +153,9 @@ key                        value
 ``inspectors``             two badge records, A then B (with one inspector, B is the unused slot:
                            ``"passed"`` during a border check, otherwise empty):
                            ``badge`` ``"A"``/``"B"``; ``status`` ``"undecided"``, ``"committed"``,
-                           ``"passed"`` or ``"opened"`` (``g_status``); ``offer`` the owner's
+                           ``"passed"``, ``"opened"`` or, with ``accept_commits`` false,
+                           ``"holding"`` (a deal accepted, not yet kept, P-5.3(b'))
+                           (``g_status``); ``offer`` the owner's
                            standing let-through offer ``{"gold", "warehouse": counts,
                            "crate": counts, "promise": bool}`` (``offer_gold``, ``offer_wh``,
                            ``offer_crate``, ``offer_promise``); ``offer_lock``
@@ -775,8 +778,12 @@ def _rng_word(v, path) -> int:
 
 
 _BORDER_PHASES = (st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN,
-                  st.PH_REACT, st.PH_LAWYER, st.PH_FUND, st.PH_BOUNTY_LAWYER)
+                  st.PH_REACT, st.PH_LAWYER, st.PH_FUND, st.PH_BOUNTY_LAWYER, st.PH_KEEP_OR_OPEN)
 _OWNER_PHASES = (st.PH_OFFER, st.PH_ANSWER_DEMAND, st.PH_REACT, st.PH_LAWYER, st.PH_FUND)
+#: Phases in which an inspector may hold a deal: the settlement finds every held deal kept or
+#: voided (P-5.3(b')).
+_HOLDING_PHASES = (st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN,
+                   st.PH_KEEP_OR_OPEN)
 
 
 def _semantics(s, n, config) -> list[str]:
@@ -821,6 +828,17 @@ def _semantics(s, n, config) -> list[str]:
         if slot >= int(s["cfg"][st.CFG_NUM_INSPECTORS]) or turn != s["insp"][slot]:
             bad.append(f"to_move: the inspector of badge slot position.index decides in the "
                        f"{st.PHASE_NAMES[phase]!r} phase")
+    for g in np.flatnonzero(s["g_status"] == st.G_HOLDING):
+        if config.accept_commits or phase not in _HOLDING_PHASES:
+            bad.append(f"negotiation.inspectors[{g}].status: 'holding' needs config."
+                       "accept_commits false and one of the phases "
+                       f"{[st.PHASE_NAMES[p] for p in _HOLDING_PHASES]} (P-5.3(b'))")
+    if phase == st.PH_KEEP_OR_OPEN:
+        slot = int(s["pos"])
+        if slot >= int(s["cfg"][st.CFG_NUM_INSPECTORS]) or turn != s["insp"][slot] \
+                or s["g_status"][slot] != st.G_HOLDING:
+            bad.append("to_move: the inspector of badge slot position.index, holding a deal, "
+                       "decides in the 'keep or open' phase (P-5.3(b'))")
     if (s["phase"] == st.PH_GAME_OVER) != (s["turn"] == -1):
         bad.append("to_move: must be null exactly when the phase is 'game over'")
     if (s["trigger_round"] == 0) != (s["end_reason"] == st.END_NONE):

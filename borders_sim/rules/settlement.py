@@ -192,7 +192,9 @@ def hand_over(s, t):
 
 @njit(cache=True)
 def _pay_deals(s, lawyer_slot):
-    for g in range(2):  # only committed inspectors hold deals (R-05); clear any other row
+    # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
+    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
+    for g in range(2):
         if s.g_status[g] != G_COMMITTED:
             s.deal_gold[g] = 0
             for t in range(NUM_GOODS):

@@ -37,7 +37,8 @@ escrow (R-09)
     ``res_gold[MAX_PLAYERS]`` and ``res_wh[MAX_PLAYERS, 14]``: assets of accepted deals and
     bounties, reserved until the crate is settled.
 border check of the current crate ``cur`` (P-5)
-    ``exchange`` (1-based); ``g_status[2]`` (``G_*``); ``offer_gold[2]``, ``offer_wh[2, 14]``,
+    ``exchange`` (1-based); ``g_status[2]`` (``G_*``; ``G_HOLDING``: an accepted deal not yet
+    kept, P-5.3(b')); ``offer_gold[2]``, ``offer_wh[2, 14]``,
     ``offer_crate[2, 14]``, ``offer_promise[2]`` the owner's standing let-through offers;
     ``offer_lock[2]`` per-turn limits (``LOCK_*``); ``demand[2]`` gold demanded this exchange;
     ``deal_gold[2]``, ``deal_wh[2, 14]``, ``deal_crate[2, 14]``, ``deal_promise[2]``,
@@ -86,7 +87,9 @@ MENU_MAX = 16
 (CFG_NUM_PLAYERS, CFG_NUM_INSPECTORS, CFG_HAGGLING, CFG_HAGGLE_ROUNDS, CFG_MENU_LEN,
  CFG_BOUNTIES, CFG_BOUNTY_GOODS, CFG_TRANSFERS, CFG_ACTION_CARDS, CFG_SKIP_FORCED,
  CFG_ROBBERY_OWN_TURN, CFG_TIEBREAK_PIECES, CFG_FIRST_INSPECTOR, CFG_COLLECT_A_PLUS_1,
- CFG_CRATE_ORDER_AUTO, CFG_TOBACCO_3P, CFG_ROLLOVER_2_5, CFG_LAWYER_CHOICE) = range(18)
+ CFG_CRATE_ORDER_AUTO, CFG_TOBACCO_3P, CFG_ROLLOVER_2_5, CFG_LAWYER_CHOICE,
+ CFG_ACCEPT_HOLDS,  # 1 with accept_commits=False: accepting holds a deal (P-5.3(b'))
+ ) = range(19)
 CFG_SIZE = 20  # room for future flags
 
 HAGGLE_FULL, HAGGLE_GOLD_ONLY, HAGGLE_NONE = 0, 1, 2
@@ -110,16 +113,18 @@ HAGGLE_FULL, HAGGLE_GOLD_ONLY, HAGGLE_NONE = 0, 1, 2
  PH_COLLECT,        # P-6 main-resource collection
  PH_GAME_OVER,
  PH_LAWYER_GOODS,   # R-17d variant: the Lawyer's player picks the goods handed over
- ) = range(18)
+ PH_KEEP_OR_OPEN,   # P-5.3(b') variant: an inspector holding a deal keeps it or opens
+ ) = range(19)
 PHASE_NAMES = ("action window", "raid discard", "market", "pack", "announce", "choose crate",
                "bounty", "offer", "respond", "answer demand", "join", "react", "lawyer", "fund",
-               "bounty lawyer", "collect", "game over", "lawyer goods")
+               "bounty lawyer", "collect", "game over", "lawyer goods", "keep or open")
 
 # crate_status
 CRATE_NONE, CRATE_PACKING, CRATE_CLOSED, CRATE_ANNOUNCED, CRATE_DONE, CRATE_SITTING_OUT = range(6)
-# g_status: an inspector's standing on the current crate
-G_UNDECIDED, G_COMMITTED, G_PASSED, G_OPENED = range(4)
-G_STATUS_NAMES = ("undecided", "committed", "passed", "opened")
+# g_status: an inspector's standing on the current crate; G_HOLDING only with
+# accept_commits=False: a deal accepted but not yet kept (P-5.3(b'))
+G_UNDECIDED, G_COMMITTED, G_PASSED, G_OPENED, G_HOLDING = range(5)
+G_STATUS_NAMES = ("undecided", "committed", "passed", "opened", "holding")
 # offer_lock bits: what the owner may no longer change for an inspector in this offer turn
 LOCK_GOLD, LOCK_WITHDRAWN = 1, 2
 # outcome of the current crate (Appendix A)
@@ -142,7 +147,7 @@ HISTORY_COUNTERS = (
     ("crates_inspected", "crates handled as an inspector"),
     ("opens", "crates opened or joined as an inspector"),
     ("deals_taken", "let-through deals accepted as an inspector"),
-    ("promises_made", "promises of a future pass in accepted deals"),
+    ("promises_made", "promises of a future pass in binding deals"),
     ("promises_kept", "promised passes given as an inspector"),
     ("promises_broken", "promised crates opened as an inspector"),
     ("played_route", "Secret Routes played"),
