@@ -45,6 +45,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import __version__
+from ._compile_notice import quiet
 from .rules import state as st
 from .rules.actions import ranges_table
 from .rules.config import GameConfig
@@ -60,9 +61,10 @@ def warm_up() -> tuple[float, str]:
     """Compile (or load from the cache) the kernels that :func:`simulate` calls: setup, the
     rollout and scoring; returns (seconds, how)."""
     t0 = time.perf_counter()
-    states, seeds = make_batch(GameConfig(num_players=st.MIN_PLAYERS), 0, 1)
-    play_batch(states, seeds, DEFAULT_MAX_STEPS)
-    final_scores(states)
+    with quiet():  # this command reports the preparation itself
+        states, seeds = make_batch(GameConfig(num_players=st.MIN_PLAYERS), 0, 1)
+        play_batch(states, seeds, DEFAULT_MAX_STEPS)
+        final_scores(states)
     dt = time.perf_counter() - t0
     stats = random_games.stats
     how = "compiled" if sum(stats.cache_misses.values()) else (

@@ -12,6 +12,11 @@ Example::
     ...     game.step(game.legal_actions()[0])
     >>> len(game.scores())
     4
+
+The first :class:`Game` of a process compiles the rules kernels (or loads them from numba's
+on-disk cache); while numba compiles, a note on stderr says so (see
+:mod:`borders_sim._compile_notice`; silenced by ``BORDERS_SIM_QUIET=1`` or
+``borders_sim.set_compile_messages(False)``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Union
 
 import numpy as np
 
+from ._compile_notice import compile_notice
 from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
@@ -30,6 +36,27 @@ from .rules.setup import new_state
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the message names the action, the player, the phase."""
+
+
+_kernels_ready = False  # the Game kernels have run once in this process
+
+
+def _prepare_kernels() -> None:
+    """First use: run every kernel a :class:`Game` calls once on a throwaway game, with the
+    argument types :class:`Game` passes, so that numba compiles them (or loads its cache) under
+    one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
+    ``scores``."""
+    global _kernels_ready
+    with compile_notice("the rules kernels"):
+        states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
+        mask = engine.new_mask()
+        engine.advance_at(states, 0, mask)
+        engine.step_at(states, 0, int(np.flatnonzero(mask)[0]), mask)
+        engine.legal_mask_at(states, 0, mask)
+        out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+        scoring.scores_at(states, 0, out)
+        scoring.winners_at(states, 0, out)
+    _kernels_ready = True
 
 
 class Game:
@@ -50,6 +77,8 @@ class Game:
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an int, got {seed!r}")
+        if not _kernels_ready:
+            _prepare_kernels()
         self.config = config
         self._attach(new_state(config, seed))
         engine.advance_at(self.state, 0, self._mask)
@@ -57,6 +86,8 @@ class Game:
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
         """Wrap an existing one-element state array (no copy)."""
+        if not _kernels_ready:
+            _prepare_kernels()
         game = cls.__new__(cls)
         game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         game._attach(state)
