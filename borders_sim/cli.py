@@ -310,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"borders-sim {__version__} simulate: {args.games} random games per player count, "
           f"seed {args.seed}, action cards {'on' if action_cards else 'off'}, "
           f"{threads} thread(s)", file=err)
-    print("preparing the kernels (the first run compiles them, a few minutes; later runs load "
-          "the cache) ...", file=err, flush=True)
+    print("preparing the kernels (the first run compiles them, about 1-1.5 minutes on 2 cores; "
+          "later runs load numba's cache in about a second) ...", file=err, flush=True)
     seconds, how = warm_up()
     print(f"kernels {how} in {seconds:.1f} s", file=err, flush=True)
     results = []
