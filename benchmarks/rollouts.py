@@ -42,7 +42,8 @@ import numpy as np  # noqa: E402
 
 import borders_sim  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli import DEFAULT_MAX_STEPS, PLAYER_COUNTS, markdown_table, si  # noqa: E402
+from borders_sim.cli import (DEFAULT_MAX_STEPS, INT64_MAX, MAX_BATCH, int_in,  # noqa: E402
+                             markdown_table, player_counts, si)
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.rollout import make_batch, play_batch, random_games  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
@@ -52,17 +53,19 @@ GOAL = 10e6  # decisions/s per core
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=None,
-                        help="games per player count for the kernel (default 1000; --quick 200)")
-    parser.add_argument("--players", default="all",
+    parser.add_argument("--games", type=int_in(1, MAX_BATCH), default=None,
+                        help=f"games per player count for the kernel, one batch of 1 to "
+                             f"{MAX_BATCH} (default 1000; --quick 200)")
+    parser.add_argument("--players", default="all", type=player_counts,
                         help="'all' (3..8) or a comma-separated list, e.g. 4,8 (default: all)")
-    parser.add_argument("--repeat", type=int, default=None,
+    parser.add_argument("--repeat", type=int_in(1, 1000), default=None,
                         help="timed runs per measurement, the median is reported "
                              "(default 5; --quick 3)")
-    parser.add_argument("--py-games", type=int, default=None,
+    parser.add_argument("--py-games", type=int_in(1, 1000), default=None,
                         help="games per player count for the Python API loop (default 3; "
                              "--quick 1)")
-    parser.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
+    parser.add_argument("--seed", type=int_in(0, INT64_MAX), default=0,
+                        help="first deal seed, 0 <= S and S+games-1 <= 2**63-1 (default 0)")
     parser.add_argument("--no-action-cards", action="store_true",
                         help="play with a goods-only deck (action_cards=False) to see their cost")
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
@@ -74,15 +77,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.repeat = 3 if quick else 5
     if args.py_games is None:
         args.py_games = 1 if quick else 3
-    if min(args.games, args.repeat, args.py_games) < 1:
-        parser.error("--games, --repeat and --py-games must be positive")
-    try:
-        args.players = (PLAYER_COUNTS if args.players.strip().lower() == "all"
-                        else tuple(int(p) for p in args.players.split(",")))
-    except ValueError:
-        parser.error(f"--players: 'all' or a comma-separated list of 3..8, got {args.players!r}")
-    if any(p not in PLAYER_COUNTS for p in args.players):
-        parser.error(f"--players: counts must be in 3..8, got {args.players}")
+    if args.seed + max(args.games, args.py_games) - 1 > INT64_MAX:
+        parser.error(f"--seed {args.seed}: the last game's seed must be at most 2**63-1")
     return args
 
 

@@ -3,11 +3,17 @@
 * :class:`GameConfig`: player count and rule variants (defaults are the rulebook).
 * :class:`Game`: play a game step by step with legal masks and readable action strings.
 * :mod:`borders_sim.rules`: the numba kernels over a plain array state.
+* :func:`set_compile_messages`: the first ``Game(...)`` (and the first whole-game batch) of a
+  fresh install compiles numba kernels (about 75 s on a 2-core machine) and says so on stderr;
+  ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1``
+  silences that note. Later runs load numba's on-disk cache and print nothing.
 """
 
+from ._compile_notice import set_compile_messages
 from .game import Game, IllegalActionError
 from .rules.actions import NUM_ACTIONS
 from .rules.config import GameConfig
 
 __version__ = "0.1.0"
-__all__ = ["Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "__version__"]
+__all__ = ["Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "set_compile_messages",
+           "__version__"]

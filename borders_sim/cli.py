@@ -27,8 +27,11 @@ prints one row per player count (``--players all`` runs 3..8):
 
 Game ``i`` of a run is dealt from seed ``S + i`` and played with a policy generator derived from
 the same number, so a run is reproducible and its results do not depend on ``--threads`` or
-the batch size. Invalid arguments (``--players 9``, ``--games 0``, more threads than numba
-has) print a message and exit with status 2.
+the batch size. The kernels take seeds as signed 64-bit ints, so ``0 <= S`` and
+``S + G - 1 <= 2**63 - 1``. ``--players`` takes ``N``, a list ``N,M,...`` or ``all``, parsed by
+:func:`player_counts` (shared with the benchmark). Invalid or out-of-range arguments
+(``--players 9``, ``--games 0``, ``--seed 9223372036854775807`` with 1000 games, more threads
+than numba has) print a one-line argparse error and exit with status 2.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import os
 import runpy
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numba
@@ -45,6 +49,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import __version__
+from ._compile_notice import quiet
 from .rules import state as st
 from .rules.actions import ranges_table
 from .rules.config import GameConfig
@@ -53,6 +58,9 @@ from .rules.rollout import final_scores, make_batch, play_batch, random_games
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
 DEFAULT_MAX_STEPS = 10**9  # far above max_game_length of any config
+INT64_MAX = 2**63 - 1  # seeds and step caps are int64 in the kernels
+MAX_GAMES = 10**9  # per player count: days of computing at the kernel's speed
+MAX_BATCH = 2**14  # games per kernel call: 16384 states of ~5.7 kB, about 93 MB
 
 
 # --- warm-up -------------------------------------------------------------------------------
@@ -60,9 +68,10 @@ def warm_up() -> tuple[float, str]:
     """Compile (or load from the cache) the kernels that :func:`simulate` calls: setup, the
     rollout and scoring; returns (seconds, how)."""
     t0 = time.perf_counter()
-    states, seeds = make_batch(GameConfig(num_players=st.MIN_PLAYERS), 0, 1)
-    play_batch(states, seeds, DEFAULT_MAX_STEPS)
-    final_scores(states)
+    with quiet():  # this command reports the preparation itself
+        states, seeds = make_batch(GameConfig(num_players=st.MIN_PLAYERS), 0, 1)
+        play_batch(states, seeds, DEFAULT_MAX_STEPS)
+        final_scores(states)
     dt = time.perf_counter() - t0
     stats = random_games.stats
     how = "compiled" if sum(stats.cache_misses.values()) else (
@@ -77,18 +86,16 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
     """Play ``games`` random games with ``num_players``; returns the summary row as a dict.
 
     ``max_steps`` caps the decisions of a game (default: the config's proven bound
-    :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug)."""
+    :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug). The
+    statistics are summed batch by batch, so memory does not grow with ``games``."""
     config = GameConfig(num_players=num_players, action_cards=action_cards)
     if max_steps is None:
         max_steps = max_game_length(config)
     n = num_players
-    steps = np.zeros(games, dtype=np.int64)
-    rounds = np.zeros(games, dtype=np.int64)
-    reason = np.zeros(games, dtype=np.int64)
-    done = np.zeros(games, dtype=bool)
-    best = np.zeros(games, dtype=np.int64)
-    spread = np.zeros(games, dtype=np.int64)
-    n_win = np.zeros(games, dtype=np.int64)
+    total = {"steps": 0, "rounds": 0, "best": 0, "spread": 0, "winners": 0,
+             "end_main": 0, "end_fallback": 0, "unfinished": 0}
+    lows = {"steps": INT64_MAX, "rounds": INT64_MAX}
+    highs = {"steps": 0, "rounds": 0}
     t0 = time.perf_counter()
     with tqdm(total=games, unit="game", desc=f"{n} players", disable=not progress,
               file=sys.stderr, leave=False) as bar:
@@ -97,27 +104,34 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
             states, pseeds = make_batch(config, seed + lo, k)
             play_batch(states, pseeds, max_steps)
             sc, win = final_scores(states)
-            sl = slice(lo, lo + k)
-            steps[sl] = states["steps"]
-            rounds[sl] = states["round"]
-            reason[sl] = states["end_reason"]
-            done[sl] = states["phase"] == st.PH_GAME_OVER
-            best[sl] = sc[:, :n].max(axis=1)
-            spread[sl] = sc[:, :n].max(axis=1) - sc[:, :n].min(axis=1)
-            n_win[sl] = win[:, :n].sum(axis=1)
+            done = states["phase"] == st.PH_GAME_OVER
+            reason = states["end_reason"]
+            batch = {"steps": states["steps"], "rounds": states["round"],
+                     "best": sc[:, :n].max(axis=1),
+                     "spread": sc[:, :n].max(axis=1) - sc[:, :n].min(axis=1),
+                     "winners": win[:, :n].sum(axis=1),
+                     "end_main": done & (reason == st.END_MAIN_RESOURCES),
+                     "end_fallback": done & (reason == st.END_FALLBACK),
+                     "unfinished": ~done}
+            for key, values in batch.items():
+                total[key] += int(values.sum())
+            for key in lows:
+                lows[key] = min(lows[key], int(batch[key].min()))
+                highs[key] = max(highs[key], int(batch[key].max()))
             bar.update(k)
     seconds = time.perf_counter() - t0
     return {
         "players": n, "games": games,
-        "steps_mean": steps.mean(), "steps_min": int(steps.min()), "steps_max": int(steps.max()),
-        "rounds_mean": rounds.mean(), "rounds_min": int(rounds.min()),
-        "rounds_max": int(rounds.max()),
-        "win_score": best.mean(), "spread": spread.mean(), "winners": n_win.mean(),
-        "end_main": int(np.sum(done & (reason == st.END_MAIN_RESOURCES))),
-        "end_fallback": int(np.sum(done & (reason == st.END_FALLBACK))),
-        "unfinished": int(np.sum(~done)),
+        "steps_mean": total["steps"] / games, "steps_min": lows["steps"],
+        "steps_max": highs["steps"],
+        "rounds_mean": total["rounds"] / games, "rounds_min": lows["rounds"],
+        "rounds_max": highs["rounds"],
+        "win_score": total["best"] / games, "spread": total["spread"] / games,
+        "winners": total["winners"] / games,
+        "end_main": total["end_main"], "end_fallback": total["end_fallback"],
+        "unfinished": total["unfinished"],
         "seconds": seconds, "games_per_s": games / seconds,
-        "decisions_per_s": steps.sum() / seconds,
+        "decisions_per_s": total["steps"] / seconds,
     }
 
 
@@ -160,38 +174,45 @@ def summary_table(results: list[dict]) -> str:
 
 
 # --- arguments -----------------------------------------------------------------------------
-def _players(text: str) -> tuple[int, ...]:
+def player_counts(text: str) -> tuple[int, ...]:
+    """Player counts from the command line: ``N``, a comma-separated list ``N,M,...`` (each
+    from 3 to 8, in the order given, no repeats) or ``all`` (3..8). Shared by ``simulate`` and
+    the benchmark script; raises :class:`argparse.ArgumentTypeError` with the reason."""
     if text.strip().lower() == "all":
         return PLAYER_COUNTS
-    try:
-        n = int(text)
-    except ValueError:
-        n = None
-    if n not in PLAYER_COUNTS:
-        raise argparse.ArgumentTypeError(
-            f"the number of players must be from {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} "
-            f"or 'all', got {text!r}")
-    return (n,)
+    counts = []
+    for item in text.split(","):
+        try:
+            n = int(item)
+        except ValueError:
+            n = None
+        if n not in PLAYER_COUNTS:
+            raise argparse.ArgumentTypeError(
+                f"player counts are {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]}, given as N, "
+                f"N,M,... or 'all'; got {item.strip()!r} in {text!r}")
+        if n in counts:
+            raise argparse.ArgumentTypeError(f"player count {n} is listed twice in {text!r}")
+        counts.append(n)
+    return tuple(counts)
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        v = 0
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return v
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+def int_in(lo: int, hi: int, hint: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer from ``lo`` to ``hi``, else a one-line error (plus
+    ``hint``)."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer from {lo:,} to {hi:,}{hint}, got {text!r}")
+        return v
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
+    max_threads = numba.config.NUMBA_NUM_THREADS
     parser = argparse.ArgumentParser(
         prog="borders-sim",
         description="Simulator of the card game BORDERS (3-8 players) for RL research.")
@@ -201,27 +222,38 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play seeded random games and print a summary table",
         description="Play seeded games with uniformly random legal actions in the compiled "
                     "rollout kernel and print a summary per player count.")
-    sim.add_argument("--players", required=True, type=_players, metavar="N",
-                     help="number of players, 3..8, or 'all' for one row per count")
-    sim.add_argument("--games", type=_positive, default=1000, metavar="G",
-                     help="games per player count (default: 1000)")
-    sim.add_argument("--seed", type=_int, default=0, metavar="S",
-                     help="game i is dealt from seed S+i (default: 0)")
+    sim.add_argument("--players", required=True, type=player_counts, metavar="N",
+                     help="number of players, 3..8, a list such as 3,4 (one row each), or "
+                          "'all' for 3..8")
+    sim.add_argument("--games", type=int_in(1, MAX_GAMES), default=1000, metavar="G",
+                     help=f"games per player count, 1 to {MAX_GAMES:,} (default: 1000)")
+    sim.add_argument("--seed", type=int_in(0, INT64_MAX), default=0, metavar="S",
+                     help="game i is dealt from seed S+i; seeds are signed 64-bit ints, so "
+                          "0 <= S and S+G-1 <= 2**63-1 (default: 0)")
     sim.add_argument("--no-action-cards", action="store_true",
                      help="play without the 22 action cards (variant action_cards=False)")
-    sim.add_argument("--threads", type=_positive, default=None, metavar="T",
-                     help="numba threads (default: all that numba sees)")
-    sim.add_argument("--batch-size", type=_positive, default=256, metavar="B",
-                     help="games per kernel call (default: 256); results do not depend on it")
-    sim.add_argument("--max-steps", type=_positive, default=None, metavar="M",
-                     help="cap on decisions per game (default: the config's proven bound "
-                          "max_game_length, P-0.4)")
+    sim.add_argument("--threads", default=None, metavar="T",
+                     type=int_in(1, max_threads, " (numba's maximum here; set NUMBA_NUM_THREADS "
+                                                 "before starting to allow more)"),
+                     help=f"numba threads, 1 to {max_threads} here (default: all of them)")
+    sim.add_argument("--batch-size", type=int_in(1, MAX_BATCH), default=256, metavar="B",
+                     help=f"games per kernel call, 1 to {MAX_BATCH} (default: 256); results do "
+                          "not depend on it")
+    sim.add_argument("--max-steps", type=int_in(1, INT64_MAX), default=None, metavar="M",
+                     help="cap on decisions per game, 1 to 2**63-1 (default: the config's "
+                          "proven bound max_game_length, P-0.4)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(subparser=sim)
     sub.add_parser("actions", help="print the table of action-id ranges (P-0.1)")
-    sub.add_parser(
-        "bench", add_help=False,
-        help="run benchmarks/rollouts.py of a source checkout (arguments are passed on)")
+    bench = sub.add_parser(
+        "bench", add_help=False, usage="borders-sim bench [BENCHMARK OPTIONS ...]",
+        help="run benchmarks/rollouts.py of a source checkout (arguments are passed on)",
+        description="Run the rollout benchmark, the script benchmarks/rollouts.py of a source "
+                    "checkout of borders_sim (looked for in the current directory, then beside "
+                    "the imported package); every argument is passed on to it. The script is "
+                    "not part of the installed package. In a checkout, 'borders-sim bench "
+                    "--help' lists its options (--quick, --players, --games, --repeat, ...).")
+    bench.set_defaults(subparser=bench)
     return parser
 
 
@@ -236,14 +268,19 @@ def _bench_script() -> Path | None:
 def _run_bench(parser: argparse.ArgumentParser, extra: list[str]) -> int:
     path = _bench_script()
     if path is None:
-        parser.exit(2, "borders-sim bench: the benchmark is a script of the source repository "
-                       "(benchmarks/rollouts.py), not of the installed package; run it from a "
-                       "checkout: python benchmarks/rollouts.py --quick\n")
-    sys.argv = [str(path)] + extra
+        if "-h" in extra or "--help" in extra:
+            parser.print_help()
+            return 0
+        parser.exit(2, "borders-sim bench: the benchmarks live in a source checkout "
+                       "(benchmarks/rollouts.py), not in the installed package; run this "
+                       "command from a checkout of the repository\n")
+    saved, sys.argv = sys.argv, [str(path)] + extra
     try:
         runpy.run_path(str(path), run_name="__main__")
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.argv = saved
     return 0
 
 
@@ -251,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if args.command == "bench":
-        return _run_bench(parser, extra)
+        return _run_bench(args.subparser, extra)
     if args.command == "actions":
         print(ranges_table())
         return 0
@@ -262,11 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
-    max_threads = numba.config.NUMBA_NUM_THREADS
+    if args.seed + args.games - 1 > INT64_MAX:
+        parser.error(f"--seed {args.seed} with --games {args.games}: the last game's seed "
+                     f"S+G-1 must be at most 2**63-1 = {INT64_MAX}")
     if args.threads is not None:
-        if args.threads > max_threads:
-            parser.error(f"--threads {args.threads}: numba has {max_threads} thread(s) here "
-                         "(set NUMBA_NUM_THREADS before starting to allow more)")
         numba.set_num_threads(args.threads)
     threads = numba.get_num_threads()
     action_cards = not args.no_action_cards
@@ -274,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"borders-sim {__version__} simulate: {args.games} random games per player count, "
           f"seed {args.seed}, action cards {'on' if action_cards else 'off'}, "
           f"{threads} thread(s)", file=err)
-    print("preparing the kernels (the first run compiles them, a few minutes; later runs load "
-          "the cache) ...", file=err, flush=True)
+    print("preparing the kernels (the first run compiles them, about 1-1.5 minutes on 2 cores; "
+          "later runs load numba's cache in about a second) ...", file=err, flush=True)
     seconds, how = warm_up()
     print(f"kernels {how} in {seconds:.1f} s", file=err, flush=True)
     results = []

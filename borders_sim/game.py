@@ -12,14 +12,23 @@ Example::
     ...     game.step(game.legal_actions()[0])
     >>> len(game.scores())
     4
+
+The first :class:`Game` of a process compiles the rules kernels (or loads them from numba's
+on-disk cache); while numba compiles, a note on stderr says so (see
+:mod:`borders_sim._compile_notice`; silenced by ``BORDERS_SIM_QUIET=1`` or
+``borders_sim.set_compile_messages(False)``).
+
+A :class:`Game` pickles, copies and deep-copies into an independent game (its state is one
+numpy record), so vector environments and worker processes can ship games.
 """
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
+from ._compile_notice import compile_notice
 from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
@@ -30,6 +39,27 @@ from .rules.setup import new_state
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the message names the action, the player, the phase."""
+
+
+_kernels_ready = False  # the Game kernels have run once in this process
+
+
+def _prepare_kernels() -> None:
+    """First use: run every kernel a :class:`Game` calls once on a throwaway game, with the
+    argument types :class:`Game` passes, so that numba compiles them (or loads its cache) under
+    one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
+    ``scores``."""
+    global _kernels_ready
+    with compile_notice("the rules kernels"):
+        states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
+        mask = engine.new_mask()
+        engine.advance_at(states, 0, mask)
+        engine.step_at(states, 0, int(np.flatnonzero(mask)[0]), mask)
+        engine.legal_mask_at(states, 0, mask)
+        out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+        scoring.scores_at(states, 0, out)
+        scoring.winners_at(states, 0, out)
+    _kernels_ready = True
 
 
 class Game:
@@ -50,6 +80,8 @@ class Game:
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an int, got {seed!r}")
+        if not _kernels_ready:
+            _prepare_kernels()
         self.config = config
         self._attach(new_state(config, seed))
         engine.advance_at(self.state, 0, self._mask)
@@ -58,10 +90,15 @@ class Game:
     def from_state(cls, state: np.ndarray) -> "Game":
         """Wrap an existing one-element state array (no copy)."""
         game = cls.__new__(cls)
-        game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
-        game._attach(state)
-        game.refresh()
+        game._load(state)
         return game
+
+    def _load(self, state: np.ndarray) -> None:
+        if not _kernels_ready:
+            _prepare_kernels()
+        self.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
+        self._attach(state)
+        self.refresh()
 
     def _attach(self, state: np.ndarray) -> None:
         self.state = state
@@ -142,19 +179,21 @@ class Game:
 
         Args:
             action: an action id or its string, e.g. ``"offer gold 5 to A"``.
-            player: optionally the seat that means to act; a different seat than
-                :attr:`current_player` is refused as out of turn.
+            player: optionally the seat (an int from 0 to ``num_players - 1``) that means to
+                act; a different seat than :attr:`current_player` is refused as out of turn.
 
         Raises:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
-                legal now; nothing changes.
+                legal now, or ``player`` is not a seat; nothing changes.
         """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-        if player is not None and player != self.current_player:
-            raise IllegalActionError(
-                f"action {action!r} out of turn: player p{player} tried to act, but it is "
-                f"p{self.current_player}'s turn in phase {self.phase!r}")
+        if player is not None:
+            self._check_seat(player)
+            if player != self.current_player:
+                raise IllegalActionError(
+                    f"action {action!r} out of turn: player p{player} tried to act, but it is "
+                    f"p{self.current_player}'s turn in phase {self.phase!r}")
         if type(action) is int:
             a = action
         elif isinstance(action, str):
@@ -176,6 +215,13 @@ class Game:
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
         engine.step_at(self.state, 0, a, self._mask)
 
+    def _check_seat(self, player: Any) -> None:
+        """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= player < self.num_players:
+            raise IllegalActionError(
+                f"player must be a seat, an int from 0 to {self.num_players - 1}, got {player!r}")
+
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
@@ -189,7 +235,29 @@ class Game:
         return [int(p) for p in np.flatnonzero(out[: self.num_players])]
 
     def copy(self) -> "Game":
-        return Game.from_state(self.state.copy())
+        """An independent game in the same position (its own copy of the state)."""
+        other = type(self).__new__(type(self))
+        other.config = self.config  # frozen
+        other._attach(self.state.copy())
+        other._mask[:] = self._mask
+        return other
+
+    # copy.copy and copy.deepcopy give independent games too: a shallow copy sharing the state
+    # array would let one game's steps move the other.
+    def __copy__(self) -> "Game":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        memo[id(self)] = other = self.copy()
+        return other
+
+    def __getstate__(self) -> dict:
+        # Only the state: the field views and the mask are rebuilt from it on loading (pickled
+        # views would come back as detached arrays).
+        return {"state": self.state}
+
+    def __setstate__(self, d: dict) -> None:
+        self._load(d["state"])
 
     def __repr__(self) -> str:
         return (f"Game(num_players={self.num_players}, round={self.round}, phase={self.phase!r}, "

@@ -7,6 +7,7 @@ variant. A :class:`GameConfig` is validated on construction and packed into the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
@@ -24,6 +25,64 @@ _CHOICES = {
     "lawyer_goods": ("auto_lowest", "player_choice"),
 }
 DEFAULT_GOLD_MENU = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30)
+GOLD_AMOUNT_MAX = 1000  # largest gold_menu amount (P-0.5)
+_INT_RANGES = {"num_players": (st.MIN_PLAYERS, st.MAX_PLAYERS), "haggle_rounds": (1, 8)}
+
+
+def _got(value: object) -> str:
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _is_int(value: object) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _normalised(name: str, value: object, default: object) -> object:
+    """``value`` of flag ``name`` as a plain Python value (numpy scalars converted), or a
+    ValueError naming the flag and what it takes. The kind of a flag is the type of its
+    default: bool, int (a range in ``_INT_RANGES``), str (a choice in ``_CHOICES``) or the
+    gold-menu tuple."""
+    if isinstance(default, bool):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False (a bool), got {_got(value)}")
+        return bool(value)
+    if isinstance(default, int):
+        lo, hi = _INT_RANGES[name]
+        if not _is_int(value):
+            raise ValueError(f"{name} must be an int from {lo} to {hi}, got {_got(value)}")
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} must be from {lo} to {hi}, got {value}")
+        return int(value)
+    if isinstance(default, str):
+        allowed = _CHOICES[name]
+        if not isinstance(value, str) or value not in allowed:
+            raise ValueError(f"{name} must be one of {allowed}, got {_got(value)}")
+        return str(value)
+    return _gold_menu(name, value)
+
+
+def _gold_menu(name: str, value: object) -> tuple[int, ...]:
+    """A gold menu: a tuple, list, range or 1-d numpy array of increasing ints."""
+    what = (f"an increasing tuple or list of 1 to {st.MENU_MAX} ints from 1 to "
+            f"{GOLD_AMOUNT_MAX}")
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        items = list(value)
+    elif isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray,
+                                                                memoryview)):
+        items = list(value)
+    else:
+        raise ValueError(f"{name} must be {what}, got {_got(value)}")
+    if not 1 <= len(items) <= st.MENU_MAX:
+        raise ValueError(f"{name} must be {what}, got {len(items)} amounts: {value!r}")
+    for i, g in enumerate(items):
+        if not _is_int(g) or not 1 <= g <= GOLD_AMOUNT_MAX:
+            raise ValueError(f"{name}[{i}] must be an int from 1 to {GOLD_AMOUNT_MAX}, "
+                             f"got {_got(g)}")
+    menu = tuple(int(g) for g in items)
+    if any(a >= b for a, b in zip(menu, menu[1:])):
+        raise ValueError(f"{name} must be increasing, got {menu}")
+    return menu
 
 
 @dataclass(frozen=True, init=False)
@@ -59,6 +118,16 @@ class GameConfig:
         accept_commits: accepting a let-through deal commits the inspector not to open (R-05);
             ``False``: §4.4's literal reading, the inspector holds the deal and, when the
             negotiation would end without an open, keeps it or opens and voids it (P-5.3(b')).
+
+    Numpy scalars are accepted and stored as plain Python values (``np.int8(8)`` becomes
+    ``8``, ``np.bool_(True)`` becomes ``True``, a gold menu of numpy ints a tuple of ints), so
+    :meth:`to_dict` is JSON-ready and the arithmetic on a config cannot overflow. A gold menu
+    is a tuple, list, range or 1-d array; sets, dicts, strings, bytes and iterators are refused.
+
+    Raises:
+        ValueError: an unknown flag, or a value of the wrong type or out of range; the message
+            names the flag and what it takes (a bool flag takes only ``True``/``False``, not
+            ``1`` or ``"yes"``).
     """
 
     num_players: int = 4
@@ -86,34 +155,8 @@ class GameConfig:
         if unknown:
             raise ValueError(f"unknown GameConfig flag(s) {unknown}; known flags: {known}")
         for f in fields(self):
-            object.__setattr__(self, f.name, flags.get(f.name, f.default))
-        self._validate()
-
-    def _validate(self) -> None:
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, (int, np.integer)):
-            raise ValueError(f"num_players must be an int from 3 to 8, got {self.num_players!r}")
-        if not st.MIN_PLAYERS <= self.num_players <= st.MAX_PLAYERS:
-            raise ValueError(f"num_players must be from 3 to 8, got {self.num_players}")
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        if isinstance(self.haggle_rounds, bool) or not isinstance(self.haggle_rounds, (int, np.integer)) \
-                or not 1 <= self.haggle_rounds <= 8:
-            raise ValueError(f"haggle_rounds must be an int from 1 to 8, got {self.haggle_rounds!r}")
-        menu = tuple(self.gold_menu)
-        bad_amount = any(isinstance(g, bool) or not isinstance(g, (int, np.integer))
-                         or not 0 < g <= 1000 for g in menu)
-        if not 1 <= len(menu) <= st.MENU_MAX or bad_amount \
-                or any(a >= b for a, b in zip(menu, menu[1:])):
-            raise ValueError("gold_menu must be an increasing sequence of 1 to 16 ints in 1..1000, "
-                             f"got {self.gold_menu!r}")
-        object.__setattr__(self, "gold_menu", tuple(int(g) for g in menu))
-        for name in ("bounties", "bounty_goods", "smuggler_transfers", "action_cards",
-                     "skip_forced", "allow_tobacco_announce_3p", "midround_2_5_rollover",
-                     "accept_commits"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            value = _normalised(f.name, flags.get(f.name, f.default), f.default)
+            object.__setattr__(self, f.name, value)
 
     @property
     def num_inspectors(self) -> int:

@@ -4,7 +4,9 @@
 parallel over games (``prange``). Each game owns its state (and so its chance), and the random
 policy of game ``i`` draws from its own generator seeded from ``seeds[i]``, so results do not
 depend on the batch size or the number of threads. :func:`make_batch`, :func:`play_batch` and
-:func:`final_scores` are the Python helpers the command line and the benchmarks share.
+:func:`final_scores` are the Python helpers the command line and the benchmarks share; the
+first of them to run compiles the batch kernels (or loads them from numba's cache), with a note
+on stderr while numba compiles (:mod:`borders_sim._compile_notice`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .._compile_notice import compile_notice
 from .actions import PHASE_LO
 from .config import GameConfig
 from .engine import MASK_SIZE, advance, kth_legal, step
@@ -58,8 +61,26 @@ def policy_seeds(seeds: np.ndarray) -> np.ndarray:
     return x.view(np.int64)
 
 
+_prepared = False  # the batch kernels below have run once in this process
+
+
+def _prepare() -> None:
+    """First use: run the kernels of :func:`make_batch`, :func:`play_batch` and
+    :func:`final_scores` once on a throwaway one-game batch, with the arguments' types of
+    those helpers, so that numba compiles them (or loads its cache) under one notice."""
+    global _prepared
+    with compile_notice("the whole-game kernels"):
+        states = new_state(GameConfig(num_players=3), 0)
+        random_games(states, np.zeros(1, dtype=np.int64), 1, np.zeros(1, dtype=np.int64))
+        _score_batch(states, np.zeros((1, MAX_PLAYERS), dtype=np.int64),
+                     np.zeros((1, MAX_PLAYERS), dtype=np.int64))
+    _prepared = True
+
+
 def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` fresh states dealt from seeds ``first_seed ..`` and their policy seeds."""
+    if not _prepared:
+        _prepare()
     seeds = np.arange(first_seed, first_seed + count, dtype=np.int64)
     states = np.empty(count, dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
     for i, seed in enumerate(seeds):
@@ -70,6 +91,8 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
     """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`; returns
     the decisions per game (int64). Argument types are fixed so one compiled version serves all."""
+    if not _prepared:
+        _prepare()
     out = np.zeros(states.shape[0], dtype=np.int64)
     random_games(states, seeds.astype(np.int64, copy=False), int(max_steps), out)
     return out
@@ -84,6 +107,8 @@ def _score_batch(states, sc, win):
 
 def final_scores(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Scores and winner flags, int64[len(states), MAX_PLAYERS] each (absent seats are 0)."""
+    if not _prepared:
+        _prepare()
     sc = np.zeros((states.shape[0], MAX_PLAYERS), dtype=np.int64)
     win = np.zeros((states.shape[0], MAX_PLAYERS), dtype=np.int64)
     _score_batch(states, sc, win)

@@ -1,0 +1,181 @@
+"""The ``borders-sim`` command line refuses bad numbers with one argparse line, never a traceback.
+
+* out-of-range or malformed ``--seed``, ``--games``, ``--threads``, ``--batch-size``,
+  ``--max-steps`` and ``--players`` exit with status 2 and one ``error:`` line;
+* ``simulate`` and the benchmark parse player lists with the same function (``N``, ``N,M,...``,
+  ``all``), and ``simulate --players 3,4`` prints one row per count;
+* the last seed a run may use is ``2**63 - 1`` (the kernels' int64) and it works;
+* ``bench --help`` works without a source checkout and ``bench`` there says in one line where
+  the benchmarks are; in a checkout, ``bench --help`` shows the script's options;
+* ``simulate`` streams its statistics batch by batch: the row does not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from borders_sim import cli
+from borders_sim.rules import state as st
+from borders_sim.rules.config import GameConfig
+from borders_sim.rules.rollout import final_scores, make_batch, play_batch
+
+ROOT = Path(__file__).resolve().parents[1]
+BIG = "99999999999999999999"
+
+
+def refused(capsys, argv: list[str]) -> str:
+    """Run ``main(argv)``, expect an argparse exit 2, return the one error line."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1, err
+    return errors[0]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--seed", "9223372036854775807"],
+     r"--seed 9223372036854775807 with --games 1000: the last game's seed S\+G-1 must be at "
+     r"most 2\*\*63-1"),
+    (["--seed", "9223372036854775806", "--games", "3"], r"S\+G-1 must be at most 2\*\*63-1"),
+    (["--seed", "9223372036854775808", "--games", "1"],
+     r"argument --seed: must be an integer from 0 to 9,223,372,036,854,775,807, got "),
+    (["--seed", "-1"], r"argument --seed: must be an integer from 0 to "),
+    (["--seed", "1.5"], r"argument --seed: must be an integer from 0 to .* got '1.5'"),
+    (["--games", BIG], rf"argument --games: must be an integer from 1 to 1,000,000,000, got "
+                       rf"'{BIG}'"),
+    (["--games", "0"], r"argument --games: must be an integer from 1 to "),
+    (["--games", "-5"], r"argument --games: must be an integer from 1 to "),
+    (["--games", "9" * 5000], r"argument --games: must be an integer from 1 to "),
+    (["--threads", "0"], r"argument --threads: must be an integer from 1 to "),
+    (["--threads", BIG], r"argument --threads: .* set NUMBA_NUM_THREADS before starting"),
+    (["--threads", str(numba.config.NUMBA_NUM_THREADS + 1)],
+     rf"argument --threads: must be an integer from 1 to {numba.config.NUMBA_NUM_THREADS} "),
+    (["--batch-size", "0"], r"argument --batch-size: must be an integer from 1 to 16,384"),
+    (["--batch-size", "100000"], r"argument --batch-size: must be an integer from 1 to 16,384"),
+    (["--max-steps", "0"], r"argument --max-steps: must be an integer from 1 to "),
+    (["--max-steps", str(2**63)], r"argument --max-steps: must be an integer from 1 to "
+                                  r"9,223,372,036,854,775,807"),
+])
+def test_out_of_range_numbers_are_one_line_argparse_errors(capsys, args, message):
+    line = refused(capsys, ["simulate", "--players", "4", *args])
+    assert line.startswith("borders-sim simulate: error: ")
+    assert re.search(message, line), line
+
+
+@pytest.mark.parametrize("text,message", [
+    ("9", r"player counts are 3 to 8, given as N, N,M,... or 'all'; got '9' in '9'"),
+    ("2,4", r"got '2' in '2,4'"),
+    ("3,,4", r"got '' in '3,,4'"),
+    ("", r"got '' in ''"),
+    ("three", r"got 'three'"),
+    ("3,4,3", r"player count 3 is listed twice in '3,4,3'"),
+])
+def test_bad_player_lists_are_refused(capsys, text, message):
+    line = refused(capsys, ["simulate", "--players", text])
+    assert line.startswith("borders-sim simulate: error: argument --players: ")
+    assert re.search(message, line), line
+
+
+def _benchmark_module():
+    spec = importlib.util.spec_from_file_location("rollouts_bench",
+                                                  ROOT / "benchmarks" / "rollouts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("text,counts", [("3,4", (3, 4)), (" 8 , 5", (8, 5)), ("6", (6,)),
+                                         ("all", tuple(range(3, 9))), ("ALL", tuple(range(3, 9)))])
+def test_simulate_and_bench_share_the_player_list_parser(text, counts):
+    assert cli.player_counts(text) == counts
+    sim = cli.build_parser().parse_args(["simulate", "--players", text])
+    assert sim.players == counts
+    assert _benchmark_module().parse_args(["--players", text]).players == counts
+
+
+def test_bench_refuses_what_simulate_refuses(capsys):
+    bench = _benchmark_module()
+    for argv in (["--players", "3,9"], ["--seed", "-1"], ["--games", BIG], ["--repeat", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            bench.parse_args(argv)
+        assert stop.value.code == 2
+        assert "Traceback" not in capsys.readouterr().err
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.player_counts("3,9")
+
+
+def test_simulate_several_counts_and_the_last_seed(capsys):
+    assert cli.main(["simulate", "--players", "3,4", "--games", "3", "--no-progress",
+                     "--seed", str(2**63 - 3)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("|") and "---" not in line]
+    assert [r.split("|")[1].strip() for r in rows] == ["players", "3", "4"]
+    assert "6 games in" in out
+
+
+def test_simulate_rows_do_not_depend_on_the_batch_size():
+    """The streamed statistics equal those of all games at once."""
+    whole = cli.simulate(5, 7, seed=40, batch_size=7, progress=False)
+    batched = cli.simulate(5, 7, seed=40, batch_size=2, progress=False)
+    config = GameConfig(num_players=5)
+    states, seeds = make_batch(config, 40, 7)
+    play_batch(states, seeds, cli.max_game_length(config))
+    sc, win = final_scores(states)
+    for row in (whole, batched):
+        assert row["steps_mean"] == pytest.approx(states["steps"].mean())
+        assert (row["steps_min"], row["steps_max"]) == (states["steps"].min(),
+                                                        states["steps"].max())
+        assert (row["rounds_min"], row["rounds_max"]) == (states["round"].min(),
+                                                          states["round"].max())
+        assert row["win_score"] == pytest.approx(sc[:, :5].max(axis=1).mean())
+        assert row["winners"] == pytest.approx(win[:, :5].sum(axis=1).mean())
+        assert row["end_main"] + row["end_fallback"] == 7 and row["unfinished"] == 0
+        assert np.all(states["phase"] == st.PH_GAME_OVER)
+    timing = {"seconds", "games_per_s", "decisions_per_s"}
+    assert {k: v for k, v in whole.items() if k not in timing} == \
+        {k: v for k, v in batched.items() if k not in timing}
+
+
+def test_bench_outside_a_checkout(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "_bench_script", lambda: None)
+    for flag in ("--help", "-h"):
+        assert cli.main(["bench", flag]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("usage: borders-sim bench [BENCHMARK OPTIONS ...]")
+        assert "benchmarks/rollouts.py of a source checkout" in " ".join(out.split())
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["bench", "--quick"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the benchmarks live in a source checkout" in err
+
+
+def test_bench_help_in_a_checkout_is_the_scripts_help(capsys):
+    argv = list(sys.argv)
+    assert cli.main(["bench", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--quick" in out and "--py-games" in out
+    assert sys.argv == argv
+
+
+def test_the_module_entry_point_refuses_without_traceback():
+    """End to end, in a fresh interpreter: the one-line error and status 2."""
+    run = subprocess.run([sys.executable, "-m", "borders_sim.cli", "simulate", "--players",
+                          "3,4", "--games", BIG], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert run.stderr.splitlines()[-1].startswith(
+        "borders-sim simulate: error: argument --games: must be an integer from 1 to ")

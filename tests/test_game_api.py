@@ -1,0 +1,158 @@
+"""The Python ``Game`` object: pickling and copies, and the ``player`` argument of ``step``.
+
+* ``pickle``, ``copy.deepcopy``, ``copy.copy`` and ``Game.copy`` give an independent game whose
+  ``phase``, ``current_player``, ``round``, ``is_terminal`` and legal mask follow its own state
+  after steps (field views must not come back detached), at the start, mid-game and at the end;
+* a game crosses a process pool (spawn: a fresh interpreter, as Ray workers are) and continues
+  there exactly as it would have at home;
+* ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else.
+"""
+
+from __future__ import annotations
+
+import copy
+import multiprocessing
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from borders_sim import Game, GameConfig, IllegalActionError
+from borders_sim.rules import state as st
+
+COPIERS = {
+    "pickle": lambda g: pickle.loads(pickle.dumps(g)),
+    "pickle protocol 2": lambda g: pickle.loads(pickle.dumps(g, protocol=2)),
+    "deepcopy": copy.deepcopy,
+    "copy.copy": copy.copy,
+    "Game.copy": Game.copy,
+}
+
+
+def view(game: Game) -> tuple:
+    """Everything a caller reads from a game."""
+    return (game.state.tobytes(), game.phase, game.current_player, game.round,
+            game.is_terminal, game.legal_actions(), game.legal_mask().tobytes())
+
+
+def assert_tracks_own_state(game: Game) -> None:
+    """The properties agree with the game's own state record (not a detached copy of it)."""
+    rec = game.state[0]
+    assert game.phase == st.PHASE_NAMES[int(rec["phase"])]
+    assert game.round == int(rec["round"])
+    assert game.is_terminal == (int(rec["phase"]) == st.PH_GAME_OVER)
+    assert game.current_player == (-1 if game.is_terminal else int(rec["turn"]))
+    assert game.legal_actions() == Game.from_state(game.state.copy()).legal_actions()
+
+
+def game_at(where: str, rng: random.Random) -> Game:
+    game = Game(GameConfig(num_players=6), seed=11)
+    steps = {"start": 0, "mid-game": 150, "end": 10**9}[where]
+    while steps and not game.is_terminal:
+        game.step(rng.choice(game.legal_actions()))
+        steps -= 1
+    return game
+
+
+@pytest.mark.parametrize("how", COPIERS)
+@pytest.mark.parametrize("where", ["start", "mid-game", "end"])
+def test_copies_are_independent_games_that_follow_their_own_state(how, where):
+    rng = random.Random(3)
+    game = game_at(where, rng)
+    twin = COPIERS[how](game)
+    assert type(twin) is Game and twin is not game
+    assert twin.config == game.config
+    assert view(twin) == view(game)
+    assert not np.shares_memory(twin.state, game.state)
+    assert_tracks_own_state(twin)
+    if where == "end":
+        assert twin.is_terminal and twin.current_player == -1
+        with pytest.raises(IllegalActionError, match="game is over"):
+            twin.step(0)
+        return
+    # the same actions keep the two equal, and every property follows each game's own state
+    while not game.is_terminal:
+        a = rng.choice(game.legal_actions())
+        game.step(a)
+        twin.step(a)
+        assert view(twin) == view(game)
+    assert_tracks_own_state(twin)
+    assert twin.scores() == game.scores() and twin.winners() == game.winners()
+
+
+@pytest.mark.parametrize("how", COPIERS)
+def test_stepping_a_copy_leaves_the_original_alone(how):
+    rng = random.Random(5)
+    game = game_at("mid-game", rng)
+    before = view(game)
+    twin = COPIERS[how](game)
+    for _ in range(40):
+        twin.step(rng.choice(twin.legal_actions()))
+    assert view(game) == before
+    assert view(twin) != before
+    assert_tracks_own_state(twin)
+    assert_tracks_own_state(game)
+
+
+def test_deepcopy_of_a_container_keeps_shared_games_shared():
+    game = Game(GameConfig(num_players=3), seed=2)
+    pair = copy.deepcopy([game, game])
+    assert pair[0] is pair[1] and pair[0] is not game
+
+
+def _continue(game: Game, actions: list[int]) -> Game:
+    """Runs in a worker process: play ``actions`` on the unpickled game and send it back."""
+    for a in actions:
+        game.step(a)
+    return game
+
+
+def test_a_game_crosses_a_spawned_process_pool():
+    rng = random.Random(9)
+    game = game_at("mid-game", rng)
+    expected = game.copy()
+    actions = []
+    for _ in range(60):
+        a = rng.choice(expected.legal_actions())
+        expected.step(a)
+        actions.append(a)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        back = pool.apply(_continue, (game, actions))
+    assert view(back) == view(expected)
+    assert_tracks_own_state(back)
+    a = back.legal_actions()[0]
+    back.step(a)
+    expected.step(a)
+    assert view(back) == view(expected)
+
+
+# --- step(..., player=...) -------------------------------------------------------------------
+def test_player_may_be_any_int_seat():
+    game = Game(GameConfig(num_players=4), seed=1)
+    for kind in (int, np.int8, np.int64, np.uint32):
+        trial = game.copy()
+        trial.step(trial.legal_actions()[0], player=kind(game.current_player))
+        assert trial.state.tobytes() != game.state.tobytes()
+
+
+@pytest.mark.parametrize("player", ["p1", "1", 1.0, True, np.bool_(False), (0,), [1],
+                                    -1, 4, np.int64(7)])
+def test_player_that_is_not_a_seat_is_refused_by_name(player):
+    game = Game(GameConfig(num_players=4), seed=1)
+    before = game.state.tobytes()
+    with pytest.raises(IllegalActionError,
+                       match=r"player must be a seat, an int from 0 to 3, got ") as err:
+        game.step(game.legal_actions()[0], player=player)
+    assert repr(player) in str(err.value)
+    assert "pp1" not in str(err.value)
+    assert game.state.tobytes() == before
+
+
+def test_out_of_turn_names_both_seats():
+    game = Game(GameConfig(num_players=4), seed=1)
+    other = (game.current_player + 1) % 4
+    with pytest.raises(IllegalActionError,
+                       match=rf"out of turn: player p{other} tried to act, but it is "
+                             rf"p{game.current_player}'s turn"):
+        game.step(game.legal_actions()[0], player=np.int16(other))
