@@ -9,10 +9,16 @@
   silences that note. Later runs load numba's on-disk cache and print nothing.
 """
 
-from ._compile_notice import set_compile_messages
-from .game import Game, IllegalActionError
-from .rules.actions import NUM_ACTIONS
-from .rules.config import GameConfig
+from pathlib import Path
+
+from ._kernel_cache import sync_kernel_stamps
+
+sync_kernel_stamps(Path(__file__).parent)  # before any kernel loads numba's cache
+
+from ._compile_notice import set_compile_messages  # noqa: E402
+from .game import Game, IllegalActionError  # noqa: E402
+from .rules.actions import NUM_ACTIONS  # noqa: E402
+from .rules.config import GameConfig  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "set_compile_messages",
