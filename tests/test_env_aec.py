@@ -18,6 +18,7 @@ import importlib
 import json
 import pickle
 import random
+import re
 import warnings
 
 import numpy as np
@@ -73,6 +74,11 @@ def test_module_docstring_is_the_generated_doc_page():
     assert layout_table() in borders.__doc__ and act.ranges_table() in borders.__doc__
     for f in GameConfig.__dataclass_fields__:
         assert f"| `{f}` |" in borders.__doc__
+
+
+def test_doc_page_example_runs():
+    code = re.search(r"```python\n(.*?)```", borders.__doc__, re.S).group(1)
+    exec(compile(code, borders.__file__, "exec"), {})
 
 
 # --- PettingZoo's own tests ------------------------------------------------------------------
