@@ -12,9 +12,9 @@ for reinforcement-learning research. It follows the conventions of PettingZoo's 
 | Manual Control | No |
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']` |
 | Agents | 3-8 (`num_players`, default 4) |
-| Action Shape | Discrete(511) |
-| Action Values | 0 to 510 |
-| Observation Shape | (1811,) |
+| Action Shape | Discrete(513) |
+| Action Values | 0 to 512 |
+| Observation Shape | (1814,) |
 | Observation Values | [0, float32 max]: counts and one-hots, float32 |
 
 BORDERS is a Prohibition-era smuggling game for 3 to 8 players. Each round the smugglers
@@ -87,63 +87,63 @@ into these named blocks.
 | runouts | 48 | 1 | times the draw pile ran out (R-29; the second triggers the fallback) |
 | discard_pile | 49-68 | 20 | the open discard pile, cards by type |
 | main_in_middle | 69-80 | 12 | 1 for each main resource still in the middle |
-| phase | 81-98 | 18 | one-hot of the phase (state.PHASE_NAMES) |
-| to_move | 99-106 | 8 | one-hot of the seat to decide (all 0 once the game is over) |
-| inspector_a | 107-114 | 8 | one-hot of badge A's seat |
-| inspector_b | 115-122 | 8 | one-hot of badge B's seat (6-8 players) |
-| round_order | 123-130 | 8 | each seat's place in this round's order (4-3), 1-based |
-| window_passes | 131 | 1 | passes in a row in the action window (P-1) |
-| market_discards | 132 | 1 | cards discarded in the current market turn (P-2) |
-| gold | 133-140 | 8 | gold of each seat |
-| reserved_gold | 141-148 | 8 | gold escrowed by accepted deals and bounties (R-09) |
-| hand_size | 149-156 | 8 | cards in hand |
-| face_up | 157-188 | 8x4 | face-up warehouse cards by legal type |
-| face_down_count | 189-196 | 8 | number of face-down warehouse cards |
-| reserved_warehouse | 197-308 | 8x14 | warehouse cards escrowed, by type (R-09) |
-| main_held | 309-404 | 8x12 | main resources held |
-| collected | 405-412 | 8 | 1 if the seat collected a main resource this round |
-| crate_status | 413-460 | 8x6 | one-hot: none, packing, closed, announced, done, sitting out |
-| crate_count | 461-468 | 8 | cards in the announced crate (0 until announced, P-3) |
-| announced | 469-500 | 8x4 | one-hot of the announced legal type |
-| seen | 501-612 | 8x14 | of each crate settled this round, the cards everybody saw (an opened crate; a passed crate's legal goods) |
-| seen_hidden | 613-620 | 8 | of each crate settled this round, the cards whose type stayed hidden |
-| history | 621-796 | 8x22 | public counters for the whole game (state.HISTORY_COUNTERS) |
-| promises | 797-860 | 8x8 | promises of a future pass that row still owes column |
-| raid_thief | 861-868 | 8 | one-hot of the seat that played this round's Night Raid |
-| own_hand | 869-888 | 20 | own hand by card type |
-| own_active | 889-894 | 6 | own action cards usable this round (7.2) |
-| own_crate | 895-908 | 14 | own crate by goods type |
-| own_face_down | 909-922 | 14 | own face-down warehouse cards by type |
-| known_hand | 923-1082 | 8x20 | cards each seat surely holds in hand (taken from the viewer with Night Raid) |
-| known_face_down | 1083-1194 | 8x14 | cards surely among each seat's face-down warehouse cards (handed over by the viewer) |
-| raid_taken | 1195-1354 | 8x20 | one-hot of the card this round's Night Raid took from each seat, where the viewer took or lost it |
-| crate_under_check | 1355-1362 | 8 | one-hot of the owner of the crate under check |
-| exchange | 1363 | 1 | the exchange in progress, 1-based (P-5.3) |
-| inspector_status | 1364-1371 | 2x4 | one-hot per badge (state.G_STATUS_NAMES) |
-| offer | 1372-1431 | 2x30 | the owner's standing offer to each badge: gold, warehouse cards by type, crate cards by type, promise |
-| offer_lock | 1432-1435 | 2x2 | gold already set / offer withdrawn in this offer turn |
-| demand | 1436-1437 | 2 | gold demanded by each badge this exchange |
-| deal | 1438-1497 | 2x30 | the accepted deal with each badge, same shape as offer |
-| deal_order | 1498-1499 | 2 | order of acceptance of the deals (R-08), 0 none |
-| bounties | 1500-1755 | 8x2x16 | bounty of each seat to each badge: gold, warehouse cards by type, accepted (R-07) |
-| gifts_made | 1756-1763 | 8 | 1 if the seat made its gold gift this bounty turn (R-06c) |
-| outcome | 1764-1768 | 5 | one-hot: pending, passed, passed by Secret Route, opened, False Bottom |
-| truthful | 1769 | 1 | 1 if the opened crate matched its announcement |
-| fine | 1770 | 1 | the fine at stake (4.4-B) |
-| lawyer_to | 1771-1772 | 2 | one-hot of the badge halved by the owner's Lawyer |
-| fund_paid | 1773 | 1 | gold the owner paid in deals this settlement (Syndicate Fund) |
-| lawyer_pool | 1774-1802 | 29 | goods of the halved deals still to hand over, warehouse then crate by type, and the cards left (R-17d) |
-| lawyer_payer | 1803-1810 | 8 | one-hot of the seat handing over the Lawyer's goods |
+| phase | 81-99 | 19 | one-hot of the phase (state.PHASE_NAMES) |
+| to_move | 100-107 | 8 | one-hot of the seat to decide (all 0 once the game is over) |
+| inspector_a | 108-115 | 8 | one-hot of badge A's seat |
+| inspector_b | 116-123 | 8 | one-hot of badge B's seat (6-8 players) |
+| round_order | 124-131 | 8 | each seat's place in this round's order (4-3), 1-based |
+| window_passes | 132 | 1 | passes in a row in the action window (P-1) |
+| market_discards | 133 | 1 | cards discarded in the current market turn (P-2) |
+| gold | 134-141 | 8 | gold of each seat |
+| reserved_gold | 142-149 | 8 | gold escrowed by accepted deals and bounties (R-09) |
+| hand_size | 150-157 | 8 | cards in hand |
+| face_up | 158-189 | 8x4 | face-up warehouse cards by legal type |
+| face_down_count | 190-197 | 8 | number of face-down warehouse cards |
+| reserved_warehouse | 198-309 | 8x14 | warehouse cards escrowed, by type (R-09) |
+| main_held | 310-405 | 8x12 | main resources held |
+| collected | 406-413 | 8 | 1 if the seat collected a main resource this round |
+| crate_status | 414-461 | 8x6 | one-hot: none, packing, closed, announced, done, sitting out |
+| crate_count | 462-469 | 8 | cards in the announced crate (0 until announced, P-3) |
+| announced | 470-501 | 8x4 | one-hot of the announced legal type |
+| seen | 502-613 | 8x14 | of each crate settled this round, the cards everybody saw (an opened crate; a passed crate's legal goods) |
+| seen_hidden | 614-621 | 8 | of each crate settled this round, the cards whose type stayed hidden |
+| history | 622-797 | 8x22 | public counters for the whole game (state.HISTORY_COUNTERS) |
+| promises | 798-861 | 8x8 | promises of a future pass that row still owes column |
+| raid_thief | 862-869 | 8 | one-hot of the seat that played this round's Night Raid |
+| own_hand | 870-889 | 20 | own hand by card type |
+| own_active | 890-895 | 6 | own action cards usable this round (7.2) |
+| own_crate | 896-909 | 14 | own crate by goods type |
+| own_face_down | 910-923 | 14 | own face-down warehouse cards by type |
+| known_hand | 924-1083 | 8x20 | cards each seat surely holds in hand (taken from the viewer with Night Raid) |
+| known_face_down | 1084-1195 | 8x14 | cards surely among each seat's face-down warehouse cards (handed over by the viewer) |
+| raid_taken | 1196-1355 | 8x20 | one-hot of the card this round's Night Raid took from each seat, where the viewer took or lost it |
+| crate_under_check | 1356-1363 | 8 | one-hot of the owner of the crate under check |
+| exchange | 1364 | 1 | the exchange in progress, 1-based (P-5.3) |
+| inspector_status | 1365-1374 | 2x5 | one-hot per badge (state.G_STATUS_NAMES) |
+| offer | 1375-1434 | 2x30 | the owner's standing offer to each badge: gold, warehouse cards by type, crate cards by type, promise |
+| offer_lock | 1435-1438 | 2x2 | gold already set / offer withdrawn in this offer turn |
+| demand | 1439-1440 | 2 | gold demanded by each badge this exchange |
+| deal | 1441-1500 | 2x30 | the accepted deal with each badge, same shape as offer |
+| deal_order | 1501-1502 | 2 | order of acceptance of the deals (R-08), 0 none |
+| bounties | 1503-1758 | 8x2x16 | bounty of each seat to each badge: gold, warehouse cards by type, accepted (R-07) |
+| gifts_made | 1759-1766 | 8 | 1 if the seat made its gold gift this bounty turn (R-06c) |
+| outcome | 1767-1771 | 5 | one-hot: pending, passed, passed by Secret Route, opened, False Bottom |
+| truthful | 1772 | 1 | 1 if the opened crate matched its announcement |
+| fine | 1773 | 1 | the fine at stake (4.4-B) |
+| lawyer_to | 1774-1775 | 2 | one-hot of the badge halved by the owner's Lawyer |
+| fund_paid | 1776 | 1 | gold the owner paid in deals this settlement (Syndicate Fund) |
+| lawyer_pool | 1777-1805 | 29 | goods of the halved deals still to hand over, warehouse then crate by type, and the cards left (R-17d) |
+| lawyer_payer | 1806-1813 | 8 | one-hot of the seat handing over the Lawyer's goods |
 
 #### Legal Actions Mask
 
 The legal moves of the agent to move are the `action_mask` element of its observation: an
-int8 vector of length 511, 1 where the action is legal now. The mask is all zeros
+int8 vector of length 513, 1 where the action is legal now. The mask is all zeros
 for every agent other than the one to move, and for every agent once the game is over.
 
 ### Action Space
 
-One flat space of 511 ids for every phase and player count, one range of ids per
+One flat space of 513 ids for every phase and player count, one range of ids per
 kind of decision (`borders_sim.rules.actions.RANGES`); seat-indexed ranges have 8
 ids (absolute seats `p0`..`p7`), gold ranges one id per entry of the gold menu, badge ranges
 two ids (A then B). `env.unwrapped.game.action_to_string(id)` reads an id
@@ -190,6 +190,8 @@ two ids (A then B). `env.unwrapped.game.action_to_string(id)` reads an id
 | 484-495 | collect | collect (P-6) | collect a main resource |
 | 496 | skip_collect | collect (P-6) | collect nothing |
 | 497-510 | hand_over | lawyer goods (R-17d) | hand over a card of a type |
+| 511 | keep_deal | keep or open (P-5.3(b')) | keep the held deal, do not open |
+| 512 | open_and_void | keep or open (P-5.3(b')) | open the crate, voiding the held deal |
 
 #### Illegal actions
 
@@ -239,6 +241,7 @@ value raises `ValueError` naming it.
 | `allow_tobacco_announce_3p` | `True` | tobacco may be announced with 3 players (R-24). |
 | `midround_2_5_rollover` | `False` | a Night Raid or Robbery drawn in the market waits for the next round instead of expiring unused at this round's end (R-19's flag). |
 | `lawyer_goods` | `"auto_lowest"` | the goods half of a Lawyer's payment is the lowest-value cards (`"auto_lowest"`, §7.4) or picked one by one by the Lawyer's player (`"player_choice"`, §7.3; R-17d). |
+| `accept_commits` | `True` | accepting a let-through deal commits the inspector not to open (R-05); `False`: §4.4's literal reading, the inspector holds the deal and, when the negotiation would end without an open, keeps it or opens and voids it (P-5.3(b')). |
 
 ### Seeding, game state, rendering, pickling
 

@@ -1,14 +1,14 @@
 """End-of-game rewards shared by every environment (``reward=`` argument).
 
-=========  ======================================================================================
-mode       reward of seat ``p`` when the game ends (0 at every other step)
-=========  ======================================================================================
-``win``    zero-sum: the ``k`` winners (§9 after every tie-break, 9-9) share +1, each getting
-           ``1/k``; the ``n-k`` others share -1, each getting ``-1/(n-k)``; 0 for everybody
-           when all ``n`` seats share the victory.
-``score``  the final score (§9).
-``margin`` the final score minus the mean of the other seats' final scores.
-=========  ======================================================================================
+==========  =====================================================================================
+mode        reward of seat ``p`` when the game ends (0 at every other step)
+==========  =====================================================================================
+``win``     zero-sum: the ``k`` winners (§9 after every tie-break, 9-9) share +1, each getting
+            ``1/k``; the ``n-k`` others share -1, each getting ``-1/(n-k)``; 0 for everybody
+            when all ``n`` seats share the victory.
+``score``   the final score (§9).
+``margin``  the final score minus the mean of the other seats' final scores.
+==========  =====================================================================================
 """
 
 from __future__ import annotations
