@@ -186,6 +186,15 @@ class Game:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
                 legal now, or ``player`` is not a seat; nothing changes.
         """
+        # the common case first: an int id that the mask allows (the mask is all 0 once the
+        # game is over), by the player to move; everything else takes the checked path below
+        if type(action) is int and 0 <= action < act.NUM_ACTIONS and self._mask[action] \
+                and (player is None or (type(player) is int and player == self._turn[0])):
+            engine.step_at(self.state, 0, action, self._mask)
+            return
+        self._step_checked(action, player)
+
+    def _step_checked(self, action: Any, player: Any) -> None:
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
         if player is not None:

@@ -274,7 +274,7 @@ from pettingzoo.utils import wrappers
 from ..game import Game
 from ..rules import actions as act
 from ..rules.config import GameConfig
-from ..rules.observation import OBS_SIZE, layout_table, observe_at
+from ..rules.observation import OBS_SIZE, layout_table, observe_at, step_observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 from . import rewards as rw
 from .observations import observe_text
@@ -295,6 +295,25 @@ def env(**kwargs) -> AECEnv:
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
+
+
+class _Buffers:
+    """Fresh observation and mask arrays for every step, cut from blocks allocated
+    :data:`BLOCK` steps at a time: an observation handed out is never written again."""
+
+    BLOCK = 64
+
+    def __init__(self) -> None:
+        self._next = self.BLOCK
+
+    def take(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._next == self.BLOCK:
+            self._obs = np.empty((self.BLOCK, OBS_SIZE), dtype=np.float32)
+            self._mask = np.empty((self.BLOCK, act.NUM_ACTIONS), dtype=np.int8)
+            self._next = 0
+        k = self._next
+        self._next = k + 1
+        return self._obs[k], self._mask[k]
 
 
 class raw_env(AECEnv):
@@ -347,6 +366,9 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self._rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
         self._last_mover = 0
+        self._to_move = -1  # seat to move, -1 once the game is over
+        self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
+        self._buffers = _Buffers()
         self.game: Game | None = None
 
     # --- spaces ---------------------------------------------------------------------------
@@ -374,8 +396,9 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._last_mover = self.game.current_player
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._to_move = self._last_mover = self.game.current_player
+        self.agent_selection = self.possible_agents[self._to_move]
+        self._view = None
 
     def step(self, action: int) -> None:
         """Apply ``action`` for :attr:`agent_selection` (``None`` for an agent that is done).
@@ -388,10 +411,19 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        self.game.step(action, player=seat)  # raises IllegalActionError before any change
+        game = self.game
+        if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
+            # the common case in one compiled call: the step, then the next mover's view
+            obs, mask = self._buffers.take()
+            step_observe_at(game.state, 0, action, game._mask, obs, mask)
+            self._view = {"observation": obs, "action_mask": mask}
+        else:  # the checked path: IllegalActionError before any change, or a numpy int/string
+            game.step(action, player=seat)
+            self._view = None
+        self._to_move = game.current_player
         self._last_mover = seat
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_terminal:
+        if self._to_move < 0:
             # every agent terminates together; the rewards come only now (rewards.py)
             rw.final_rewards_at(self.game.state, 0, self._reward_mode, self._rewards)
             for a in self.agents:
@@ -399,7 +431,7 @@ class raw_env(AECEnv):
                 self.terminations[a] = True
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player]
+            self.agent_selection = self.possible_agents[self._to_move]
         if self.render_mode == "human":
             self.render()
 
@@ -409,13 +441,16 @@ class raw_env(AECEnv):
         if agent not in self._seat:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self._seat[agent]
-        obs = np.empty(OBS_SIZE, dtype=np.float32)
-        observe_at(self.game.state, 0, seat, obs)
-        if seat == self.game.current_player:
-            mask = self.game.legal_mask().view(np.int8)
-        else:
-            mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        if seat != self._to_move:
+            obs = np.empty(OBS_SIZE, dtype=np.float32)
+            observe_at(self.game.state, 0, seat, obs)
+            return {"observation": obs, "action_mask": np.zeros(act.NUM_ACTIONS, dtype=np.int8)}
+        if self._view is None:  # computed once per step; the next step makes new arrays
+            obs = np.empty(OBS_SIZE, dtype=np.float32)
+            observe_at(self.game.state, 0, seat, obs)
+            self._view = {"observation": obs,
+                          "action_mask": self.game.legal_mask().view(np.int8)}
+        return self._view
 
     # --- rendering ------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -26,6 +26,7 @@ from numba import njit
 
 from .cards import CYCLE_LENGTH, FIRST_ACTION, NUM_ACTION, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, \
     NUM_MAIN
+from .engine import step
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
                     G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
                     PH_GAME_OVER)
@@ -366,3 +367,19 @@ def observe_all(states, viewers, out):
     """Observation of game ``i`` for seat ``viewers[i]`` into ``out[i]`` (a batch)."""
     for i in range(states.shape[0]):
         observe_kernel(states[i], viewers[i], out[i])
+
+
+@njit(cache=True)
+def step_observe_at(states, i, a, mask, obs, obs_mask):
+    """Apply the legal action ``a`` to ``states[i]`` (:func:`~.engine.step`, leaving the next
+    legal mask in ``mask``), then write the observation of the player to move next into
+    ``obs`` and its legal mask into ``obs_mask`` (int8[NUM_ACTIONS]); returns the number of
+    legal actions (0 once the game is over, the outputs untouched). One compiled call per
+    environment step."""
+    s = states[i]
+    count = step(s, a, mask)
+    if count > 0:
+        observe_kernel(s, s.turn, obs)
+        for k in range(obs_mask.shape[0]):
+            obs_mask[k] = mask[k]
+    return count
