@@ -1,0 +1,76 @@
+"""Bots as Python objects: ``make(name, seed)`` gives a bot with ``act(observation,
+action_mask) -> int`` for a player's observation vector (:func:`borders_sim.envs.observe`, or
+the ``"observation"`` of the PettingZoo env) and its legal mask (any 0/1 array of
+``NUM_ACTIONS``)."""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+import numpy as np
+
+from ..rules.actions import NUM_ACTIONS
+from ..rules.engine import MASK_SIZE
+from ..rules.observation import OBS_SIZE
+from ..rules.piles import seed_words
+from .policies import COMPILED_BOTS, act_kernel
+
+
+class Bot(Protocol):
+    """A policy over one player's observation and legal mask."""
+
+    name: str
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action id for this observation and mask."""
+
+
+class CompiledBot:
+    """A bot whose policy is a compiled kernel of :mod:`.policies`; the same kernel plays it
+    inside whole-game kernels (:mod:`.play`), so both make the same choices for the same seed.
+
+    Args:
+        name: one of :data:`~.policies.COMPILED_BOTS`.
+        seed: seeds the bot's own generator (any int).
+    """
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.name = name
+        self.kind = COMPILED_BOTS.index(name)
+        self.rng = seed_words(seed)
+        self._mask = np.zeros(MASK_SIZE, dtype=np.uint8)
+        self._words = self._mask.view(np.uint64)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs = np.asarray(observation, dtype=np.float32)
+        mask = np.asarray(action_mask)
+        if obs.shape != (OBS_SIZE,) or mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"{self.name} bot: expected an observation of shape ({OBS_SIZE},) "
+                             f"and a mask of shape ({NUM_ACTIONS},), got {obs.shape} and "
+                             f"{mask.shape}")
+        self._mask[:NUM_ACTIONS] = mask != 0
+        count = int(self._mask.sum())
+        if count == 0:
+            raise ValueError(f"{self.name} bot: the action mask allows no action")
+        return int(act_kernel(self.kind, obs, self._mask, self._words, count, self.rng))
+
+    def __repr__(self) -> str:
+        return f"CompiledBot({self.name!r})"
+
+
+#: Bot name -> factory ``(seed) -> bot``; compiled bots first.
+REGISTRY: dict[str, Callable[[int], Bot]] = {
+    name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
+
+
+def make(name: str, seed: int = 0) -> Bot:
+    """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones) or a bad seed.
+    """
+    if name not in REGISTRY:
+        raise ValueError(f"unknown bot {name!r}; known bots: {sorted(REGISTRY)}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    return REGISTRY[name](int(seed))

@@ -1,0 +1,35 @@
+"""Compiled bot policies: one kernel per bot, each a function of a player's observation and
+legal mask only (never the state), and :func:`act_kernel`, the dispatch by bot kind that the
+whole-game kernel (:mod:`.play`) and the Python bots (:mod:`.bots`) share. The Python bot and
+its compiled twin are the same code, so they make the same choice from the same observation,
+mask and generator words.
+
+A policy takes ``(obs, mask, words, count, rng)``: ``obs`` float32[OBS_SIZE]
+(:data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`), ``mask`` uint8[MASK_SIZE] (the
+legal mask padded to 64-bit words), ``words`` the same mask viewed as uint64, ``count`` the
+number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ words
+(uint64[2], advanced in place); it returns a legal action id.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..rules.engine import kth_legal
+from ..rules.piles import next_below
+
+#: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).
+COMPILED_BOTS = ("random",)
+BOT_RANDOM = 0
+
+
+@njit(cache=True)
+def random_policy(obs, mask, words, count, rng):
+    """Uniform over the legal actions."""
+    return kth_legal(mask, words, next_below(rng, count), 0)
+
+
+@njit(cache=True)
+def act_kernel(kind, obs, mask, words, count, rng):
+    """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`)."""
+    return random_policy(obs, mask, words, count, rng)
