@@ -64,8 +64,9 @@ class SingleSeatEnv(gym.Env):
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text) or
-            ``"human"`` (prints it).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
+            :func:`~borders_sim.envs.observations.observe_text`) or ``"human"`` (that text is
+            printed by every ``reset`` and ``step``, Gymnasium's convention).
         illegal_action: what an illegal learner action does: ``"raise"`` (default)
             :class:`~borders_sim.IllegalActionError`, nothing changes; or ``"lose"`` (PettingZoo's
             classic convention): the game ends at once, the learner's reward is -1 whatever the
@@ -96,14 +97,13 @@ class SingleSeatEnv(gym.Env):
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
                                  or not 0 <= seat < n):
             raise ValueError(f"seat must be a seat 0..{n - 1} or 'random', got {seat!r}")
-        if opponents is None or callable(opponents):
-            pass
-        elif isinstance(opponents, Sequence) and len(opponents) == n - 1 \
-                and all(callable(p) for p in opponents):
+        if opponents is not None and not callable(opponents):
+            if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
+                    and all(callable(p) for p in opponents)):
+                raise ValueError(f"opponents must be None, a callable (observation, action_mask)"
+                                 f" -> action, or a list of {n - 1} such callables, got "
+                                 f"{opponents!r}")
             opponents = list(opponents)
-        else:
-            raise ValueError(f"opponents must be None, a callable (observation, action_mask) -> "
-                             f"action, or a list of {n - 1} such callables, got {opponents!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
@@ -153,6 +153,8 @@ class SingleSeatEnv(gym.Env):
         self._done = False
         # every seat has a market decision in round 1, so the learner always gets to act
         self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -176,21 +178,24 @@ class SingleSeatEnv(gym.Env):
                                      f"{action!r}")
         action = int(action)
         legal = 0 <= action < NUM_ACTIONS and bool(self.game.legal_mask()[action])
+        reward = 0.0
         if not legal and self.illegal_action == "lose":
             self._done = True
+            reward = -1.0
             info = self._info()
             info["illegal_action"] = True
-            return self._observation(), -1.0, True, False, info
-        self.game.step(action, player=self.seat)  # raises IllegalActionError, changing nothing
-        self._play_opponents()
-        reward = 0.0
-        info = self._info()
-        if self.game.is_terminal:
-            self._done = True
-            out = np.zeros(MAX_PLAYERS, dtype=np.float32)
-            final_rewards_at(self.game.state, 0, self._mode, out)
-            reward = float(out[self.seat])
-            info["scores"] = self.game.scores()
+        else:
+            self.game.step(action, player=self.seat)  # raises IllegalActionError, no change
+            self._play_opponents()
+            info = self._info()
+            if self.game.is_terminal:
+                self._done = True
+                out = np.zeros(MAX_PLAYERS, dtype=np.float32)
+                final_rewards_at(self.game.state, 0, self._mode, out)
+                reward = float(out[self.seat])
+                info["scores"] = self.game.scores()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, self._done, False, info
 
     def action_masks(self) -> np.ndarray:
