@@ -32,6 +32,9 @@ def assert_matches(env: VectorEnv, ts: VectorStep, games: list[Game]) -> None:
         assert ts.current_player[k] == g.current_player
         np.testing.assert_array_equal(ts.observation[k], observe(g, g.current_player))
         np.testing.assert_array_equal(ts.action_mask[k], g.legal_mask().astype(bool))
+        copy = env.game(k)
+        np.testing.assert_array_equal(ts.observation[k], observe(copy, int(ts.current_player[k])))
+        np.testing.assert_array_equal(ts.action_mask[k], copy.legal_mask().astype(bool))
 
 
 def test_returned_arrays_shapes_dtypes_and_reused_buffers():
