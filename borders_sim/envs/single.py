@@ -125,7 +125,7 @@ class SingleSeatEnv(gym.Env):
             self._np_random, self._np_random_seed = seeding.np_random(int(seed))
         self.game: Game | None = None
         self.seat = 0 if seat == "random" else int(seat)
-        self._policies: list[Policy] = []
+        self._policies: list[Policy | None] = []  # by seat; None at the learner's
         self._done = False
 
     # --- gymnasium API -------------------------------------------------------------------
@@ -141,8 +141,7 @@ class SingleSeatEnv(gym.Env):
             self.seat = int(rng.integers(0, n))
         policy_rng = np.random.default_rng(int(rng.integers(0, 2**63)))
         if self.opponents is None:
-            shared: Policy = RandomPolicy(policy_rng)
-            policies = [shared] * (n - 1)
+            policies = [RandomPolicy(policy_rng)] * (n - 1)
         elif callable(self.opponents):
             policies = [self.opponents] * (n - 1)
         else:
