@@ -1,6 +1,8 @@
 """Reinforcement-learning environments on the BORDERS rules engine.
 
 * :mod:`borders_v0`: the PettingZoo AEC environment (``borders_v0.env()``, ``raw_env()``).
+* :class:`SingleSeatEnv`: a Gymnasium environment in which one seat learns against policies.
+* :class:`VectorEnv`: N games stepped in one compiled, multi-threaded call (Pgx-style).
 * :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`).
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
 * :func:`sample_consistent_state`: a game the player cannot tell from the real one.
@@ -10,6 +12,8 @@ from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT
 from . import borders_v0
 from .belief import sample_consistent_state
 from .observations import observe, observe_json, observe_text
+from .single import SingleSeatEnv
+from .vector import VectorEnv, VectorStep
 
-__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "borders_v0", "observe", "observe_json",
-           "observe_text", "sample_consistent_state"]
+__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SingleSeatEnv", "VectorEnv", "VectorStep",
+           "borders_v0", "observe", "observe_json", "observe_text", "sample_consistent_state"]

@@ -1,0 +1,245 @@
+"""A Gymnasium env in which one seat learns and the other seats are played by given policies.
+
+Every decision of the learner's seat is one :meth:`SingleSeatEnv.step`; the opponents' decisions
+in between are played inside ``step`` and ``reset`` by their policies. The reward comes at the end
+of the game only (``reward=`` mode of :mod:`borders_sim.envs.rewards`), with ``terminated=True``;
+the game has a proven maximum length, so ``truncated`` is always False.
+
+Action masking: the observation is the plain vector (``Box``), and the legal actions of the
+learner's decision come from :meth:`SingleSeatEnv.action_masks` (what sb3-contrib's
+``MaskablePPO`` calls) and from ``info["action_mask"]``::
+
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO("MlpPolicy", SingleSeatEnv(num_players=4), seed=0).learn(10_000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from ..game import Game, IllegalActionError
+from ..rules.actions import NUM_ACTIONS
+from ..rules.config import GameConfig
+from ..rules.observation import OBS_SIZE
+from ..rules.state import MAX_PLAYERS
+from .observations import observe
+from .rewards import final_rewards_at, reward_mode
+
+#: ``(observation, action_mask) -> action``: a policy for an opponent seat; ``observation`` is
+#: float32[OBS_SIZE] (that seat's view, as :func:`~borders_sim.envs.observe` gives it) and
+#: ``action_mask`` bool[NUM_ACTIONS].
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+ILLEGAL_ACTION_MODES = ("raise", "lose")
+
+
+class RandomPolicy:
+    """Uniformly random legal actions from its own generator (the default opponent)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+class SingleSeatEnv(gym.Env):
+    """One learning seat of a game of BORDERS against fixed policies.
+
+    Args:
+        num_players: 3..8.
+        seat: the learner's seat, an int ``0..num_players-1`` or ``"random"`` (drawn per episode
+            from the env's seeded generator).
+        opponents: ``None`` (uniformly random legal actions from a generator seeded by the env),
+            one policy for every other seat, or a list of ``num_players - 1`` policies where
+            ``opponents[j]`` plays the seat ``j + 1`` places after the learner (so the list keeps
+            its meaning with ``seat="random"``). A policy is a callable
+            ``(observation, action_mask) -> action`` (see :data:`Policy`).
+        reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
+        seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
+            without a seed; ``None``: unseeded until ``reset(seed=...)``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
+            :func:`~borders_sim.envs.observations.observe_text`) or ``"human"`` (that text is
+            printed by every ``reset`` and ``step``, Gymnasium's convention).
+        illegal_action: what an illegal learner action does: ``"raise"`` (default)
+            :class:`~borders_sim.IllegalActionError`, nothing changes; or ``"lose"`` (PettingZoo's
+            classic convention): the game ends at once, the learner's reward is -1 whatever the
+            reward mode, and ``info["illegal_action"]`` is True.
+        **flags: any other :class:`~borders_sim.GameConfig` flag.
+
+    Spaces: ``observation_space`` is ``Box(0, float32 max, (OBS_SIZE,), float32)`` (layout
+    :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`, the learner's view);
+    ``action_space`` is ``Discrete(NUM_ACTIONS)``. The legal actions are in :meth:`action_masks`
+    and ``info["action_mask"]`` (bool[NUM_ACTIONS]); ``info["seat"]`` is the learner's seat, and at
+    the end ``info["scores"]`` the final scores of all seats.
+
+    Note: :meth:`action_space.sample` knows no mask. Gymnasium's ``check_env`` steps such samples,
+    so it passes with ``illegal_action="lose"`` (with ``"raise"`` the first illegal sample
+    raises, as it should).
+
+    ``env.game`` is the :class:`~borders_sim.Game` in play (read it; do not step it).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, num_players: int = 4, seat: int | str = 0,
+                 opponents: Policy | Sequence[Policy] | None = None, reward: str = "win",
+                 seed: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "raise", **flags) -> None:
+        self.config = GameConfig(num_players=num_players, **flags)
+        n = self.config.num_players
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                                 or not 0 <= seat < n):
+            raise ValueError(f"seat must be a seat 0..{n - 1} or 'random', got {seat!r}")
+        if opponents is not None and not callable(opponents):
+            if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
+                    and all(callable(p) for p in opponents)):
+                raise ValueError(f"opponents must be None, a callable (observation, action_mask)"
+                                 f" -> action, or a list of {n - 1} such callables, got "
+                                 f"{opponents!r}")
+            opponents = list(opponents)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
+                             f"got {illegal_action!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise ValueError(f"seed must be None or an int, got {seed!r}")
+        self._mode = reward_mode(reward)
+        self.reward_name = reward
+        self.seat_choice = seat
+        self.opponents = opponents
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.observation_space = spaces.Box(0.0, np.finfo(np.float32).max, (OBS_SIZE,),
+                                            np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(int(seed))
+        self.game: Game | None = None
+        self.seat = 0 if seat == "random" else int(seat)
+        self._policies: list[Policy | None] = []  # by seat; None at the learner's
+        self._done = False
+
+    # --- gymnasium API -------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Deal a new game (from the env's generator) and play the opponents up to the
+        learner's first decision. ``options`` is accepted and unused."""
+        super().reset(seed=seed)
+        n = self.config.num_players
+        rng = self.np_random
+        game_seed = int(rng.integers(0, 2**63))
+        if self.seat_choice == "random":
+            self.seat = int(rng.integers(0, n))
+        policy_rng = np.random.default_rng(int(rng.integers(0, 2**63)))
+        if self.opponents is None:
+            policies = [RandomPolicy(policy_rng)] * (n - 1)
+        elif callable(self.opponents):
+            policies = [self.opponents] * (n - 1)
+        else:
+            policies = self.opponents
+        self._policies = [None if p == self.seat else policies[(p - self.seat - 1) % n]
+                          for p in range(n)]
+        self.game = Game(self.config, game_seed)
+        self._done = False
+        # every seat has a market decision in round 1, so the learner always gets to act
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Apply the learner's ``action`` (an int id), then the opponents' decisions up to the
+        learner's next decision or the end of the game.
+
+        Raises:
+            RuntimeError: :meth:`reset` was not called, or the game is over.
+            IllegalActionError: the learner's action is illegal (``illegal_action="raise"``; the
+                game does not change) or an opponent policy returned an illegal action (the
+                message names the seat).
+        """
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
+            raise RuntimeError("the game is over; call reset()")
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action is an int id 0..{NUM_ACTIONS - 1}, got "
+                                     f"{action!r}")
+        action = int(action)
+        legal = 0 <= action < NUM_ACTIONS and bool(self.game.legal_mask()[action])
+        reward = 0.0
+        if not legal and self.illegal_action == "lose":
+            self._done = True
+            reward = -1.0
+            info = self._info()
+            info["illegal_action"] = True
+        else:
+            self.game.step(action, player=self.seat)  # raises IllegalActionError, no change
+            self._play_opponents()
+            info = self._info()
+            if self.game.is_terminal:
+                self._done = True
+                out = np.zeros(MAX_PLAYERS, dtype=np.float32)
+                final_rewards_at(self.game.state, 0, self._mode, out)
+                reward = float(out[self.seat])
+                info["scores"] = self.game.scores()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self._done, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """bool[NUM_ACTIONS]: the learner's legal actions now (all False once the game is
+        over), as sb3-contrib's ``MaskablePPO`` expects."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_masks()")
+        if self._done:
+            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        return self.game.legal_mask().astype(np.bool_)
+
+    def render(self) -> str | None:
+        """The learner's view as text (``"ansi"``: returned; ``"human"``: printed)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
+                            "'human' to SingleSeatEnv")
+            return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
+        from .observations import observe_text  # the text view lives beside observe()
+        text = observe_text(self.game, self.seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    # --- internals -----------------------------------------------------------------------
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.is_terminal and game.current_player != self.seat:
+            p = game.current_player
+            mask = game.legal_mask().astype(np.bool_)
+            a = self._policies[p](observe(game, p), mask)
+            if isinstance(a, np.ndarray) and a.shape == ():
+                a = a.item()
+            if isinstance(a, bool) or not isinstance(a, (int, np.integer)) \
+                    or not 0 <= a < NUM_ACTIONS or not mask[a]:
+                raise IllegalActionError(
+                    f"the opponent policy of seat p{p} returned {a!r}, which is not a legal "
+                    f"action in phase {game.phase!r}; legal: "
+                    f"{[f'{b} {game.action_to_string(int(b))!r}' for b in np.flatnonzero(mask)]}")
+            game.step(int(a))
+
+    def _observation(self) -> np.ndarray:
+        return observe(self.game, self.seat)
+
+    def _info(self) -> dict:
+        return {"action_mask": self.action_masks(), "seat": self.seat}

@@ -1,0 +1,303 @@
+"""Many games stepped in one compiled, multi-threaded call (Pgx / EnvPool style).
+
+:class:`VectorEnv` holds ``num_envs`` games in one state array. :meth:`VectorEnv.step` takes one
+action per game and runs one numba kernel that checks every action against its game's legal mask,
+then applies them in parallel over games (``prange``), writes each game's next observation, mask
+and seat to move, and deals a new game wherever one ended. There is no Python work per game.
+
+**Auto-reset.** On the call in which game ``k`` ends, ``terminated[k]`` is True and
+``rewards[k]`` holds the finished game's final rewards (by the ``reward`` mode of
+:mod:`borders_sim.envs.rewards`; 0 on every other call). In the same call slot ``k`` is dealt its
+next game, so ``current_player[k]``, ``observation[k]`` and ``action_mask[k]`` already describe
+the first decision of the new game (Pgx's auto-reset; the finished game has no decision left).
+
+**Seeded stream.** The ``j``-th game dealt to slot ``k`` since the last seeded reset is
+``Game(config, derive_seed(seed, k, j))``, dealt inside the kernel. So game ``k``'s trajectory
+depends only on ``(seed, k)`` and the actions taken in it, never on ``num_envs`` or on the number
+of threads (``numba.set_num_threads``).
+
+**Buffers.** The arrays of the returned :class:`VectorStep` are the env's own buffers: the next
+:meth:`~VectorEnv.step` or :meth:`~VectorEnv.reset` overwrites them in place (as EnvPool and
+Pgx users expect: no allocation per step). ``.copy()`` what you keep, e.g. for a replay buffer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from ..game import Game
+from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.config import GameConfig
+from ..rules.engine import MASK_SIZE, advance, step
+from ..rules.observation import OBS_SIZE, observe_kernel
+from ..rules.setup import setup_kernel
+from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
+from .rewards import final_rewards, reward_mode
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_MASK64 = (1 << 64) - 1
+
+
+@njit(cache=True)
+def _finalize(z):
+    """The splitmix64 output function (a bijection of uint64)."""
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True)
+def seed_rng(rng, seed):
+    """Fill ``rng`` (uint64[2]) from ``seed`` (uint64) exactly as
+    :func:`borders_sim.rules.piles.seed_words` does: two splitmix64 outputs, never 0."""
+    x = seed
+    for i in range(2):
+        x = x + _GOLDEN
+        z = _finalize(x)
+        rng[i] = z if z != 0 else np.uint64(1)
+
+
+@njit(cache=True)
+def derived_seed(seed, k, episode):
+    """uint64 deal seed of the ``episode``-th game of slot ``k`` of a stream seeded ``seed``."""
+    x = _finalize(seed + _GOLDEN)
+    x = _finalize((x ^ np.uint64(k)) + _GOLDEN)
+    return _finalize((x ^ np.uint64(episode)) + _GOLDEN)
+
+
+def derive_seed(seed: int, k: int, episode: int) -> int:
+    """The seed of the ``episode``-th game (0-based, counted since the last seeded reset) dealt
+    to slot ``k`` of a :class:`VectorEnv` seeded ``seed``: that game is
+    ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is any int (taken modulo 2**64);
+    the result is in ``0 .. 2**64 - 1``."""
+    for name, value in (("seed", seed), ("k", k), ("episode", episode)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{name} must be an int, got {value!r}")
+    if k < 0 or episode < 0:
+        raise ValueError(f"k and episode must be >= 0, got k={k}, episode={episode}")
+    return int(derived_seed(np.uint64(int(seed) & _MASK64), np.int64(k), np.int64(episode)))
+
+
+@njit(cache=True)
+def _deal(states, raw, blank, i, seed, episodes, mask):
+    """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
+    raw[i, :] = blank  # zeroed record with the rules (cfg, menu) set, as new_state makes it
+    s = states[i]
+    seed_rng(s.rng, derived_seed(seed, i, episodes[i]))
+    episodes[i] += 1
+    setup_kernel(s)
+    advance(s, mask)
+
+
+@njit(cache=True)
+def _emit(s, mask, obs, mask_out):
+    """Write the observation and mask of the seat to move in ``s``; return that seat."""
+    observe_kernel(s, s.turn, obs)
+    mask_out[:] = mask[:NUM_ACTIONS]
+    return s.turn
+
+
+@njit(cache=True, parallel=True)
+def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions, masks, obs,
+                   mask_out, cur, rewards, term):
+    """With ``reset_all``: deal the next game in every slot. Otherwise check every action first
+    (returns the first illegal game's index, changing nothing), then step all games in
+    parallel, dealing a new game where one ended. Returns -1 unless an action was illegal.
+    (One kernel for both, so numba compiles the engine into it once.)"""
+    n = states.shape[0]
+    if not reset_all:
+        for i in range(n):
+            a = actions[i]
+            if a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0:
+                return i
+    for i in prange(n):
+        s = states[i]
+        if reset_all:
+            _deal(states, raw, blank, i, seed, episodes, masks[i])
+            rewards[i, :] = 0
+            term[i] = False
+        elif step(s, actions[i], masks[i]) == 0:
+            final_rewards(s, mode, rewards[i])
+            term[i] = True
+            _deal(states, raw, blank, i, seed, episodes, masks[i])
+        else:
+            rewards[i, :] = 0
+            term[i] = False
+        cur[i] = _emit(s, masks[i], obs[i], mask_out[i])
+    return -1
+
+
+class VectorStep(NamedTuple):
+    """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return (the env's own buffers,
+    overwritten by the next call: ``.copy()`` what you keep)."""
+
+    #: int64[N]: the seat to decide in each game (after an auto-reset: in the new game).
+    current_player: np.ndarray
+    #: float32[N, OBS_SIZE]: that seat's observation, as ``envs.observe(game, seat)`` gives it.
+    observation: np.ndarray
+    #: bool[N, NUM_ACTIONS]: True where the action is legal for that seat.
+    action_mask: np.ndarray
+    #: float32[N, 8]: final rewards by seat (absolute seats, 0 past the player count) of the
+    #: games that ended in this call; 0 in every other row.
+    rewards: np.ndarray
+    #: bool[N]: the game in that slot ended in this call (and was replaced by a new one).
+    terminated: np.ndarray
+
+
+class VectorEnv:
+    """``num_envs`` games of BORDERS stepped together in one compiled, multi-threaded call.
+
+    Args:
+        num_envs: number of games N (>= 1).
+        num_players: 3..8, the same in every game.
+        seed: any int; the seed of the stream of games (see :func:`derive_seed`).
+        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.envs.rewards`).
+        **flags: any other :class:`~borders_sim.GameConfig` flag.
+
+    Raises:
+        ValueError: a bad ``num_envs``, ``reward``, unknown flag or bad flag value (named).
+
+    Example::
+
+        env = VectorEnv(1024, num_players=4, seed=0)
+        ts = env.reset()
+        while True:
+            actions = my_policy(ts.current_player, ts.observation, ts.action_mask)
+            ts = env.step(actions)  # ts.rewards[ts.terminated]: games that just ended
+
+    The seat to move differs from game to game; ``rewards`` rows are indexed by absolute seat
+    (``rewards[k, p]`` for seat ``p``), observations are seat-relative (the viewer first).
+    The threads are numba's (``numba.set_num_threads``); results do not depend on them. Each
+    call costs ~10 us of Python and dispatch plus ~1.5-2 us per game and thread (the observation
+    is most of it), so use N in the hundreds or more. On a machine whose cores are busy with
+    other work, OpenMP's spin-waiting can make a second thread slower than one;
+    ``OMP_WAIT_POLICY=passive`` (set before numba starts) or one thread avoids that.
+    """
+
+    def __init__(self, num_envs: int, num_players: int = 4, seed: int = 0, reward: str = "win",
+                 **flags) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        _check_seed(seed)
+        self.config = GameConfig(num_players=num_players, **flags)
+        self.reward = reward
+        self._mode = reward_mode(reward)
+        self.num_envs = int(num_envs)
+        self.seed = int(seed)
+        n = self.num_envs
+        self._states = np.zeros(n, dtype=STATE_DTYPE)
+        self._raw = self._states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize)
+        blank = np.zeros(1, dtype=STATE_DTYPE)
+        blank[0]["cfg"], blank[0]["menu"] = self.config.pack()
+        self._blank = blank.view(np.uint8)
+        self._episodes = np.zeros(n, dtype=np.int64)
+        self._masks = np.zeros((n, MASK_SIZE), dtype=np.uint8)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._cur = np.zeros(n, dtype=np.int64)
+        self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self._mask_out = np.zeros((n, NUM_ACTIONS), dtype=np.uint8)
+        self._rewards = np.zeros((n, MAX_PLAYERS), dtype=np.float32)
+        self._term = np.zeros(n, dtype=np.bool_)
+        self._out = VectorStep(self._cur, self._obs, self._mask_out.view(np.bool_),
+                               self._rewards, self._term)
+        self._ready = False
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def states(self) -> np.ndarray:
+        """The live state array (``STATE_DTYPE[N]``), for reading. Editing it by hand leaves the
+        cached masks stale; use :meth:`game` to inspect or play a copy."""
+        return self._states
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """int64[N]: games dealt to each slot since the last seeded reset (a copy); the game in
+        slot ``k`` is ``Game(config, derive_seed(seed, k, episodes[k] - 1))`` plus its actions."""
+        return self._episodes.copy()
+
+    def reset(self, seed: int | None = None) -> VectorStep:
+        """Deal a new game in every slot and return their first decisions.
+
+        ``seed=None`` continues the stream: each slot gets the next game of its sequence (the
+        very first reset deals game 0 of the constructor's ``seed``). An int restarts the stream
+        from that seed (game 0 of every slot), so ``reset(seed=s)`` is reproducible.
+        """
+        if seed is not None:
+            _check_seed(seed)
+            self.seed = int(seed)
+            self._episodes[:] = 0
+        self._run(True)
+        self._ready = True
+        return self._out
+
+    def step(self, actions) -> VectorStep:
+        """Apply ``actions[k]`` (an action id, int array of shape ``(N,)``) for the seat to move in
+        every game ``k``; games that end report their rewards and restart (module docstring).
+
+        Raises:
+            RuntimeError: :meth:`reset` was never called.
+            ValueError: ``actions`` has the wrong shape or type, or an action is illegal; the
+                message names the first illegal game, its action and the legal ones, and no game
+                has changed.
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
+                             f"{a.dtype} array of shape {a.shape}")
+        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            k = int(a.argmax())
+            raise ValueError(self._illegal_message(k, int(a[k])))
+        self._actions[:] = a
+        bad = self._run(False)
+        if bad >= 0:
+            raise ValueError(self._illegal_message(bad, int(a[bad])))
+        return self._out
+
+    def _run(self, reset_all: bool) -> int:
+        return _vector_kernel(self._states, self._raw, self._blank,
+                              np.uint64(self.seed & _MASK64), self._mode, self._episodes,
+                              reset_all, self._actions, self._masks, self._obs, self._mask_out,
+                              self._cur, self._rewards, self._term)
+
+    def _illegal_message(self, k: int, action: int) -> str:
+        menu = self.config.gold_menu
+        phase = PHASE_NAMES[int(self._states[k]["phase"])]
+        legal = [f"{b} {action_to_string(int(b), menu)!r}"
+                 for b in np.flatnonzero(self._masks[k, :NUM_ACTIONS])]
+        what = (f"{action} {action_to_string(action, menu)!r}" if 0 <= action < NUM_ACTIONS
+                else f"{action} (outside the action space 0..{NUM_ACTIONS - 1})")
+        return (f"illegal action {what} in env {k} (player p{int(self._cur[k])}, phase "
+                f"{phase!r}); legal actions: [{', '.join(legal)}]; no game was stepped")
+
+    def game(self, k: int) -> Game:
+        """A :class:`~borders_sim.Game` copy of the game in slot ``k`` (play it freely: the env
+        is not affected)."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) \
+                or not 0 <= k < self.num_envs:
+            raise ValueError(f"k must be a slot 0..{self.num_envs - 1}, got {k!r}")
+        if not self._ready:
+            raise RuntimeError("call reset() before game()")
+        return Game.from_state(self._states[k:k + 1].copy())
+
+    def __repr__(self) -> str:
+        return (f"VectorEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
+                f"seed={self.seed}, reward={self.reward!r})")
+
+
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int, got {seed!r}")
