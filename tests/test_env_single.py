@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from borders_sim import IllegalActionError, NUM_ACTIONS
-from borders_sim.envs import OBS_SIZE, SingleSeatEnv, observe
+from borders_sim.envs import OBS_SIZE, SINGLE_SEAT_ID, SingleSeatEnv, observe
 from borders_sim.envs.rewards import final_rewards_at, reward_mode
 from borders_sim.rules.state import MAX_PLAYERS
 
@@ -33,19 +34,19 @@ def play(env: SingleSeatEnv, seed: int | None, choose=first_legal) -> list[tuple
 
 @pytest.mark.parametrize("num_players", range(3, 9))
 def test_gymnasium_check_env(num_players):
-    # check_env steps unmasked action_space samples: with illegal_action="lose" an illegal one
-    # ends the game (documented); render is not checked (render_mode None).
-    env = SingleSeatEnv(num_players, illegal_action="lose", seat="random")
+    # check_env steps unmasked action_space samples: with the default illegal_action="lose"
+    # an illegal one ends the game (documented); the text render is checked too.
+    env = gymnasium.make(SINGLE_SEAT_ID, num_players=num_players, seat="random",
+                         render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(env, skip_render_check=True)
+        check_env(env.unwrapped)
 
 
 def test_check_env_with_action_cards_off():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(SingleSeatEnv(5, illegal_action="lose", action_cards=False),
-                  skip_render_check=True)
+        check_env(gymnasium.make(SINGLE_SEAT_ID, num_players=5, action_cards=False).unwrapped)
 
 
 def test_spaces_observation_mask_and_seat():
@@ -151,7 +152,7 @@ def test_illegal_opponent_action_names_the_seat():
 
 
 def test_illegal_learner_action_raises_and_changes_nothing():
-    env = SingleSeatEnv(4, seat=1)
+    env = SingleSeatEnv(4, seat=1, illegal_action="raise")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     env.reset(seed=2)
@@ -201,3 +202,10 @@ def test_maskable_ppo_trains_a_few_hundred_steps():
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
     env.step(int(action))
+
+
+def test_render_shows_the_learners_view():
+    env = SingleSeatEnv(4, seat=2, render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert isinstance(text, str) and "p2" in text

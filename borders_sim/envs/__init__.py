@@ -1,7 +1,8 @@
 """Reinforcement-learning environments on the BORDERS rules engine.
 
 * :mod:`borders_v0`: the PettingZoo AEC environment (``borders_v0.env()``, ``raw_env()``).
-* :class:`SingleSeatEnv`: a Gymnasium environment in which one seat learns against policies.
+* :class:`SingleSeatEnv`: a Gymnasium environment in which one seat learns against policies
+  (also ``gymnasium.make("borders_sim/SingleSeat-v0", ...)``).
 * :class:`VectorEnv`: N games stepped in one compiled, multi-threaded call (Pgx-style).
 * :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`).
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
@@ -15,5 +16,12 @@ from .observations import observe, observe_json, observe_text
 from .single import SingleSeatEnv
 from .vector import VectorEnv, VectorStep
 
-__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SingleSeatEnv", "VectorEnv", "VectorStep",
+import gymnasium  # noqa: E402
+
+#: ``gymnasium.make(SINGLE_SEAT_ID, num_players=4, ...)`` builds a :class:`SingleSeatEnv`.
+SINGLE_SEAT_ID = "borders_sim/SingleSeat-v0"
+if SINGLE_SEAT_ID not in gymnasium.registry:
+    gymnasium.register(id=SINGLE_SEAT_ID, entry_point="borders_sim.envs.single:SingleSeatEnv")
+
+__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "VectorEnv", "VectorStep",
            "borders_v0", "observe", "observe_json", "observe_text", "sample_consistent_state"]

@@ -67,10 +67,10 @@ class SingleSeatEnv(gym.Env):
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
             :func:`~borders_sim.envs.observations.observe_text`) or ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention).
-        illegal_action: what an illegal learner action does: ``"raise"`` (default)
-            :class:`~borders_sim.IllegalActionError`, nothing changes; or ``"lose"`` (PettingZoo's
-            classic convention): the game ends at once, the learner's reward is -1 whatever the
-            reward mode, and ``info["illegal_action"]`` is True.
+        illegal_action: what an illegal learner action does: ``"lose"`` (default, PettingZoo's
+            classic convention): the game ends at once, the learner's reward is -1 whatever
+            the reward mode, and ``info["illegal_action"]`` is True; or
+            ``"raise"``: :class:`~borders_sim.IllegalActionError`, nothing changes.
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Spaces: ``observation_space`` is ``Box(0, float32 max, (OBS_SIZE,), float32)`` (layout
@@ -80,8 +80,8 @@ class SingleSeatEnv(gym.Env):
     the end ``info["scores"]`` the final scores of all seats.
 
     Note: :meth:`action_space.sample` knows no mask. Gymnasium's ``check_env`` steps such samples,
-    so it passes with ``illegal_action="lose"`` (with ``"raise"`` the first illegal sample
-    raises, as it should).
+    and passes with the default ``illegal_action="lose"``; pass ``"raise"`` to make any
+    illegal action an error while debugging a policy.
 
     ``env.game`` is the :class:`~borders_sim.Game` in play (read it; do not step it).
     """
@@ -91,7 +91,7 @@ class SingleSeatEnv(gym.Env):
     def __init__(self, num_players: int = 4, seat: int | str = 0,
                  opponents: Policy | Sequence[Policy] | None = None, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "raise", **flags) -> None:
+                 illegal_action: str = "lose", **flags) -> None:
         self.config = GameConfig(num_players=num_players, **flags)
         n = self.config.num_players
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
@@ -162,8 +162,8 @@ class SingleSeatEnv(gym.Env):
 
         Raises:
             RuntimeError: :meth:`reset` was not called, or the game is over.
-            IllegalActionError: the learner's action is illegal (``illegal_action="raise"``; the
-                game does not change) or an opponent policy returned an illegal action (the
+            IllegalActionError: the learner's action is illegal and ``illegal_action="raise"``
+                (the game does not change) or an opponent policy returned an illegal action (the
                 message names the seat).
         """
         if self.game is None:

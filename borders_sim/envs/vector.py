@@ -33,44 +33,17 @@ from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from ..rules.observation import OBS_SIZE, observe_kernel
+from ..rules.piles import mix_seed, seed_rng
 from ..rules.setup import setup_kernel
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
 from .rewards import final_rewards, reward_mode
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
 _MASK64 = (1 << 64) - 1
-
-
-@njit(cache=True)
-def _finalize(z):
-    """The splitmix64 output function (a bijection of uint64)."""
-    z = (z ^ (z >> _U30)) * _MIX1
-    z = (z ^ (z >> _U27)) * _MIX2
-    return z ^ (z >> _U31)
-
-
-@njit(cache=True)
-def seed_rng(rng, seed):
-    """Fill ``rng`` (uint64[2]) from ``seed`` (uint64) exactly as
-    :func:`borders_sim.rules.piles.seed_words` does: two splitmix64 outputs, never 0."""
-    x = seed
-    for i in range(2):
-        x = x + _GOLDEN
-        z = _finalize(x)
-        rng[i] = z if z != 0 else np.uint64(1)
-
 
 @njit(cache=True)
 def derived_seed(seed, k, episode):
     """uint64 deal seed of the ``episode``-th game of slot ``k`` of a stream seeded ``seed``."""
-    x = _finalize(seed + _GOLDEN)
-    x = _finalize((x ^ np.uint64(k)) + _GOLDEN)
-    return _finalize((x ^ np.uint64(episode)) + _GOLDEN)
+    return mix_seed(mix_seed(seed, k), episode)
 
 
 def derive_seed(seed: int, k: int, episode: int) -> int:
