@@ -11,9 +11,9 @@
 
 from pathlib import Path
 
-from ._kernel_cache import sync_kernel_stamps
+from ._kernel_cache import sync_kernel_cache
 
-sync_kernel_stamps(Path(__file__).parent)  # before any kernel loads numba's cache
+sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
 
 from ._compile_notice import set_compile_messages  # noqa: E402
 from .game import Game, IllegalActionError  # noqa: E402

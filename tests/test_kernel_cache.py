@@ -1,33 +1,52 @@
-"""The numba cache guard (borders_sim._kernel_cache): an edit of any kernel file must invalidate
-the cache of every kernel, since numba checks only the stamp of a kernel's own file."""
+"""The numba cache guard (borders_sim._kernel_cache): an edit of any kernel file must clear the
+cached kernels compiled from the old sources, since numba checks only a kernel's own file."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import borders_sim
-from borders_sim._kernel_cache import kernel_files, sync_kernel_stamps
+from borders_sim._kernel_cache import STAMP, cache_dir, kernel_files, sync_kernel_cache
+
+PACKAGE = Path(borders_sim.__file__).parent
 
 
-def _write(path: Path, text: str, mtime_ns: int) -> None:
-    path.write_text(text)
-    os.utime(path, ns=(mtime_ns, mtime_ns))
+def test_kernel_files_are_the_files_with_kernels():
+    names = {p.name for p in kernel_files(PACKAGE)}
+    assert {"engine.py", "piles.py", "observation.py", "play.py", "vector.py"} <= names
+    assert "cli.py" not in names and "_kernel_cache.py" not in names
 
 
-def test_kernel_files_get_the_newest_stamp(tmp_path):
-    (tmp_path / "sub").mkdir()
-    _write(tmp_path / "a.py", "@njit(cache=True)\ndef f(): pass\n", 1_000_000_000)
-    _write(tmp_path / "sub" / "b.py", "@njit\ndef g(): pass\n", 3_000_000_000)
-    _write(tmp_path / "c.py", "x = 1\n", 5_000_000_000)  # no kernel: left alone
-    assert [p.name for p in kernel_files(tmp_path)] == ["a.py", "b.py"]
-    assert sync_kernel_stamps(tmp_path) == 1
-    assert (tmp_path / "a.py").stat().st_mtime_ns == 3_000_000_000
-    assert (tmp_path / "c.py").stat().st_mtime_ns == 5_000_000_000
-    assert sync_kernel_stamps(tmp_path) == 0  # nothing changed: nothing to do
+def test_an_edit_in_one_file_clears_the_cached_kernels_of_another(tmp_path, monkeypatch):
+    """A caller compiled against an old callee (another file) must not be loaded again."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "callee.py").write_text("from numba import njit\n@njit(cache=True)\ndef f():\n"
+                                   "    return 1\n")
+    (pkg / "caller.py").write_text("from numba import njit\nfrom pkg.callee import f\n"
+                                   "@njit(cache=True)\ndef g():\n    return f()\n")
+    run = textwrap.dedent(f"""
+        import sys; from pathlib import Path
+        sys.path.insert(0, {str(tmp_path)!r})
+        from borders_sim._kernel_cache import sync_kernel_cache
+        sync_kernel_cache(Path({str(pkg)!r}))
+        from pkg.caller import g
+        print(g())""")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
+    assert first.stdout.split() == ["1"], first.stderr
+    (pkg / "callee.py").write_text("from numba import njit\n@njit(cache=True)\ndef f():\n"
+                                   "    return 2\n")
+    second = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
+    assert second.stdout.split() == ["2"], second.stderr  # not the stale cached g
 
 
-def test_the_package_kernel_files_agree_after_import():
-    files = kernel_files(Path(borders_sim.__file__).parent)
-    assert len(files) > 10
-    assert len({p.stat().st_mtime_ns for p in files}) == 1
+def test_an_unchanged_package_keeps_its_cache():
+    sync_kernel_cache(PACKAGE)
+    assert sync_kernel_cache(PACKAGE) == 0
+    where = cache_dir(PACKAGE / "rules" / "engine.py")
+    assert where is None or (where / STAMP).exists()
