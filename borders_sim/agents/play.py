@@ -41,6 +41,17 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 @njit(cache=True)
+def bot_decision(s, kind, obs, mask, words, count, rng):
+    """The bot ``kind`` to move in ``s`` observes and chooses; its action, or -1 if the action
+    is not allowed by ``mask`` (nothing is applied either way)."""
+    observe_kernel(s, s.turn, obs)
+    a = act_kernel(kind, obs, mask, words, count, rng)
+    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        return -1
+    return a
+
+
+@njit(cache=True)
 def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     """Play state ``s`` to the end with the bots ``kinds[seat]``; returns the decisions taken
     (``max_steps`` caps them), or ``-1 - k`` if the bot to move at decision ``k`` chose an
@@ -52,9 +63,8 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     steps = 0
     while count > 0 and steps < max_steps:
         p = s.turn
-        observe_kernel(s, p, obs)
-        a = act_kernel(kinds[p], obs, mask, words, count, rngs[p])
-        if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        a = bot_decision(s, kinds[p], obs, mask, words, count, rngs[p])
+        if a < 0:
             return -1 - steps
         count = step(s, a, mask)
         steps += 1
