@@ -52,7 +52,11 @@ class CompiledBot:
         count = int(self._mask.sum())
         if count == 0:
             raise ValueError(f"{self.name} bot: the action mask allows no action")
-        return int(act_kernel(self.kind, obs, self._mask, self._words, count, self.rng))
+        a = int(act_kernel(self.kind, obs, self._mask, self._words, count, self.rng))
+        if not 0 <= a < NUM_ACTIONS or not self._mask[a]:
+            raise RuntimeError(f"{self.name} bot chose action {a}, which the mask does not "
+                               "allow (a bug in the bot)")
+        return a
 
     def __repr__(self) -> str:
         return f"CompiledBot({self.name!r})"

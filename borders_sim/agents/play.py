@@ -7,6 +7,11 @@ generator seeded with :func:`bot_seed` ``(seeds[g], p)``, exactly as ``make(name
 bot_seed(seeds[g], p))`` seeds the Python bot, so a game played here and the same game played
 through :class:`~borders_sim.Game` with Python bots take the same actions, and results do not
 depend on the batch size or the thread count.
+
+A bot that returns an id its legal mask does not allow stops its game before the action is
+applied (the state stays valid, at that decision) and the game's entry of ``out_steps`` becomes
+``-1 - decision``; :func:`run_bot_games`, the checked entry point, raises
+:class:`IllegalBotAction` naming the bot, its seat and the game.
 """
 
 from __future__ import annotations
@@ -17,8 +22,12 @@ from numba import njit, prange
 from ..rules.engine import MASK_SIZE, advance, step
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
-from ..rules.state import MAX_PLAYERS
-from .policies import act_kernel
+from ..rules.state import MAX_PLAYERS, STATE_DTYPE
+from .policies import COMPILED_BOTS, act_kernel
+
+
+class IllegalBotAction(RuntimeError):
+    """A compiled bot chose an action its legal mask does not allow (a bug in that bot)."""
 
 
 @njit(cache=True)
@@ -32,9 +41,21 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 @njit(cache=True)
+def bot_decision(s, kind, obs, mask, words, count, rng):
+    """The bot ``kind`` to move in ``s`` observes and chooses; its action, or -1 if the action
+    is not allowed by ``mask`` (nothing is applied either way)."""
+    observe_kernel(s, s.turn, obs)
+    a = act_kernel(kind, obs, mask, words, count, rng)
+    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        return -1
+    return a
+
+
+@njit(cache=True)
 def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     """Play state ``s`` to the end with the bots ``kinds[seat]``; returns the decisions taken
-    (``max_steps`` caps them)."""
+    (``max_steps`` caps them), or ``-1 - k`` if the bot to move at decision ``k`` chose an
+    illegal id (the game stops there, the id not applied)."""
     for p in range(MAX_PLAYERS):
         seed_rng(rngs[p], bot_seed_kernel(seed, p))
     words = mask.view(np.uint64)
@@ -42,8 +63,9 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     steps = 0
     while count > 0 and steps < max_steps:
         p = s.turn
-        observe_kernel(s, p, obs)
-        a = act_kernel(kinds[p], obs, mask, words, count, rngs[p])
+        a = bot_decision(s, kinds[p], obs, mask, words, count, rngs[p])
+        if a < 0:
+            return -1 - steps
         count = step(s, a, mask)
         steps += 1
     return steps
@@ -52,9 +74,52 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
 @njit(cache=True, parallel=True)
 def play_bot_games(states, kinds, seeds, max_steps, out_steps):
     """Play every state of ``states`` to the end, game ``g`` with bots ``kinds[g]``
-    (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions."""
+    (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions
+    (negative: a bot's illegal choice stopped the game, see :func:`play_bot_game`)."""
     for g in prange(states.shape[0]):
         mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
         rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
         out_steps[g] = play_bot_game(states[g], kinds[g], seeds[g], mask, obs, rngs, max_steps)
+
+
+def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
+                  max_steps: int) -> np.ndarray:
+    """Play ``states`` in place with :func:`play_bot_games`, checked: returns the decisions
+    of each game (int64[G]).
+
+    Args:
+        states: dealt states (:data:`~borders_sim.rules.state.STATE_DTYPE`, shape ``(G,)``).
+        kinds: int64-convertible ``(G, MAX_PLAYERS)``, indices of
+            :data:`~.policies.COMPILED_BOTS` per seat (seats past the player count ignored).
+        seeds: ``(G,)`` game seeds; the bot in seat ``p`` is seeded with
+            :func:`bot_seed` ``(seeds[g], p)``.
+        max_steps: cap on the decisions per game.
+
+    Raises:
+        ValueError: arrays of the wrong dtype or shape, or an unknown bot kind.
+        IllegalBotAction: a bot chose an illegal action; the message names the bot, its seat,
+            the game and the decision (that game stops there, the others are played out).
+    """
+    if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
+        raise ValueError("states must be a 1-d array of STATE_DTYPE records")
+    g = states.shape[0]
+    kinds = np.ascontiguousarray(kinds, dtype=np.int64)
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    if kinds.shape != (g, MAX_PLAYERS) or seeds.shape != (g,):
+        raise ValueError(f"kinds must have shape ({g}, {MAX_PLAYERS}) and seeds ({g},), got "
+                         f"{kinds.shape} and {seeds.shape}")
+    if kinds.size and (kinds.min() < 0 or kinds.max() >= len(COMPILED_BOTS)):
+        raise ValueError(f"bot kinds must be 0..{len(COMPILED_BOTS) - 1} "
+                         f"({', '.join(COMPILED_BOTS)}), got {kinds.min()}..{kinds.max()}")
+    out = np.zeros(g, dtype=np.int64)
+    play_bot_games(states, kinds, seeds, int(max_steps), out)
+    bad = np.flatnonzero(out < 0)
+    if bad.size:
+        game = int(bad[0])
+        seat = int(states[game]["turn"])
+        raise IllegalBotAction(
+            f"bot {COMPILED_BOTS[kinds[game, seat]]!r} in seat {seat} of game {game} (seed "
+            f"{int(seeds[game])}) chose an action its legal mask does not allow at decision "
+            f"{-1 - int(out[game])}; {bad.size} game(s) stopped")
+    return out

@@ -17,10 +17,13 @@ from numba import njit
 
 from ..rules.engine import kth_legal
 from ..rules.piles import next_below
+from .bluffer import bluffer_policy
+from .collector import collector_policy
+from .honest import honest_policy
 
 #: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).
-COMPILED_BOTS = ("random",)
-BOT_RANDOM = 0
+COMPILED_BOTS = ("random", "honest", "bluffer", "collector")
+BOT_RANDOM, BOT_HONEST, BOT_BLUFFER, BOT_COLLECTOR = range(4)
 
 
 @njit(cache=True)
@@ -32,4 +35,10 @@ def random_policy(obs, mask, words, count, rng):
 @njit(cache=True)
 def act_kernel(kind, obs, mask, words, count, rng):
     """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`)."""
+    if kind == BOT_HONEST:
+        return honest_policy(obs, mask, words, count, rng)
+    if kind == BOT_BLUFFER:
+        return bluffer_policy(obs, mask, words, count, rng)
+    if kind == BOT_COLLECTOR:
+        return collector_policy(obs, mask, words, count, rng)
     return random_policy(obs, mask, words, count, rng)
