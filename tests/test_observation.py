@@ -54,6 +54,7 @@ def test_blocks_hold_what_they_say(n):
         d = decode(observe(game, v))
         rows = [(v + r) % n for r in range(n)]
         assert d["num_players"].argmax() == n - 3
+        assert d["seat"].argmax() == v and d["seat"].sum() == 1
         assert np.array_equal(d["gold"][:n], s["gold"][rows])
         assert not d["gold"][n:].any()
         assert np.array_equal(d["hand_size"][:n], s["hand"][rows].sum(axis=1))

@@ -43,7 +43,7 @@ from ..rules.observation import (O_ANNOUNCED, O_BOUNTIES, O_CRATE_COUNT,
                                  O_CRATE_UNDER_CHECK, O_DEAL, O_DEMAND, O_EXCHANGE, O_FACE_UP, O_GOLD,
                                  O_GOLD_MENU, O_HISTORY, O_INSPECTOR_A, O_INSPECTOR_B,
                                  O_INSPECTOR_STATUS, O_MAIN_HELD, O_MAIN_IN_MIDDLE,
-                                 O_NUM_PLAYERS, O_OFFER, O_OWN_CRATE, O_OWN_FACE_DOWN,
+                                 O_NUM_PLAYERS, O_OFFER, O_OWN_CRATE, O_OWN_FACE_DOWN, O_SEAT,
                                  O_OWN_HAND, O_PHASE, O_RESERVED_GOLD, OBSERVATION_LAYOUT)
 from ..rules.state import (G_HOLDING, G_STATUS_NAMES, H_CRATES, H_CRATES_INSPECTED,
                            H_CRATES_OPENED, H_LIES_CAUGHT, H_OPENS, MAX_PLAYERS, MENU_MAX,
@@ -190,10 +190,10 @@ def gold_id(obs, mask, base, amount):
 
 
 @njit(cache=True)
-def rob_me(mask, n):
-    """The viewer's own seat while it may rob: the one seat with no legal Robbery id."""
-    for q in range(n):
-        if not mask[A_ROB + q]:
+def own_seat(obs):
+    """The viewer's absolute seat (the ``seat`` block): action ids that name seats use it."""
+    for q in range(MAX_PLAYERS):
+        if obs[O_SEAT + q] > 0:
             return q
     return 0
 
@@ -467,7 +467,7 @@ def worst_card(obs, style):
 @njit(cache=True)
 def richest_target(obs, mask, n):
     """The Robbery id against the opponent with the most free gold."""
-    me = rob_me(mask, n)
+    me = own_seat(obs)
     best, best_gold = -1, -1.0
     for r in range(1, n):
         a = A_ROB + (me + r) % n
@@ -532,19 +532,10 @@ def act_announce(obs, mask):
 
 @njit(cache=True)
 def act_choose_crate(obs, mask):
-    """Inspect first the crate most likely to pay: lie rate times cards. The inspect ids name
-    absolute seats and the observation is seat-relative: the viewer's seat is the first one
-    that maps the announced crates' rows onto the legal ids."""
+    """Inspect first the crate most likely to pay: lie rate times cards (inspect ids name
+    absolute seats: row ``r`` is seat ``own seat + r``)."""
     n = players_of(obs)
-    me = 0
-    for cand in range(n):
-        ok = True
-        for r in range(1, n):
-            if (obs[O_CRATE_COUNT + r] > 0) != (mask[A_INSPECT + (cand + r) % n] != 0):
-                ok = False
-        if ok:
-            me = cand
-            break
+    me = own_seat(obs)
     best, best_score = -1, -1.0
     for r in range(1, n):
         a = A_INSPECT + (me + r) % n

@@ -14,7 +14,7 @@ for reinforcement-learning research. It follows the conventions of PettingZoo's 
 | Agents | 3-8 (`num_players`, default 4) |
 | Action Shape | Discrete(513) |
 | Action Values | 0 to 512 |
-| Observation Shape | (1814,) |
+| Observation Shape | (1822,) |
 | Observation Values | [0, float32 max]: counts and one-hots, float32 |
 
 BORDERS is a Prohibition-era smuggling game for 3 to 8 players. Each round the smugglers
@@ -76,64 +76,65 @@ into these named blocks.
 | name | indices | shape | meaning |
 |---|---|---|---|
 | num_players | 0-5 | 6 | one-hot of the player count, 3..8 |
-| config | 6-25 | 20 | the rule flags, as the state's cfg (state.CFG_* indices) |
-| gold_menu | 26-41 | 16 | gold amounts of the gold action ids, 0 past the menu (P-0.5) |
-| round | 42 | 1 | round number, 1-based |
-| round_in_cycle | 43 | 1 | rounds played in the current inspector cycle before this one (§6) |
-| cycle_length | 44 | 1 | rounds in a cycle for this player count (§6) |
-| end_triggered | 45 | 1 | 1 once the end of the game is triggered (main resources or fallback, §6) |
-| last_round | 46 | 1 | the last round once the end is triggered, else 0 |
-| draw_pile_size | 47 | 1 | cards in the draw pile |
-| runouts | 48 | 1 | times the draw pile ran out (R-29; the second triggers the fallback) |
-| discard_pile | 49-68 | 20 | the open discard pile, cards by type |
-| main_in_middle | 69-80 | 12 | 1 for each main resource still in the middle |
-| phase | 81-99 | 19 | one-hot of the phase (state.PHASE_NAMES) |
-| to_move | 100-107 | 8 | one-hot of the seat to decide (all 0 once the game is over) |
-| inspector_a | 108-115 | 8 | one-hot of badge A's seat |
-| inspector_b | 116-123 | 8 | one-hot of badge B's seat (6-8 players) |
-| round_order | 124-131 | 8 | each seat's place in this round's order (4-3), 1-based |
-| window_passes | 132 | 1 | passes in a row in the action window (P-1) |
-| market_discards | 133 | 1 | cards discarded in the current market turn (P-2) |
-| gold | 134-141 | 8 | gold of each seat |
-| reserved_gold | 142-149 | 8 | gold escrowed by accepted deals and bounties (R-09) |
-| hand_size | 150-157 | 8 | cards in hand |
-| face_up | 158-189 | 8x4 | face-up warehouse cards by legal type |
-| face_down_count | 190-197 | 8 | number of face-down warehouse cards |
-| reserved_warehouse | 198-309 | 8x14 | warehouse cards escrowed, by type (R-09) |
-| main_held | 310-405 | 8x12 | main resources held |
-| collected | 406-413 | 8 | 1 if the seat collected a main resource this round |
-| crate_status | 414-461 | 8x6 | one-hot: none, packing, closed, announced, done, sitting out |
-| crate_count | 462-469 | 8 | cards in the announced crate (0 until announced, P-3) |
-| announced | 470-501 | 8x4 | one-hot of the announced legal type |
-| seen | 502-613 | 8x14 | of each crate settled this round, the cards everybody saw (an opened crate; a passed crate's legal goods) |
-| seen_hidden | 614-621 | 8 | of each crate settled this round, the cards whose type stayed hidden |
-| history | 622-797 | 8x22 | public counters for the whole game (state.HISTORY_COUNTERS) |
-| promises | 798-861 | 8x8 | promises of a future pass that row still owes column |
-| raid_thief | 862-869 | 8 | one-hot of the seat that played this round's Night Raid |
-| own_hand | 870-889 | 20 | own hand by card type |
-| own_active | 890-895 | 6 | own action cards usable this round (7.2) |
-| own_crate | 896-909 | 14 | own crate by goods type |
-| own_face_down | 910-923 | 14 | own face-down warehouse cards by type |
-| known_hand | 924-1083 | 8x20 | cards each seat surely holds in hand (taken from the viewer with Night Raid) |
-| known_face_down | 1084-1195 | 8x14 | cards surely among each seat's face-down warehouse cards (handed over by the viewer) |
-| raid_taken | 1196-1355 | 8x20 | one-hot of the card this round's Night Raid took from each seat, where the viewer took or lost it |
-| crate_under_check | 1356-1363 | 8 | one-hot of the owner of the crate under check |
-| exchange | 1364 | 1 | the exchange in progress, 1-based (P-5.3) |
-| inspector_status | 1365-1374 | 2x5 | one-hot per badge (state.G_STATUS_NAMES) |
-| offer | 1375-1434 | 2x30 | the owner's standing offer to each badge: gold, warehouse cards by type, crate cards by type, promise |
-| offer_lock | 1435-1438 | 2x2 | gold already set / offer withdrawn in this offer turn |
-| demand | 1439-1440 | 2 | gold demanded by each badge this exchange |
-| deal | 1441-1500 | 2x30 | the accepted deal with each badge, same shape as offer |
-| deal_order | 1501-1502 | 2 | order of acceptance of the deals (R-08), 0 none |
-| bounties | 1503-1758 | 8x2x16 | bounty of each seat to each badge: gold, warehouse cards by type, accepted (R-07) |
-| gifts_made | 1759-1766 | 8 | 1 if the seat made its gold gift this bounty turn (R-06c) |
-| outcome | 1767-1771 | 5 | one-hot: pending, passed, passed by Secret Route, opened, False Bottom |
-| truthful | 1772 | 1 | 1 if the opened crate matched its announcement |
-| fine | 1773 | 1 | the fine at stake (4.4-B) |
-| lawyer_to | 1774-1775 | 2 | one-hot of the badge halved by the owner's Lawyer |
-| fund_paid | 1776 | 1 | gold the owner paid in deals this settlement (Syndicate Fund) |
-| lawyer_pool | 1777-1805 | 29 | goods of the halved deals still to hand over, warehouse then crate by type, and the cards left (R-17d) |
-| lawyer_payer | 1806-1813 | 8 | one-hot of the seat handing over the Lawyer's goods |
+| seat | 6-13 | 8 | one-hot of the viewer's own seat: row r of a per-seat block is seat (seat + r) mod n, and action ids that name a seat (rob, inspect) are absolute |
+| config | 14-33 | 20 | the rule flags, as the state's cfg (state.CFG_* indices) |
+| gold_menu | 34-49 | 16 | gold amounts of the gold action ids, 0 past the menu (P-0.5) |
+| round | 50 | 1 | round number, 1-based |
+| round_in_cycle | 51 | 1 | rounds played in the current inspector cycle before this one (§6) |
+| cycle_length | 52 | 1 | rounds in a cycle for this player count (§6) |
+| end_triggered | 53 | 1 | 1 once the end of the game is triggered (main resources or fallback, §6) |
+| last_round | 54 | 1 | the last round once the end is triggered, else 0 |
+| draw_pile_size | 55 | 1 | cards in the draw pile |
+| runouts | 56 | 1 | times the draw pile ran out (R-29; the second triggers the fallback) |
+| discard_pile | 57-76 | 20 | the open discard pile, cards by type |
+| main_in_middle | 77-88 | 12 | 1 for each main resource still in the middle |
+| phase | 89-107 | 19 | one-hot of the phase (state.PHASE_NAMES) |
+| to_move | 108-115 | 8 | one-hot of the seat to decide (all 0 once the game is over) |
+| inspector_a | 116-123 | 8 | one-hot of badge A's seat |
+| inspector_b | 124-131 | 8 | one-hot of badge B's seat (6-8 players) |
+| round_order | 132-139 | 8 | each seat's place in this round's order (4-3), 1-based |
+| window_passes | 140 | 1 | passes in a row in the action window (P-1) |
+| market_discards | 141 | 1 | cards discarded in the current market turn (P-2) |
+| gold | 142-149 | 8 | gold of each seat |
+| reserved_gold | 150-157 | 8 | gold escrowed by accepted deals and bounties (R-09) |
+| hand_size | 158-165 | 8 | cards in hand |
+| face_up | 166-197 | 8x4 | face-up warehouse cards by legal type |
+| face_down_count | 198-205 | 8 | number of face-down warehouse cards |
+| reserved_warehouse | 206-317 | 8x14 | warehouse cards escrowed, by type (R-09) |
+| main_held | 318-413 | 8x12 | main resources held |
+| collected | 414-421 | 8 | 1 if the seat collected a main resource this round |
+| crate_status | 422-469 | 8x6 | one-hot: none, packing, closed, announced, done, sitting out |
+| crate_count | 470-477 | 8 | cards in the announced crate (0 until announced, P-3) |
+| announced | 478-509 | 8x4 | one-hot of the announced legal type |
+| seen | 510-621 | 8x14 | of each crate settled this round, the cards everybody saw (an opened crate; a passed crate's legal goods) |
+| seen_hidden | 622-629 | 8 | of each crate settled this round, the cards whose type stayed hidden |
+| history | 630-805 | 8x22 | public counters for the whole game (state.HISTORY_COUNTERS) |
+| promises | 806-869 | 8x8 | promises of a future pass that row still owes column |
+| raid_thief | 870-877 | 8 | one-hot of the seat that played this round's Night Raid |
+| own_hand | 878-897 | 20 | own hand by card type |
+| own_active | 898-903 | 6 | own action cards usable this round (7.2) |
+| own_crate | 904-917 | 14 | own crate by goods type |
+| own_face_down | 918-931 | 14 | own face-down warehouse cards by type |
+| known_hand | 932-1091 | 8x20 | cards each seat surely holds in hand (taken from the viewer with Night Raid) |
+| known_face_down | 1092-1203 | 8x14 | cards surely among each seat's face-down warehouse cards (handed over by the viewer) |
+| raid_taken | 1204-1363 | 8x20 | one-hot of the card this round's Night Raid took from each seat, where the viewer took or lost it |
+| crate_under_check | 1364-1371 | 8 | one-hot of the owner of the crate under check |
+| exchange | 1372 | 1 | the exchange in progress, 1-based (P-5.3) |
+| inspector_status | 1373-1382 | 2x5 | one-hot per badge (state.G_STATUS_NAMES) |
+| offer | 1383-1442 | 2x30 | the owner's standing offer to each badge: gold, warehouse cards by type, crate cards by type, promise |
+| offer_lock | 1443-1446 | 2x2 | gold already set / offer withdrawn in this offer turn |
+| demand | 1447-1448 | 2 | gold demanded by each badge this exchange |
+| deal | 1449-1508 | 2x30 | the accepted deal with each badge, same shape as offer |
+| deal_order | 1509-1510 | 2 | order of acceptance of the deals (R-08), 0 none |
+| bounties | 1511-1766 | 8x2x16 | bounty of each seat to each badge: gold, warehouse cards by type, accepted (R-07) |
+| gifts_made | 1767-1774 | 8 | 1 if the seat made its gold gift this bounty turn (R-06c) |
+| outcome | 1775-1779 | 5 | one-hot: pending, passed, passed by Secret Route, opened, False Bottom |
+| truthful | 1780 | 1 | 1 if the opened crate matched its announcement |
+| fine | 1781 | 1 | the fine at stake (4.4-B) |
+| lawyer_to | 1782-1783 | 2 | one-hot of the badge halved by the owner's Lawyer |
+| fund_paid | 1784 | 1 | gold the owner paid in deals this settlement (Syndicate Fund) |
+| lawyer_pool | 1785-1813 | 29 | goods of the halved deals still to hand over, warehouse then crate by type, and the cards left (R-17d) |
+| lawyer_payer | 1814-1821 | 8 | one-hot of the seat handing over the Lawyer's goods |
 
 #### Legal Actions Mask
 

@@ -8,7 +8,8 @@ for as long as that knowledge is certain (``know_hand`` / ``know_down`` of the s
 
 **Seat-relative.** Every per-seat block has :data:`~.state.MAX_PLAYERS` rows, row ``r`` being
 the seat ``r`` places to the viewer's left (row 0 is the viewer), so one policy serves every
-seat and player count. Rows at and beyond the player count are 0. Inspector blocks have two
+seat and player count. The ``seat`` block says which seat the viewer is, for the action ids
+that name seats (Robbery targets, crates to inspect), which are absolute. Rows at and beyond the player count are 0. Inspector blocks have two
 rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0 when there is
 nothing to mark (no crate under check, no badge B, ...). Counts are raw (not normalised).
 
@@ -49,6 +50,8 @@ class LayoutEntry(NamedTuple):
 _BLOCKS = (
     # --- the game ----------------------------------------------------------------------------
     ("num_players", (MAX_PLAYERS - MIN_PLAYERS + 1,), "one-hot of the player count, 3..8"),
+    ("seat", (P,), "one-hot of the viewer's own seat: row r of a per-seat block is seat "
+                   "(seat + r) mod n, and action ids that name a seat (rob, inspect) are absolute"),
     ("config", (CFG_SIZE,), "the rule flags, as the state's cfg (state.CFG_* indices)"),
     ("gold_menu", (MENU_MAX,), "gold amounts of the gold action ids, 0 past the menu (P-0.5)"),
     ("round", (1,), "round number, 1-based"),
@@ -163,6 +166,7 @@ def layout_table() -> str:
 
 # offsets for the kernel (numba freezes module globals as constants)
 O_NUM_PLAYERS = offset_of("num_players")
+O_SEAT = offset_of("seat")
 O_CONFIG = offset_of("config")
 O_GOLD_MENU = offset_of("gold_menu")
 O_ROUND = offset_of("round")
@@ -247,6 +251,7 @@ def observe_kernel(s, viewer, out):
     n = s.cfg[CFG_NUM_PLAYERS]
     ni = s.cfg[CFG_NUM_INSPECTORS]
     out[O_NUM_PLAYERS + n - MIN_PLAYERS] = 1
+    out[O_SEAT + viewer] = 1
     for k in range(CFG_SIZE):
         out[O_CONFIG + k] = s.cfg[k]
     for k in range(MENU_MAX):
