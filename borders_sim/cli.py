@@ -45,7 +45,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numba
-import numpy as np
 from tqdm import tqdm
 
 from . import __version__

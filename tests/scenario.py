@@ -201,7 +201,25 @@ def finish_bounties(game: Game) -> None:
         game.step("bounty done")
 
 
+def assert_mask_is_the_accepted_set(game: Game) -> None:
+    """Every masked action is accepted (and keeps the invariants), every other one is refused
+    with IllegalActionError and changes nothing (P-0.1)."""
+    from borders_sim import IllegalActionError, NUM_ACTIONS
+    mask = game.legal_mask()
+    before = game.state.tobytes()
+    for a in range(NUM_ACTIONS):
+        trial = game.copy()
+        if mask[a]:
+            trial.step(a)
+            assert_consistent(trial)
+        else:
+            with pytest.raises(IllegalActionError):
+                trial.step(a)
+            assert trial.state.tobytes() == before
+    assert game.state.tobytes() == before
+
+
 __all__ = ["KEY", "card", "make_game", "set_counts", "set_gold", "play", "legal_strings",
            "reseek", "assert_consistent", "phase", "st", "FIRST_ACTION", "S", "gold", "inspectors",
            "put_on_top", "PASSIVE", "passive", "play_until", "ONE_AND_TWO", "set_warehouse",
-           "at_check", "finish_bounties"]
+           "at_check", "finish_bounties", "assert_mask_is_the_accepted_set"]
