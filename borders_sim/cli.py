@@ -341,8 +341,8 @@ def run_tournament_command(parser: argparse.ArgumentParser, args: argparse.Names
     except OSError as error:
         return fail(parser, f"cannot write: {error}")
     if args.record is not None:
-        print(f"{results.games_played} game traces written to {args.record} (replay one with "
-              "'borders-sim replay FILE')", file=err)
+        print(f"{results.records_written} game traces written to {args.record} (replay one "
+              "with 'borders-sim replay FILE')", file=err)
     return 130 if results.interrupted else 0
 
 

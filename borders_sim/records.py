@@ -81,7 +81,9 @@ def write_game(directory: Path, t: "Tournament", g: int, actions: Sequence[tuple
     lines.append({"type": "result", "scores": [int(x) for x in scores],
                   "winners": [int(p) for p in np.flatnonzero(np.asarray(winners))]})
     path = directory / trace_name(g)
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    part = path.with_suffix(".part")  # renamed once complete: no half-written trace
+    part.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    os.replace(part, path)
     return path
 
 

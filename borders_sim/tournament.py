@@ -274,6 +274,7 @@ class Results:
     rounds: np.ndarray  # int64[G]
     hist_totals: np.ndarray  # int64[len(names), NUM_HIST]
     interrupted: bool = False
+    records_written: int = 0  # game traces written (with record_dir), in any game order
     names: list[str] = field(init=False)
     bots: list[dict] = field(init=False)
 
@@ -479,15 +480,17 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
         source = _local_chunks(t, spans, path, record, workers)
     done: dict[int, dict] = {}
     interrupted = False
+    written = 0
     try:
         for i, chunk in source:
-            done[i] = chunk
             if record:
                 from .records import write_game
                 start = spans[i][0]
                 for k, actions in enumerate(chunk.pop("actions")):
                     write_game(record_dir, t, start + k, actions, chunk["scores"][k],
                                chunk["winners"][k])
+                    written += 1
+            done[i] = chunk
             if progress is not None:
                 progress(spans[i][1])
     except KeyboardInterrupt:
@@ -498,4 +501,6 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
     ordered = []
     while len(ordered) in done:
         ordered.append(done[len(ordered)])
-    return results_from_chunks(t, ordered, path, backend, interrupted)
+    results = results_from_chunks(t, ordered, path, backend, interrupted)
+    results.records_written = written
+    return results

@@ -99,6 +99,7 @@ def test_record_then_replay(capsys, tmp_path):
                                 "--games", "3", "--seed", "8", "--record", str(record),
                                 "--threads", "1", "--no-progress"])
     assert code == 0, err
+    assert f"3 game traces written to {record}" in err
     files = sorted(record.iterdir())
     assert [f.name for f in files] == ["game-000000.jsonl", "game-000001.jsonl",
                                        "game-000002.jsonl"]
