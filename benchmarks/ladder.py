@@ -1,98 +1,111 @@
-"""The ladder of the compiled bots: who beats whom in seat-rotated games.
+"""The bot ladder: tournaments between the registered bots, as markdown tables for the README.
 
 Usage::
 
-    python benchmarks/ladder.py                   # 4 players, 2000 games per pairing
-    python benchmarks/ladder.py --games 400 --players 6
+    python benchmarks/ladder.py                      # print the tables
+    python benchmarks/ladder.py --write-readme       # and put them into README.md
+    python benchmarks/ladder.py --games 8400 --slow-games 40 --seed 1
 
-For every pair of bots (A, B) it plays ``--games`` games with half the seats A and half B
-(odd seat counts: the extra seat alternates), the pattern rotated over the seats, and reports A's
-share of the wins (a shared win counts 1/k for each of the k winners; 50% is a draw between the
-two bots) with a 95% interval, and both bots' mean scores. A last table plays all bots together,
-rotated. Games are played by :func:`borders_sim.agents.play.run_bot_games` on all threads.
+Two tables, both reproducible from the command above (same seeds, same games, any machine):
+
+1. **All compiled bots together**: one 4-player tournament of the lineup of every compiled bot
+   (:data:`borders_sim.agents.COMPILED_BOTS`, repeated to fill 4 seats), ``--games`` games
+   (seats rotating). The ladder: each bot's win rate with its 95% interval, score and rating.
+2. **Each Python-only bot against each compiled bot** (for example ``ismcts``): 4-player
+   games of the lineup ``[bot, X, X, X]``, ``--slow-games`` games per opponent ``X``. The bot
+   beats ``X`` with significance when the lower end of its win-rate interval is above 1/4,
+   the rate of a bot no better than the three others.
+
+``--write-readme`` replaces the text between the markers ``<!-- ladder:start -->`` and
+``<!-- ladder:end -->`` of the README of this checkout with the tables and the command line.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import math
+import re
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The ladder of the checkout this script belongs to, installed or not.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+from borders_sim.agents import COMPILED_BOTS, REGISTRY  # noqa: E402
+from borders_sim.cli import int_in, markdown_table, percent  # noqa: E402
+from borders_sim.tournament import default_lineup, run_tournament  # noqa: E402
 
-from borders_sim import GameConfig  # noqa: E402
-from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.agents.play import run_bot_games  # noqa: E402
-from borders_sim.cli import markdown_table  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.rollout import final_scores, make_batch  # noqa: E402
-from borders_sim.rules.state import MAX_PLAYERS  # noqa: E402
-
-
-def play(config: GameConfig, lineups: list[list[int]], seed: int):
-    """Play one game per lineup (bot kinds by seat); (win shares, scores), [G, players]."""
-    n = config.num_players
-    states, _ = make_batch(config, seed, len(lineups))
-    kinds = np.zeros((len(lineups), MAX_PLAYERS), dtype=np.int64)
-    kinds[:, :n] = lineups
-    run_bot_games(states, kinds, np.arange(seed, seed + len(lineups)), max_game_length(config))
-    scores, winners = final_scores(states)
-    shares = winners[:, :n] / winners[:, :n].sum(axis=1, keepdims=True)
-    return shares, scores[:, :n], kinds[:, :n]
+PLAYERS = 4
+START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
 
 
-def share_ci(x: np.ndarray) -> str:
-    m = x.mean()
-    half = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
-    return f"{m:.1%} ± {half:.1%}"
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int_in(1, 10**8), default=8400,
+                        help="games of the compiled bots' tournament (default: 8400)")
+    parser.add_argument("--slow-games", type=int_in(1, 10**6), default=40,
+                        help="games of each Python-only bot against each compiled bot "
+                             "(default: 40)")
+    parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
+    parser.add_argument("--write-readme", action="store_true",
+                        help="replace the ladder section of README.md")
+    return parser.parse_args(argv)
+
+
+def ladder_rows(results) -> list[list[str]]:
+    rows = []
+    for b in sorted(results.bots, key=lambda b: -b["win_rate"]):
+        lo, hi = b["win_rate_ci95"]
+        rows.append([b["name"], f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
+                     f"{b['mean_score']:.1f} ({b['sd_score']:.1f})",
+                     f"{b['rating_mu']:.2f} ({b['rating_sigma']:.2f})",
+                     percent(b["behaviour"]["lies_when_opened"]),
+                     percent(b["behaviour"]["open_rate"]),
+                     percent(b["behaviour"]["bribed_rate"])])
+    return rows
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    n = args.players
-    config = GameConfig(num_players=n)
+    args = parse_args(argv)
+    lineup = default_lineup(PLAYERS)
     t0 = time.perf_counter()
+    results = run_tournament(PLAYERS, lineup, args.games, args.seed)
+    parts = [f"All compiled bots, {PLAYERS} players, lineup {','.join(lineup)}, "
+             f"{args.games} games (seats rotating):", "",
+             markdown_table(["bot", "win rate [95% CI]", "score mean (sd)",
+                             "rating mu (sigma)", "lies when opened", "opens", "bribed"],
+                            ladder_rows(results))]
+    slow = [name for name in REGISTRY if name not in COMPILED_BOTS]
     rows = []
-    for a, b in itertools.combinations(range(len(COMPILED_BOTS)), 2):
-        lineups = []
-        for g in range(args.games):
-            pattern = [a if (i + (g // n) % 2 * (n % 2)) % 2 == 0 else b for i in range(n)]
-            pattern.sort(key=lambda k: k != a)  # A's seats together, then rotated
-            rot = g % n
-            lineups.append(pattern[rot:] + pattern[:rot])
-        shares, scores, kinds = play(config, lineups, args.seed)
-        share_a = (shares * (kinds == a)).sum(axis=1)
-        rows.append([COMPILED_BOTS[a], COMPILED_BOTS[b], share_ci(share_a),
-                     f"{scores[kinds == a].mean():.1f}", f"{scores[kinds == b].mean():.1f}"])
-    print(f"# borders_sim bot ladder: {n} players, {args.games} seat-rotated games per pairing\n")
-    print(markdown_table(["A", "B", "A's share of wins (95% CI)", "A mean score",
-                          "B mean score"], rows))
-    k = len(COMPILED_BOTS)
-    if n >= k:
-        lineups = []
-        for g in range(args.games):
-            base = [i % k for i in range(n)]
-            rot = g % n
-            lineups.append(base[rot:] + base[:rot])
-        shares, scores, kinds = play(config, lineups, args.seed)
-        rows = []
-        for i, name in enumerate(COMPILED_BOTS):
-            per_game = (shares * (kinds == i)).sum(axis=1)
-            rows.append([name, str(int((kinds == i).sum(axis=1)[0])), share_ci(per_game),
-                         f"{scores[kinds == i].mean():.1f}", f"{scores[kinds == i].std():.1f}"])
-        print(f"\n## all bots together, {args.games} seat-rotated games\n")
-        print(markdown_table(["bot", "seats", "share of wins (95% CI)", "mean score", "sd score"],
-                             rows))
-    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    for name in slow:
+        for other in COMPILED_BOTS:
+            r = run_tournament(PLAYERS, (name,) + (other,) * (PLAYERS - 1), args.slow_games,
+                               args.seed)
+            b = r.bots[0]
+            lo, hi = b["win_rate_ci95"]
+            rows.append([name, other, str(args.slow_games),
+                         f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
+                         "yes" if lo > 1 / PLAYERS else "no"])
+    if rows:
+        parts += ["", f"Python-only bots against {PLAYERS - 1} copies of each compiled bot:", "",
+                  markdown_table(["bot", "against", "games", "win rate [95% CI]",
+                                  "beats it (CI above 25%)"], rows)]
+    command = (f"python benchmarks/ladder.py --games {args.games} --slow-games "
+               f"{args.slow_games} --seed {args.seed}")
+    parts += ["", f"Made by `{command}` ({time.perf_counter() - t0:.0f} s here)."]
+    text = "\n".join(parts)
+    print(text)
+    if args.write_readme:
+        readme = ROOT / "README.md"
+        old = readme.read_text(encoding="utf-8")
+        if START not in old or END not in old:
+            print(f"README.md has no {START} ... {END} section", file=sys.stderr)
+            return 1
+        new = re.sub(re.escape(START) + ".*?" + re.escape(END),
+                     lambda _: f"{START}\n{text}\n{END}", old, flags=re.S)
+        readme.write_text(new, encoding="utf-8")
+        print("README.md updated", file=sys.stderr)
     return 0
 
 

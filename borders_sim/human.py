@@ -1,0 +1,102 @@
+"""A game in the terminal: one human seat against bots (``borders-sim play``).
+
+The human sees its own view (:func:`~borders_sim.envs.observe_text`: the table, its cards and
+knowledge, the border check in progress and its legal actions with their ids) and answers with
+an action id or an action string (``announce coffee``). The bots' decisions are printed as
+they happen, and the final scores at the end. ``input`` and ``output`` are parameters, so a
+test can feed a whole game of scripted answers.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+
+from .agents import make
+from .agents.play import bot_seed
+from .envs import observe, observe_text
+from .game import Game
+from .rules.config import GameConfig
+
+QUIT = ("q", "quit", "exit")
+
+
+class GameAbandoned(Exception):
+    """The human quit, or the input ended, before the game did."""
+
+
+def parse_answer(game: Game, text: str) -> int | str:
+    """The legal action id meant by ``text`` (an id or an action string), or an explanation
+    (a ``str``) of why it is not one."""
+    text = text.strip()
+    legal = game.legal_actions()
+    if text.isdigit():
+        a = int(text)
+        return a if a in legal else f"{a} is not one of the legal ids {legal}"
+    try:
+        a = game.string_to_action(text)
+    except ValueError as err:
+        return f"not an action id or action string: {err}"
+    return a if a in legal else f"{text!r} is not legal now"
+
+
+def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig | None = None,
+               input: Callable[[str], str] | None = None,
+               output: Callable[[str], None] | None = None) -> list[int]:
+    """Play one game with the human in ``seat`` and ``bots`` (one name per other seat, in seat
+    order); returns the final scores. Bot ``p`` is ``make(name, bot_seed(seed, p))`` as in a
+    tournament game dealt from ``seed``. ``input`` and ``output`` default to the built-in
+    ``input`` and ``print`` (looked up at the call).
+
+    Raises:
+        ValueError: a bad seat, bot name or count.
+        GameAbandoned: the human typed ``q`` / ``quit`` or the input ended (EOF).
+    """
+    input = input or builtins.input
+    output = output or builtins.print
+    players = len(bots) + 1
+    if config is None:
+        config = GameConfig(num_players=players)
+    if config.num_players != players:
+        raise ValueError(f"{len(bots)} bot(s) and one human make {players} players, but the "
+                         f"config has {config.num_players}")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
+    names = list(bots[:seat]) + ["you"] + list(bots[seat:])
+    seats = {p: make(names[p], bot_seed(seed, p)) for p in range(players) if p != seat}
+    game = Game(config, seed=seed)
+    output(f"BORDERS with {players} players, seed {seed}: "
+           + ", ".join(f"p{p} {nm}" for p, nm in enumerate(names))
+           + f". Answer with an action id or string; {QUIT[0]!r} quits.")
+    last_round = 0
+    while not game.is_terminal:
+        if game.round != last_round:
+            last_round = game.round
+            output(f"--- round {last_round} ---")
+        p = game.current_player
+        if p != seat:
+            a = seats[p].act(observe(game, p), game.legal_mask())
+            output(f"p{p} ({names[p]}): {game.action_to_string(a)}")
+            game.step(a)
+            continue
+        output("")
+        output(observe_text(game, seat))
+        while True:
+            try:
+                answer = input("your action> ")
+            except EOFError:
+                raise GameAbandoned("the input ended before the game did") from None
+            if answer.strip().lower() in QUIT:
+                raise GameAbandoned("you quit the game")
+            choice = parse_answer(game, answer)
+            if isinstance(choice, int):
+                break
+            output(choice)
+        output(f"p{seat} (you): {game.action_to_string(choice)}")
+        game.step(choice)
+    scores, winners = game.scores(), game.winners()
+    output("--- game over ---")
+    for p in range(players):
+        mark = "  winner" if p in winners else ""
+        output(f"p{p} {names[p]:>10}: {scores[p]}{mark}")
+    return scores
