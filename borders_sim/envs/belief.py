@@ -544,31 +544,39 @@ def world_from_observation(observation: np.ndarray, seed: int = 0, seat: int = 0
 
 def world_state(observation: np.ndarray, seed: int, seat: int = 0) -> np.ndarray:
     """:func:`world_from_observation` as a one-element state array (checked the same way)."""
+    return world_states(observation, [seed], seat)
+
+
+def world_states(observation: np.ndarray, seeds, seat: int = 0) -> np.ndarray:
+    """One world of :func:`world_from_observation` per seed, as a state array (the
+    observation is read once; every world is checked)."""
     b, n, config = _read(observation)
     if not 0 <= seat < n:
         raise ValueError(f"seat must be from 0 to {n - 1}, got {seat}")
-    rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), n]))
-    states = np.zeros(1, dtype=st.STATE_DTYPE)
-    s = states[0]
-    s["cfg"], s["menu"] = config.pack()
-    _fill_public(s, b, n, config.num_inspectors)
-    _deal_hidden(s, b, n, rng)
-    s["rng"] = seed_words(int(rng.integers(2**63)))
-    problems = check(s)
-    if problems:
-        _bad(f"no consistent game has it: {'; '.join(problems)}")
-    if not _same_decision(states, states):
-        _bad(f"the mover (row {int(s['turn'])}) would not be asked in the "
-             f"{st.PHASE_NAMES[int(s['phase'])]!r} phase")
-    rotate_seats(s, seat)
-    again = np.empty(OBS_SIZE, np.float32)
-    observe_at(states, 0, seat, again)
+    base = np.zeros(1, dtype=st.STATE_DTYPE)
+    base[0]["cfg"], base[0]["menu"] = config.pack()
+    _fill_public(base[0], b, n, config.num_inspectors)
+    states = np.repeat(base, len(seeds))
     given = np.asarray(observation)
-    if not np.array_equal(again, given):
-        differ = [e.name for e in OBSERVATION_LAYOUT
-                  if not np.array_equal(again[e.offset:e.offset + e.size],
-                                        given[e.offset:e.offset + e.size])]
-        _bad(f"no consistent game reproduces the blocks {differ}")
+    again = np.empty(OBS_SIZE, np.float32)
+    for i, seed in enumerate(seeds):
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), n]))
+        s = states[i]
+        _deal_hidden(s, b, n, rng)
+        s["rng"] = seed_words(int(rng.integers(2**63)))
+        problems = check(s)
+        if problems:
+            _bad(f"no consistent game has it: {'; '.join(problems)}")
+        if not _same_decision(states[i:i + 1], states[i:i + 1]):
+            _bad(f"the mover (row {int(s['turn'])}) would not be asked in the "
+                 f"{st.PHASE_NAMES[int(s['phase'])]!r} phase")
+        rotate_seats(s, seat)
+        observe_at(states, i, seat, again)
+        if not np.array_equal(again, given):
+            differ = [e.name for e in OBSERVATION_LAYOUT
+                      if not np.array_equal(again[e.offset:e.offset + e.size],
+                                            given[e.offset:e.offset + e.size])]
+            _bad(f"no consistent game reproduces the blocks {differ}")
     return states
 
 
