@@ -502,14 +502,16 @@ def world_from_observation(observation: np.ndarray, seed: int = 0, seat: int = 0
     rotating the seats, so the world seats the viewer at seat ``seat`` (0 unless told) and the
     player ``r`` places to its left at seat ``seat + r`` (modulo the player count). Action ids
     that name a seat (rob, inspect, gift) name world seats: pass the viewer's real seat to
-    get a world whose legal ids are the real game's. Every field the observation shows is copied; the cards the viewer
-    cannot see are dealt at random from the cards unaccounted for (the deck less every card
-    it sees or knows the place of, R-39) into the hidden places of the sizes the observation
-    gives: the other hands (keeping the cards the viewer knows are there), the crates not yet
+    get a world whose legal ids are the real game's. Every field the observation shows is
+    copied; the cards the viewer cannot see are dealt at random from the cards unaccounted for
+    (the deck less every card it sees or knows the place of, R-39) into the hidden places of
+    the sizes the observation gives: the other hands (keeping the cards the viewer knows are there), the crates not yet
     opened, the face-down warehouse cards (keeping the known and the escrowed ones) and the
     draw pile. A packed crate's count is not told before its announcement (P-3): its size
     follows the owner's hand size (a hand of 6 after the market less the cards packed),
-    adjusted so that every card is somewhere. A player who is asked only because it holds a
+    adjusted so that every card is somewhere. Warehouse cards named in standing bounties and in
+    the crate owner's standing offers are kept face down with their maker, who could name only
+    cards it held (P-5.2, P-5.3a). A player who is asked only because it holds a
     card (an action card for the window, a reaction, a Lawyer or the Fund; goods to pack) is
     dealt one. Other seats' waiting action cards follow 7.2 (an inspector's Secret Route,
     False Bottom, Fund and Lawyer wait); the bank flows, the crate statistics, ``pos`` and the
