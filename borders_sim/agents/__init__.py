@@ -1,12 +1,15 @@
 """Bots: policies that see a player's observation and legal mask only, never the state.
 
 * :func:`make` ``(name, seed=0)``: a bot with ``act(observation, action_mask) -> int``.
+* ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
+  rebuilt from the observation, with rollouts by compiled bots.
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
   kernels (:func:`borders_sim.agents.play.play_bot_games`) with the same choices as the
   Python bot for the same seed.
 """
 
 from .bots import REGISTRY, Bot, CompiledBot, make
+from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS
 
-__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "make"]
+__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "make"]

@@ -13,6 +13,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
+from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
 
 
@@ -62,9 +63,10 @@ class CompiledBot:
         return f"CompiledBot({self.name!r})"
 
 
-#: Bot name -> factory ``(seed) -> bot``; compiled bots first.
+#: Bot name -> factory ``(seed) -> bot``; compiled bots first, then the search bot.
 REGISTRY: dict[str, Callable[[int], Bot]] = {
     name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
+REGISTRY["ismcts"] = ISMCTSBot
 
 
 def make(name: str, seed: int = 0) -> Bot:

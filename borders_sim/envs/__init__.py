@@ -7,11 +7,12 @@
 * :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`).
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
 * :func:`sample_consistent_state`: a game the player cannot tell from the real one.
+* :func:`world_from_observation`: such a game built from an observation alone.
 """
 
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT
 from . import borders_v0
-from .belief import sample_consistent_state
+from .belief import sample_consistent_state, world_from_observation
 from .observations import observe, observe_json, observe_text
 from .single import SingleSeatEnv
 from .vector import VectorEnv, VectorStep
@@ -23,5 +24,6 @@ SINGLE_SEAT_ID = "borders_sim/SingleSeat-v0"
 if SINGLE_SEAT_ID not in gymnasium.registry:
     gymnasium.register(id=SINGLE_SEAT_ID, entry_point="borders_sim.envs.single:SingleSeatEnv")
 
-__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "VectorEnv", "VectorStep",
-           "borders_v0", "observe", "observe_json", "observe_text", "sample_consistent_state"]
+__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "VectorEnv",
+           "VectorStep", "borders_v0", "observe", "observe_json", "observe_text",
+           "sample_consistent_state", "world_from_observation"]

@@ -1,0 +1,98 @@
+"""The ismcts search bot: legal, deterministic, registered (strength is measured in
+benchmarks/ismcts.py, not asserted here)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from borders_sim import Game, GameConfig
+from borders_sim.agents import REGISTRY, ISMCTSBot, make
+from borders_sim.agents.ismcts import default_rollout
+from borders_sim.agents.play import bot_seed
+from borders_sim.envs import observe
+from borders_sim.rules.actions import A_ROB, NUM_ACTIONS
+from borders_sim.rules.observation import OBS_SIZE
+
+TINY = {"simulations": 2, "worlds": 1, "batch": 2}
+
+
+def play(config: GameConfig, seed: int, searcher: int, max_decisions: int | None = None,
+         **options) -> list[int]:
+    """A game with ismcts in seat ``searcher`` and random bots elsewhere; every action the
+    search bot took (Game.step refuses an illegal one)."""
+    game = Game(config, seed=seed)
+    bots = [ISMCTSBot(seed=seed, **{**TINY, **options}) if p == searcher
+            else make("random", bot_seed(seed, p)) for p in range(config.num_players)]
+    taken = []
+    while not game.is_terminal and (max_decisions is None or len(taken) < max_decisions):
+        p = game.current_player
+        action = bots[p].act(observe(game, p), game.legal_mask())
+        if p == searcher:
+            taken.append(action)
+        game.step(action, player=p)
+    return taken
+
+
+@pytest.mark.parametrize("n", range(3, 9))
+def test_legal_actions_over_whole_games(n):
+    flags = [{}, {"action_cards": False}, {"first_inspector": "random"},
+             {"accept_commits": False}, {"haggling": "gold_only"}, {"bounty_goods": True}][n - 3]
+    taken = play(GameConfig(num_players=n, **flags), seed=n, searcher=n % 3)
+    assert len(taken) > 10
+
+
+def test_finds_its_seat_from_the_mask_with_a_random_first_inspector():
+    config = GameConfig(num_players=4, first_inspector="random")
+    bots = {p: ISMCTSBot(seed=p, **TINY) for p in range(4)}
+    checked = 0
+    for seed in range(3):
+        game = Game(config, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal and game.round < 2:
+            p = game.current_player
+            mask = game.legal_mask()
+            if mask.sum() > 1:
+                bots[p].act(observe(game, p), mask)
+                if mask[A_ROB:A_ROB + 4].any():  # Robbery names every other seat
+                    assert bots[p]._last_seat == p
+                    checked += 1
+            game.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked > 0
+
+
+def test_deterministic_for_a_seed():
+    config = GameConfig(num_players=5)
+    first = play(config, seed=3, searcher=1, max_decisions=25)
+    again = play(config, seed=3, searcher=1, max_decisions=25)
+    assert first == again
+
+
+def test_single_legal_action_is_returned_at_once():
+    bot = make("ismcts", seed=0)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[30] = 1
+    # no world is built: an observation that describes no game is not even read
+    assert bot.act(np.zeros(OBS_SIZE, dtype=np.float32), mask) == 30
+
+
+def test_registry_and_options():
+    assert REGISTRY["ismcts"] is ISMCTSBot
+    bot = make("ismcts", seed=4)
+    assert isinstance(bot, ISMCTSBot) and bot.seed == 4 and bot.rollout == default_rollout()
+    for bad in ({"simulations": 0}, {"worlds": -1}, {"rollout": "nobody"},
+                {"reward": "points"}, {"time_limit": 0}, {"exploration": -1}):
+        with pytest.raises(ValueError):
+            ISMCTSBot(**bad)
+    game = Game(GameConfig(), seed=1)
+    with pytest.raises(ValueError, match="expected an observation"):
+        bot.act(np.zeros(5), game.legal_mask())
+    with pytest.raises(ValueError, match="allows no action"):
+        bot.act(observe(game, 0), np.zeros(NUM_ACTIONS))
+
+
+def test_time_limit_stops_the_search():
+    game = Game(GameConfig(num_players=4), seed=2)
+    bot = ISMCTSBot(seed=0, simulations=10**6, worlds=1, batch=2, time_limit=0.05)
+    p = game.current_player
+    assert game.legal_mask()[bot.act(observe(game, p), game.legal_mask())]
