@@ -11,7 +11,7 @@ from borders_sim.agents import REGISTRY, ISMCTSBot, make
 from borders_sim.agents.ismcts import default_rollout
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
-from borders_sim.rules.actions import A_ROB, NUM_ACTIONS
+from borders_sim.rules.actions import A_INSPECT, A_ROB, NUM_ACTIONS
 from borders_sim.rules.observation import OBS_SIZE
 
 TINY = {"simulations": 2, "worlds": 1, "batch": 2}
@@ -42,7 +42,9 @@ def test_legal_actions_over_whole_games(n):
     assert len(taken) > 10
 
 
-def test_finds_its_seat_from_the_mask_with_a_random_first_inspector():
+def test_seat_indexed_choices_are_legal_with_a_random_first_inspector():
+    """Robbery and inspect ids name absolute seats; the observation's seat block puts the
+    bot's worlds at its real seat, so its seat-indexed choices are legal in the real game."""
     config = GameConfig(num_players=4, first_inspector="random")
     bots = {p: ISMCTSBot(seed=p, **TINY) for p in range(4)}
     checked = 0
@@ -52,11 +54,10 @@ def test_finds_its_seat_from_the_mask_with_a_random_first_inspector():
         while not game.is_terminal and game.round < 2:
             p = game.current_player
             mask = game.legal_mask()
-            if mask.sum() > 1:
-                bots[p].act(observe(game, p), mask)
-                if mask[A_ROB:A_ROB + 4].any():  # Robbery names every other seat
-                    assert bots[p]._last_seat == p
-                    checked += 1
+            named = mask[A_ROB:A_ROB + 4].any() or mask[A_INSPECT:A_INSPECT + 4].any()
+            if mask.sum() > 1 and named:
+                assert mask[bots[p].act(observe(game, p), mask)]
+                checked += 1
             game.step(int(rng.choice(np.flatnonzero(mask))))
     assert checked > 0
 
