@@ -8,6 +8,8 @@
 from .game import Game, IllegalActionError
 from .rules.actions import NUM_ACTIONS
 from .rules.config import GameConfig
+from .rules.engine import EngineError
 
 __version__ = "0.1.0"
-__all__ = ["Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "__version__"]
+__all__ = ["EngineError", "Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS",
+           "__version__"]

@@ -52,7 +52,8 @@ class Game:
             raise TypeError(f"seed must be an int, got {seed!r}")
         self.config = config
         self._attach(new_state(config, seed))
-        engine.advance_at(self.state, 0, self._mask)
+        if engine.advance_at(self.state, 0, self._mask) < 0:
+            raise engine.engine_error(self.state, "Game()")
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
@@ -148,6 +149,8 @@ class Game:
         Raises:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
                 legal now; nothing changes.
+            EngineError: the kernels gave up on the state after the action (only a state built
+                or edited by hand can cause it, see :mod:`borders_sim.rules.engine`).
         """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
@@ -174,7 +177,8 @@ class Game:
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        engine.step_at(self.state, 0, a, self._mask)
+        if engine.step_at(self.state, 0, a, self._mask) < 0:
+            raise engine.engine_error(self.state, f"step({action!r})")
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
