@@ -14,7 +14,8 @@ Mutations (one per trial): an int set to 0, -1, +-1, large values, 2**31 - 1, 2*
 value near a limit of the game; a name replaced by another valid name of its kind; ``null`` and
 non-null swapped; a list entry dropped, duplicated or swapped; two players' records or
 sub-records swapped, or the two badge records; the phase set to another phase name; a count added,
-removed or renamed; a bool flipped.
+removed or renamed; a bool flipped; a counter (round, steps, stats, run-outs, bank) pushed to the
+largest value ``from_dict`` accepts, to check that the bounds are closed under play.
 
 Trial ``i`` of a batch with seed ``seed`` depends only on ``(seed, i)``, so a batch can be resumed
 after trial ``k`` (``--start``). Run a batch from the repository root::
@@ -79,7 +80,7 @@ NULL_FILLERS = {"to_move": SEATS, "B": SEATS, "crate_of": SEATS, "payer": SEATS,
 
 # --- base dicts from real games ------------------------------------------------------------------
 def base_dicts(seed: int, games: int = 14, per_phase: int = 6) -> list[dict]:
-    """Snapshots of random games, at most ``per_phase`` per phase per game, spread over the game."""
+    """Snapshots of random games: at most ``per_phase`` per phase and game, spread over it."""
     rng = random.Random(seed)
     out = []
     for k in range(games):
@@ -236,9 +237,49 @@ def _change_phase(d, rng) -> str:
     return f"phase: {old!r} -> {d['phase']!r}"
 
 
+def _accepts(d: dict) -> bool:
+    try:
+        Game.from_dict(d)
+    except ValueError:
+        return False
+    return True
+
+
+#: Counters pushed to the largest value ``from_dict`` accepts: a state at a bound must play on
+#: and reload along the way (the bounds are closed under play). The bank's ``paid_out`` moves
+#: with one player's gold, so that gold stays conserved.
+EDGES = (("round",), ("steps",), ("stats", "crates_opened"), ("stats", "crates_passed"),
+         ("end_of_game", "runouts"), ("bank", "paid_in"), ("bank", "paid_out"))
+
+
+def _edge(d: dict, rng: random.Random) -> str:
+    path = rng.choice(EDGES)
+    seat = rng.randrange(len(d["players"]))
+
+    def put(x):
+        e = copy.deepcopy(d)
+        _get(e, path[:-1])[path[-1]] = x
+        if path == ("bank", "paid_out"):
+            e["players"][seat]["gold"] += x - _get(d, path)
+        return e
+
+    lo, hi = _get(d, path), 2 ** 31 - 1
+    if not _accepts(put(lo)):
+        return _change_phase(d, rng)
+    while lo < hi:  # the largest accepted value, if acceptance is monotone in it
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _accepts(put(mid)) else (lo, mid - 1)
+    old, new = _get(d, path), put(lo)
+    d.clear()
+    d.update(new)
+    return f"{_name(path)}: {old} -> {lo}, the largest value accepted"
+
+
 def mutate(d: dict, rng: random.Random) -> str:
     """Change ``d`` in one place; returns a description of the change."""
     r = rng.random()
+    if r < 0.06:
+        return _edge(d, rng)
     if r < 0.12:
         return _change_phase(d, rng)
     if r < 0.20:
@@ -354,7 +395,7 @@ def _merge(total: dict, part: dict) -> None:
         total["examples"].setdefault(kind, []).extend(shown)
 
 
-# --- batches in subprocesses ----------------------------------------------------------------------
+# --- batches in subprocesses ---------------------------------------------------------------------
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -426,7 +467,8 @@ def run_campaign(mutations: int, first_seed: int = 1, batch: int = 250, workers:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, required=True, help="batch seed (first seed of a campaign)")
+    ap.add_argument("--seed", type=int, required=True,
+                    help="batch seed (the first batch seed of a campaign)")
     ap.add_argument("--count", type=int, required=True,
                     help="trials 0 .. count - 1 of the batch (all trials of a campaign)")
     ap.add_argument("--start", type=int, default=0, help="first trial (to resume a batch)")

@@ -82,7 +82,7 @@ def _all_mains_held(d: dict) -> None:
     d["main_resources_in_middle"] = []
 
 
-# --- issue 6, item 1: the defects, refused at load ------------------------------------------------
+# --- issue 6, item 1: the defects, refused at load -----------------------------------------------
 def test_hang_runouts_2_without_trigger_is_refused():
     """4 players, all main resources held, 2 run-outs and no trigger: no end could ever come."""
     d = real_dict(4, "market")

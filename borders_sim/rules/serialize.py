@@ -21,7 +21,8 @@ needs: the decision has a legal action); every violation reported by
 that nothing can wrap around:
 
 * ``round``: the game provably ends by round ``max_rounds`` (P-0.4) from this position (the
-  end of the game set, or at most ``draw_len + 1 + (1 - runouts)(D + 1) + 2 L`` rounds left);
+  end of the game set, or at most ``draw_len + (1 - runouts)(D + 1) + 2 L`` rounds left, one
+  more while every hand is full after the market);
 * ``steps`` at most ``max_game_length`` (the engine stops counting there);
 * ``stats``: at most one crate per smuggler and round; ``end_of_game.runouts`` at most two per
   draw of the rounds played;
@@ -186,11 +187,11 @@ from .validate import problems
 
 FORMAT = "borders_sim.state/1"
 
-CRATE_STATUS_NAMES = ("none", "packing", "closed", "announced", "done", "sitting out")
+CRATE_STATUS_NAMES = st.CRATE_STATUS_NAMES
 INSPECTOR_STATUS_NAMES = ("undecided", "committed", "passed", "opened")
 OUTCOME_NAMES = ("pending", "passed", "passed by secret route", "opened", "false bottom")
 END_REASON_NAMES = (None, "main resources", "fallback")
-BADGES = ("A", "B")
+BADGES = st.BADGES
 
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
 LEGAL_KEYS = CARD_KEYS[:NUM_LEGAL]

@@ -70,7 +70,6 @@ from .limits import deck_size, max_game_length, max_rounds
 
 ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
-BADGES = ("A", "B")
 MAX_FINE = MAX_CRATE * int(CARD_FINE.max())  # 4.4-B: every card of a full crate fined
 
 PRE_PACK = (st.PH_WINDOW, st.PH_RAID_DISCARD, st.PH_MARKET)
@@ -103,11 +102,15 @@ def _badge(g, key) -> str:
 
 
 def _bounty(x, g) -> str:
-    return f"negotiation.bounties (from {_seat(x)} to {BADGES[g]})"
+    return f"negotiation.bounties (from {_seat(x)} to {st.BADGES[g]})"
 
 
 def _phase(phase) -> str:
     return repr(st.PHASE_NAMES[phase])
+
+
+def _status(status) -> str:
+    return repr(st.CRATE_STATUS_NAMES[status])
 
 
 class _State:
@@ -349,9 +352,6 @@ def _collector(v: _State, i: int) -> int:
     return int(v.order[i])
 
 
-_STATUS = ("none", "packing", "closed", "announced", "done", "sitting out")
-
-
 def _allowed_status(v: _State, p: int) -> tuple:
     """Crate statuses a smuggler may have at this point of the round."""
     phase, i = v.phase, v.where[p]
@@ -382,20 +382,20 @@ def _crates(v: _State, bad: list) -> None:
         if status not in allowed:
             where = (f"{_seat(p)} is an inspector this round" if v.is_insp[p] else
                      f"in the {_phase(phase)} phase at position.index {v.pos}")
-            bad.append(f"{_pl(p, 'crate_status')}: {_STATUS[status]!r}, but {where}: it must "
-                       f"be one of {[_STATUS[x] for x in allowed]}")
+            bad.append(f"{_pl(p, 'crate_status')}: {_status(status)}, but {where}: it must "
+                       f"be one of {[st.CRATE_STATUS_NAMES[x] for x in allowed]}")
             continue
         announced = v.announced[p] >= 0
         if announced != (status in (st.CRATE_ANNOUNCED, st.CRATE_DONE)):
             bad.append(f"{_pl(p, 'announced')}: {'set' if announced else 'null'} for a crate "
-                       f"that is {_STATUS[status]!r} (P-4)")
+                       f"that is {_status(status)} (P-4)")
         if settling and p == v.cur:
             if not 1 <= size <= MAX_CRATE or inside > size:
                 bad.append(f"{_pl(p, 'crate_count')}: {size} packed, with {inside} cards left "
                            "in the crate being settled")
         elif status in (st.CRATE_NONE, st.CRATE_DONE, st.CRATE_SITTING_OUT):
             if size or inside:
-                bad.append(f"{_pl(p, 'crate')}: a crate that is {_STATUS[status]!r} holds "
+                bad.append(f"{_pl(p, 'crate')}: a crate that is {_status(status)} holds "
                            f"nothing (crate_count {size}, {inside} cards)")
         elif size != inside:
             bad.append(f"{_pl(p, 'crate_count')}: {size}, but the crate holds {inside} cards")
@@ -404,7 +404,7 @@ def _crates(v: _State, bad: list) -> None:
                 bad.append(f"{_pl(p, 'crate')}: {size} cards packed, but only the smuggler "
                            "packing now has a partly packed crate (at most 4 cards, P-3)")
         elif not 1 <= size <= MAX_CRATE:
-            bad.append(f"{_pl(p, 'crate_count')}: a {_STATUS[status]!r} crate holds 1 to "
+            bad.append(f"{_pl(p, 'crate_count')}: a {_status(status)} crate holds 1 to "
                        f"{MAX_CRATE} cards, got {size}")
 
 
