@@ -57,7 +57,9 @@ class Game:
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
-        """Wrap an existing one-element state array (no copy)."""
+        """Wrap an existing one-element state array (no copy, no check: :meth:`from_dict`
+        checks; a state the kernels cannot play raises
+        :class:`~borders_sim.rules.engine.EngineError` in :meth:`step`)."""
         game = cls.__new__(cls)
         game.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         game._attach(state)

@@ -327,8 +327,12 @@ def _position(v: _State, bad: list) -> None:
     if phase == st.PH_WINDOW and v.window_passes >= n:
         bad.append(f"position.window_passes: {v.window_passes}; the action window closes after "
                    f"{n} passes in a row (R-02)")
-    if phase == st.PH_RAID_DISCARD and v.window_passes != 0:
-        bad.append("position.window_passes: must be 0 right after a Night Raid (R-02)")
+    if phase == st.PH_RAID_DISCARD:
+        if v.window_passes != 0:
+            bad.append("position.window_passes: must be 0 right after a Night Raid (R-02)")
+        if v.pos < n and v.turn != v.order[v.pos]:
+            bad.append("to_move: the raider, round_order[position.index], discards in the "
+                       "'raid discard' phase (R-21)")
     if phase != st.PH_MARKET and v.count != 0:
         bad.append(f"position.market_discards: must be 0 outside the market (P-2), got {v.count}")
     if phase not in (st.PH_COLLECT, st.PH_GAME_OVER):
@@ -591,7 +595,8 @@ def _border(v: _State, bad: list) -> None:
     for g in committed:
         if phase in NEGOTIATING + AFTER_OPEN:
             if _parcel_empty(v, g, "deal"):
-                bad.append(f"{_badge(g, 'deal')}: an accepted deal is not empty (P-5.3b)")
+                bad.append(f"{_badge(g, 'deal')}: a 'committed' inspector's deal cannot be "
+                           "empty (P-5.3b)")
             if v.deal_crate[g].sum() > v.crate_size[cur]:
                 bad.append(f"{_badge(g, 'deal.crate')}: more crate cards than the "
                            f"{v.crate_size[cur]} packed (P-5.3a)")
@@ -652,6 +657,9 @@ def _lawyer_pool(v: _State, bad: list) -> None:
             bad.append("negotiation.lawyer_pool.crate: the owner's pool holds exactly the crate "
                        f"goods left in {_pl(cur, 'crate')} (R-17d)")
     else:
+        if v.is_insp[payer]:
+            bad.append("negotiation.lawyer_pool.payer: the owner or a smuggler paying a bounty "
+                       "hands over the goods (R-17d, R-17e)")
         if v.pos >= v.n or v.order[v.pos] != payer:
             bad.append("negotiation.lawyer_pool.payer: a bounty payer hands over in its own "
                        "turn of the bounty payments (position.index)")
