@@ -19,7 +19,9 @@ from ._compile_notice import set_compile_messages  # noqa: E402
 from .game import Game, IllegalActionError  # noqa: E402
 from .rules.actions import NUM_ACTIONS  # noqa: E402
 from .rules.config import GameConfig  # noqa: E402
+from .rules.engine import EngineError  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "set_compile_messages",
+__all__ = ["EngineError", "Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS",
+           "set_compile_messages",
            "__version__"]

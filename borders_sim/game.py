@@ -84,11 +84,14 @@ class Game:
             _prepare_kernels()
         self.config = config
         self._attach(new_state(config, seed))
-        engine.advance_at(self.state, 0, self._mask)
+        if engine.advance_at(self.state, 0, self._mask) < 0:
+            raise engine.engine_error(self.state, "Game()")
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
-        """Wrap an existing one-element state array (no copy)."""
+        """Wrap an existing one-element state array (no copy, no check: :meth:`from_dict`
+        checks; a state the kernels cannot play raises
+        :class:`~borders_sim.rules.engine.EngineError` in :meth:`step`)."""
         game = cls.__new__(cls)
         game._load(state)
         return game
@@ -185,6 +188,8 @@ class Game:
         Raises:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
                 legal now, or ``player`` is not a seat; nothing changes.
+            EngineError: the kernels gave up on the state after the action (only a state built
+                or edited by hand can cause it, see :mod:`borders_sim.rules.engine`).
         """
         # the common case first: an int id that the mask allows (the mask is all 0 once the
         # game is over), by the player to move; everything else takes the checked path below
@@ -222,7 +227,8 @@ class Game:
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        engine.step_at(self.state, 0, a, self._mask)
+        if engine.step_at(self.state, 0, a, self._mask) < 0:
+            raise engine.engine_error(self.state, f"step({action!r})")
 
     def _check_seat(self, player: Any) -> None:
         """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""

@@ -1,9 +1,13 @@
 """Properties of random legal play (hypothesis): invariants after every step, termination within
 ``max_game_length`` (P-0.4), determinism (DESIGN property 3), and the mask being exactly the set
-of accepted actions (P-0.1)."""
+of accepted actions (P-0.1).
+
+``BORDERS_PROPERTY_EXAMPLES`` scales the hypothesis examples of this file (default 1; the CI's
+bounds-checked pass, which compiles every kernel again, runs 0.5)."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import numba
@@ -20,6 +24,14 @@ from borders_sim.rules.invariants import check
 from borders_sim.rules.setup import new_state
 
 PLAYERS = range(3, 9)
+SCALE = float(os.environ.get("BORDERS_PROPERTY_EXAMPLES", "1"))
+
+
+def examples(n: int) -> int:
+    """``n`` hypothesis examples scaled by ``BORDERS_PROPERTY_EXAMPLES`` (at least 1)."""
+    return max(1, round(n * SCALE))
+
+
 FLAG_SETS = [
     {},
     {"action_cards": False},
@@ -68,7 +80,8 @@ def test_random_play_keeps_invariants_and_ends(n, flags):
     assert len(game.winners()) >= 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(n=hst.integers(3, 8), seed=hst.integers(0, 2**63 - 1), policy=hst.integers(0, 2**32),
        flags=hst.sampled_from(FLAG_SETS))
 def test_random_play_property(n, seed, policy, flags):
@@ -108,7 +121,7 @@ def test_copy_is_independent_and_replays(n):
     assert twin.state.tobytes() == game.state.tobytes()
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(n=hst.integers(3, 8), seed=hst.integers(0, 10**6), cut=hst.integers(0, 400))
 def test_mask_is_exactly_what_step_accepts(n, seed, cut):
     """Every masked action is accepted; every other id is refused and changes nothing (P-0.1)."""

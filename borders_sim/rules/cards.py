@@ -44,6 +44,7 @@ Main resources (§12.4) are described by up to three *parts* ``(kind, type, n)``
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 # --- card types ---------------------------------------------------------------------------
 SUGAR, COFFEE, TOBACCO, FISH = 0, 1, 2, 3
@@ -170,8 +171,10 @@ MAX_MAIN_HELD = 2         # 5-13
 ROBBERY_DIE = 6           # RB-2
 
 
-def deck_tier(num_players: int) -> int:
-    """Deck tier for a player count (3.1-1..3): 0 for 3, 1 for 4-5, 2 for 6-8 players."""
+@njit(cache=True)
+def deck_tier(num_players):
+    """Deck tier for a player count (3.1-1..3): 0 for 3, 1 for 4-5, 2 for 6-8 players (also
+    callable from kernels)."""
     return 0 if num_players == 3 else (1 if num_players <= 5 else 2)
 
 

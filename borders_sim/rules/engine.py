@@ -6,6 +6,18 @@ runs the automatic parts of the rules (draws, settlement, collection of the roun
 a player must decide; with ``skip_forced`` (P-0.3) a decision with a single legal action is
 applied without asking. Kernels assume a legal action: the Python layer
 (:class:`borders_sim.Game`) checks the mask first and raises a clear error otherwise.
+
+**No kernel loops forever.** :func:`advance` is the only loop whose end depends on the rules
+making progress; it gives up and returns :data:`ENGINE_ERROR` (instead of a count of legal
+actions) on an unknown phase, when the round number passes the config's ``max_rounds``
+(:func:`~borders_sim.rules.limits.rounds_limit`, P-0.4), or after :data:`ADVANCE_SPINS`
+automatic steps within one round. Every other loop of the kernels moves an index or a count
+toward a bound it checks (seats, card types, the cards in a pile, a hand, a crate or a
+warehouse), so it ends. States that :func:`borders_sim.rules.serialize.state_from_dict`
+accepts never make :func:`advance` give up; a state built or edited by hand may, and the Python
+layer turns :data:`ENGINE_ERROR` into :class:`EngineError`. :func:`step` counts decisions in
+``s.steps`` up to ``max_game_length`` (P-0.4), which no game reaches; a loaded state whose count
+is already near it stays at the bound instead of overflowing.
 """
 
 from __future__ import annotations
@@ -14,8 +26,11 @@ import numpy as np
 from numba import njit
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
+from .config import GameConfig
 from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .end_of_round import apply_collect, legal_collect, seek_collect
+from .limits import (decisions_per_round_limit, game_length_limit, max_game_length, max_rounds,
+                     rounds_limit)
 from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
                          apply_keep_or_open, apply_offer, apply_react, apply_respond,
                          legal_answer_demand, legal_bounty, legal_choose_crate, legal_join,
@@ -28,10 +43,40 @@ from .market import (apply_market, apply_raid_discard, apply_window, legal_marke
 from .settlement import (apply_fund, apply_lawyer, apply_lawyer_goods, legal_fund, legal_lawyer,
                          legal_lawyer_goods, seek_bounty_lawyer, seek_fund, seek_lawyer,
                          seek_lawyer_goods)
-from .state import (CFG_SKIP_FORCED, PH_ANNOUNCE, PH_ANSWER_DEMAND, PH_BOUNTY,
-                    PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND, PH_GAME_OVER,
-                    PH_JOIN, PH_KEEP_OR_OPEN, PH_LAWYER, PH_LAWYER_GOODS, PH_MARKET, PH_OFFER,
-                    PH_PACK, PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW)
+from .state import (CFG_SKIP_FORCED, MAX_PLAYERS, MIN_PLAYERS, PH_ANNOUNCE, PH_ANSWER_DEMAND,
+                    PH_BOUNTY, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND,
+                    PH_GAME_OVER, PH_JOIN, PH_KEEP_OR_OPEN, PH_LAWYER, PH_LAWYER_GOODS,
+                    PH_MARKET, PH_OFFER,
+                    PH_PACK, PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW, PHASE_NAMES)
+
+#: :func:`advance` and :func:`step` return this instead of a number of legal actions when they
+#: give up on a state (module docstring); the Python layer raises :class:`EngineError`.
+ENGINE_ERROR = -1
+NUM_PHASES = len(PHASE_NAMES)
+
+
+class EngineError(RuntimeError):
+    """The kernels gave up on a state they cannot play (see :data:`ENGINE_ERROR`): an unknown
+    phase, a game past ``max_rounds`` or an automatic advance that reaches no decision. Only a
+    state built or edited by hand can cause it (``from_dict`` refuses such states); the state
+    is left where the kernel stopped and cannot be played on."""
+
+
+def _configs():
+    """One config per player count and deck, with the most exchanges and decisions."""
+    return [GameConfig(num_players=n, action_cards=ac, haggle_rounds=hr, lawyer_goods=lg)
+            for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) for ac in (False, True)
+            for hr, lg in ((1, "auto_lowest"), (8, "player_choice"))]
+
+
+#: The fewest rounds and decisions any config allows: below them :func:`advance` and
+#: :func:`step` skip computing the config's own bound (no real game gets near either).
+ROUNDS_FLOOR = min(max_rounds(c) for c in _configs())
+STEPS_FLOOR = min(max_game_length(c) for c in _configs())
+#: Automatic steps (a seek that moves on, or a forced action) :func:`advance` takes within one
+#: round before it gives up: each decision of a round costs at most a few seeks, so 16 times the
+#: most decisions of a round in any config is far above what a game needs.
+ADVANCE_SPINS = 16 * max(decisions_per_round_limit(c.pack()[0]) for c in _configs()) + 64
 
 
 @njit(cache=True)
@@ -208,8 +253,19 @@ def kth_legal(mask, words, k, lo):
 def advance(s, mask):
     """Run the game forward to the next decision that needs a player. On return ``mask``
     (uint8[MASK_SIZE], see :func:`new_mask`) holds the legal mask of that decision; returns the
-    number of legal actions (0 when the game is over)."""
+    number of legal actions (0 when the game is over), or :data:`ENGINE_ERROR` when it gives up
+    on the state (module docstring; ``mask`` is then all 0)."""
+    rnd = s.round
+    spins = 0
     while True:
+        if s.round != rnd:
+            rnd = s.round
+            spins = 0
+        spins += 1
+        if s.phase < 0 or s.phase >= NUM_PHASES or spins > ADVANCE_SPINS or (
+                rnd > ROUNDS_FLOOR and rnd > rounds_limit(s.cfg)):
+            mask[:] = 0
+            return ENGINE_ERROR
         if not _seek(s):
             continue
         if s.phase == PH_GAME_OVER:
@@ -227,9 +283,12 @@ def advance(s, mask):
 @njit(cache=True)
 def step(s, a, mask):
     """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision; ``mask``
-    then holds the next legal mask and the number of legal actions is returned."""
+    then holds the next legal mask and the number of legal actions is returned (or
+    :data:`ENGINE_ERROR`, see :func:`advance`). ``s.steps`` counts the decision, up to
+    ``max_game_length`` (module docstring)."""
     _apply(s, a)
-    s.steps += 1
+    if s.steps < STEPS_FLOOR or s.steps < game_length_limit(s.cfg):
+        s.steps += 1
     return advance(s, mask)
 
 
@@ -270,6 +329,19 @@ def step_at(states, i, a, mask):
 
 @njit(cache=True)
 def seek_at(states, i):
-    """Run the current phase's seek once on ``states[i]``: True when it stops at a decision
-    (it may change the state otherwise: use a copy to probe a state)."""
+    """One look for the next decision (what :func:`advance` repeats): True when ``s.turn``
+    decides now in ``s.phase``; a state at a decision point is left unchanged. Used to check
+    loaded states."""
     return _seek(states[i])
+
+
+def engine_error(state, what: str) -> EngineError:
+    """The :class:`EngineError` for a kernel that gave up on the one-element ``state`` array."""
+    s = state[0]
+    phase = int(s["phase"])
+    name = repr(PHASE_NAMES[phase]) if 0 <= phase < NUM_PHASES else f"number {phase}"
+    return EngineError(f"{what}: the engine gave up on this state (phase {name}, round "
+                       f"{int(s['round'])}, seat to move {int(s['turn'])}, {int(s['steps'])} "
+                       "decisions): the phase is unknown, the game ran past max_rounds, or the "
+                       "automatic advance reached no decision. States loaded with from_dict "
+                       "never do this; was the state built or edited by hand?")

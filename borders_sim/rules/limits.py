@@ -13,43 +13,81 @@ cycle in progress, or the next one for a run-out during the last refill of a cyc
 the protocol's budget (``haggle_rounds`` exchanges, P-5.3), giving :func:`max_game_length`.
 These are proofs of termination, far above real lengths (a few hundred to a few thousand
 decisions); the tests check every game against them.
+
+The bounds are computed by compiled functions of a state's ``cfg`` array (:func:`rounds_limit`,
+:func:`decisions_per_round_limit`, :func:`game_length_limit`), so the kernels guard against
+runaway games with the same numbers (:func:`borders_sim.rules.engine.advance`); the functions
+of a :class:`GameConfig` below wrap them.
 """
 
 from __future__ import annotations
 
-from .cards import COPIES, CYCLE_LENGTH, FIRST_ACTION, MAX_CRATE, MAX_MARKET_DISCARDS, \
-    NIGHT_RAID, ROBBERY, deck_tier
+from numba import njit
+
+from .cards import (COPIES, CYCLE_LENGTH, FIRST_ACTION, MAX_CRATE, MAX_MARKET_DISCARDS,
+                    NIGHT_RAID, NUM_CARD_TYPES, ROBBERY, deck_tier)
 from .config import GameConfig
+from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_HAGGLE_ROUNDS, CFG_LAWYER_CHOICE,
+                    CFG_NUM_INSPECTORS,
+                    CFG_NUM_PLAYERS)
 
 
-def deck_size(config: GameConfig) -> int:
-    copies = COPIES[deck_tier(config.num_players)]
-    return int(copies.sum() if config.action_cards else copies[:FIRST_ACTION].sum())
+@njit(cache=True)
+def deck_size_of(cfg):
+    """Cards in the deck of the game configured by ``cfg`` (3.1, action cards with the flag)."""
+    tier = deck_tier(cfg[CFG_NUM_PLAYERS])
+    kinds = NUM_CARD_TYPES if cfg[CFG_ACTION_CARDS] != 0 else FIRST_ACTION
+    d = 0
+    for t in range(kinds):
+        d += COPIES[tier, t]
+    return d
 
 
-def max_rounds(config: GameConfig) -> int:
-    return 2 * (deck_size(config) + 1) + 2 * int(CYCLE_LENGTH[config.num_players])
+@njit(cache=True)
+def rounds_limit(cfg):
+    """``max_rounds``: no game with this ``cfg`` plays more rounds (module docstring)."""
+    return 2 * (deck_size_of(cfg) + 1) + 2 * CYCLE_LENGTH[cfg[CFG_NUM_PLAYERS]]
 
 
-def max_decisions_per_round(config: GameConfig) -> int:
-    n = config.num_players
-    smugglers = n - config.num_inspectors
-    d = deck_size(config)
+@njit(cache=True)
+def decisions_per_round_limit(cfg):
+    """An upper bound on the decisions of one round with this ``cfg``."""
+    n = cfg[CFG_NUM_PLAYERS]
+    smugglers = n - cfg[CFG_NUM_INSPECTORS]
+    d = deck_size_of(cfg)
     tier = deck_tier(n)
-    plays = int(COPIES[tier, NIGHT_RAID] + COPIES[tier, ROBBERY]) if config.action_cards else 0
+    plays = COPIES[tier, NIGHT_RAID] + COPIES[tier, ROBBERY] if cfg[CFG_ACTION_CARDS] != 0 else 0
     window = plays * (1 + 2 * n) + n
     market = smugglers * (MAX_MARKET_DISCARDS + 1) + plays
     pack = smugglers * (MAX_CRATE + 1)
     announce = smugglers
     bounty = (smugglers - 1) * (4 + d)
     offer_turn = 2 * (1 + d + MAX_CRATE + 2) + 1
-    exchanges = config.haggle_rounds * (offer_turn + 2 + 2)
-    lawyer_picks = smugglers * d if config.lawyer_goods == "player_choice" else 0  # R-17d
-    keep_or_open = 0 if config.accept_commits else config.num_inspectors  # P-5.3(b')
+    exchanges = cfg[CFG_HAGGLE_ROUNDS] * (offer_turn + 2 + 2)
+    lawyer_picks = smugglers * d if cfg[CFG_LAWYER_CHOICE] != 0 else 0  # R-17d
+    keep_or_open = cfg[CFG_NUM_INSPECTORS] if cfg[CFG_ACCEPT_HOLDS] != 0 else 0  # P-5.3(b')
     per_crate = 1 + bounty + exchanges + 4 + smugglers + lawyer_picks + keep_or_open
     return window + market + pack + announce + smugglers * per_crate + n
 
 
+@njit(cache=True)
+def game_length_limit(cfg):
+    """``max_game_length``: an upper bound on the decisions of any game with this ``cfg``."""
+    return rounds_limit(cfg) * decisions_per_round_limit(cfg)
+
+
+def deck_size(config: GameConfig) -> int:
+    return int(deck_size_of(config.pack()[0]))
+
+
+def max_rounds(config: GameConfig) -> int:
+    return int(rounds_limit(config.pack()[0]))
+
+
+def max_decisions_per_round(config: GameConfig) -> int:
+    return int(decisions_per_round_limit(config.pack()[0]))
+
+
 def max_game_length(config: GameConfig) -> int:
     """An upper bound on the decisions of any game with this config (P-0.4)."""
-    return max_rounds(config) * max_decisions_per_round(config)
+    return int(game_length_limit(config.pack()[0]))

@@ -17,7 +17,7 @@ from numba import njit, prange
 from .._compile_notice import compile_notice
 from .actions import PHASE_LO
 from .config import GameConfig
-from .engine import MASK_SIZE, advance, kth_legal, step
+from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
 from .piles import next_below
 from .scoring import scores, winners
 from .setup import new_state
@@ -26,7 +26,8 @@ from .state import MAX_PLAYERS, STATE_DTYPE
 
 @njit(cache=True)
 def play_random(s, policy_rng, mask, max_steps):
-    """Play ``s`` to the end with uniform random legal actions; returns the decisions taken."""
+    """Play ``s`` to the end with uniform random legal actions; returns the decisions taken, or
+    ``ENGINE_ERROR`` if the engine gave up on the state (see :mod:`~borders_sim.rules.engine`)."""
     count = advance(s, mask)
     words = mask.view(np.uint64)
     steps = 0
@@ -34,13 +35,14 @@ def play_random(s, policy_rng, mask, max_steps):
         a = kth_legal(mask, words, next_below(policy_rng, count), PHASE_LO[s.phase])
         count = step(s, a, mask)
         steps += 1
-    return steps
+    return ENGINE_ERROR if count == ENGINE_ERROR else steps
 
 
 @njit(cache=True, parallel=True)
 def random_games(states, seeds, max_steps, out_steps):
     """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
-    ``i`` with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions."""
+    ``i`` with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions
+    (``ENGINE_ERROR`` for a game the engine gave up on)."""
     for i in prange(states.shape[0]):
         rng = np.empty(2, dtype=np.uint64)
         rng[0] = np.uint64(seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
@@ -90,11 +92,19 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
     """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`; returns
-    the decisions per game (int64). Argument types are fixed so one compiled version serves all."""
+    the decisions per game (int64). Argument types are fixed so one compiled version serves all.
+
+    Raises:
+        EngineError: the engine gave up on some of the states (only states built or edited by
+            hand can cause it)."""
     if not _prepared:
         _prepare()
     out = np.zeros(states.shape[0], dtype=np.int64)
     random_games(states, seeds.astype(np.int64, copy=False), int(max_steps), out)
+    bad = np.flatnonzero(out == ENGINE_ERROR)
+    if len(bad):
+        raise engine_error(states[bad[0]: bad[0] + 1],
+                           f"play_batch: game {bad[0]} ({len(bad)} of {len(out)} games)")
     return out
 
 

@@ -7,14 +7,35 @@ The round trip is exact: ``state_from_dict(state_to_dict(s)) == s`` byte for byt
 generator included, so a loaded game continues exactly as the saved one would have.
 :meth:`borders_sim.Game.to_dict` and :meth:`borders_sim.Game.from_dict` wrap the two.
 
-:func:`state_from_dict` checks everything it reads and raises ``ValueError`` with the path of
-the offending entry (``players[2].hand.coffee: ...``): unknown or missing keys, wrong types,
+:func:`state_from_dict` accepts exactly the states the engine can play. It checks everything
+it reads and raises ``ValueError`` with the path of the offending entry
+(``players[2].hand.coffee: ...``, ``position.index: ...``): unknown or missing keys, wrong types,
 unknown names, negative counts, seats beyond the player count, a draw pile longer than the deck,
-a config that :class:`~borders_sim.rules.config.GameConfig` rejects, and a state that is not
-consistent: cards not conserved, reserved gold or cards above holdings, waiting action cards
-not in hand, a border-check phase without an announced crate under check or with the wrong
-seat to move, ... and every violation reported by
-:func:`borders_sim.rules.invariants.check`.
+a config that :class:`~borders_sim.rules.config.GameConfig` rejects; then
+:func:`borders_sim.rules.validate.problems` checks that the state is one the kernels can play
+(its docstring has the full list): cards conserved and escrow exactly what the accepted deals
+and bounties hold (R-09); each phase's preconditions (who moves, which slot or position, crate
+statuses for the point of the round, outcome and openers, the settlement step, the cards a play
+needs: the decision has a legal action); every violation reported by
+:func:`borders_sim.rules.invariants.check`; and counters within bounds no game can exceed, so
+that nothing can wrap around:
+
+* ``round``: the game provably ends by round ``max_rounds`` (P-0.4) from this position (the
+  end of the game set, or at most ``draw_len + (1 - runouts)(D + 1) + 2 L`` rounds left, one
+  more while every hand is full after the market);
+* ``steps`` at most ``max_game_length`` (the engine stops counting there);
+* ``stats``: at most one crate per smuggler and round; ``end_of_game.runouts`` at most two per
+  draw of the rounds played;
+* ``bank``: ``paid_out`` is the first inspectors' 3 gold plus at most 1 gold per opened crate
+  (the odd gold of a fine split by two openers, §8), ``paid_in`` at most 10 gold per main resource
+  held (the black market, 5-12) plus that odd gold; with gold conserved every player's gold is
+  below ``50 players + 6 + crates_opened``;
+* gold amounts of offers, deals, demands and bounties from the gold menu, fines at most 5
+  cards' fines, counts at most the deck.
+
+These checks are closed under play: a game loaded from an accepted dict plays to the end within
+``max_game_length`` without breaking an invariant, and its own ``to_dict()`` loads again at every
+step (``tests/test_fuzz_load.py`` checks it on mutated dicts).
 
 Words used
 ----------
@@ -195,20 +216,20 @@ from dataclasses import fields
 import numpy as np
 
 from . import state as st
-from .cards import (CARD_KEYS, COPIES, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES,
-                    MAX_CRATE, MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS,
-                    NUM_LEGAL, NUM_MAIN, deck_tier)
+from .cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
+                    MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
+                    NUM_MAIN)
 from .config import GameConfig
-from .invariants import check
+from .validate import problems
 
 FORMAT = "borders_sim.state/2"
 OLD_FORMATS = ("borders_sim.state/1",)
 
-CRATE_STATUS_NAMES = ("none", "packing", "closed", "announced", "done", "sitting out")
+CRATE_STATUS_NAMES = st.CRATE_STATUS_NAMES
 INSPECTOR_STATUS_NAMES = st.G_STATUS_NAMES
 OUTCOME_NAMES = ("pending", "passed", "passed by secret route", "opened", "false bottom")
 END_REASON_NAMES = (None, "main resources", "fallback")
-BADGES = ("A", "B")
+BADGES = st.BADGES
 
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
 HISTORY_KEYS = tuple(k for k, _meaning in st.HISTORY_COUNTERS)
@@ -693,7 +714,7 @@ def _player(v, path, s, p, n) -> None:
     _counts(d["hand_waiting"], f"{path}.hand_waiting", ACTION_KEYS, "action cards",
             s["hand_later"][p])
     _counts(d["crate"], f"{path}.crate", GOODS_KEYS, "goods", s["crate"][p])
-    s["crate_size"][p] = _int(d["crate_count"], f"{path}.crate_count", 0, MAX_DECK)
+    s["crate_size"][p] = _int(d["crate_count"], f"{path}.crate_count", 0, MAX_CRATE)
     s["crate_status"][p] = _choice(d["crate_status"], f"{path}.crate_status",
                                    CRATE_STATUS_NAMES, "crate status")
     a = d["announced"]
@@ -775,79 +796,6 @@ def _rng_word(v, path) -> int:
     if not 0 <= v < _U64:
         _fail(path, f"must be from 0 to 2**64 - 1, got {v}")
     return v
-
-
-_BORDER_PHASES = (st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN,
-                  st.PH_REACT, st.PH_LAWYER, st.PH_FUND, st.PH_BOUNTY_LAWYER, st.PH_KEEP_OR_OPEN)
-_OWNER_PHASES = (st.PH_OFFER, st.PH_ANSWER_DEMAND, st.PH_REACT, st.PH_LAWYER, st.PH_FUND)
-#: Phases in which an inspector may hold a deal: the settlement finds every held deal kept or
-#: voided (P-5.3(b')).
-_HOLDING_PHASES = (st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN,
-                   st.PH_KEEP_OR_OPEN)
-
-
-def _semantics(s, n, config) -> list[str]:
-    """Consistency problems with the dict paths that cause them (before invariants.check)."""
-    bad = []
-    expected = COPIES[deck_tier(n)].copy()
-    if not config.action_cards:
-        expected[FIRST_ACTION:] = 0
-    deck = int(expected.sum())
-    if s["draw_len"] > deck:
-        bad.append(f"draw_pile: {int(s['draw_len'])} cards, more than the whole deck of a "
-                   f"{n}-player game ({deck} cards)")
-    totals = np.bincount(s["draw"][: s["draw_len"]], minlength=NUM_CARD_TYPES).astype(np.int64)
-    totals += s["discard"] + s["hand"][:n].sum(axis=0)
-    totals[:NUM_GOODS] += (s["crate"][:n] + s["wh_up"][:n] + s["wh_down"][:n]).sum(axis=0)
-    for t in np.flatnonzero(totals != expected):
-        bad.append(f"cards: {int(totals[t])} {CARD_KEYS[t]} across draw_pile, discard_pile and "
-                   f"players[*].hand/crate/warehouse_face_up/warehouse_face_down, but the deck "
-                   f"has {int(expected[t])}")
-    gold, res_gold = s["gold"], s["res_gold"]
-    for p in np.flatnonzero(res_gold > gold):
-        bad.append(f"players[{p}].reserved_gold: {int(res_gold[p])} is above gold "
-                   f"{int(gold[p])} (R-09)")
-    held = s["wh_up"] + s["wh_down"]
-    for p, t in zip(*np.nonzero(s["res_wh"] > held)):
-        bad.append(f"players[{p}].reserved_warehouse.{CARD_KEYS[t]}: {int(s['res_wh'][p, t])} "
-                   f"reserved but {int(held[p, t])} in the warehouse (R-09)")
-    in_hand = s["hand"][:, FIRST_ACTION:]
-    for p, k in zip(*np.nonzero(s["hand_later"] > in_hand)):
-        bad.append(f"players[{p}].hand_waiting.{ACTION_KEYS[k]}: {int(s['hand_later'][p, k])} "
-                   f"waiting but {int(in_hand[p, k])} in hand")
-    phase, cur, turn = int(s["phase"]), int(s["cur"]), int(s["turn"])
-    if phase in _BORDER_PHASES:
-        if cur < 0 or s["crate_status"][cur] != st.CRATE_ANNOUNCED:
-            bad.append(f"negotiation.crate_of: the {st.PHASE_NAMES[phase]!r} phase needs the "
-                       "seat of an announced crate under border check")
-        elif phase in _OWNER_PHASES and turn != cur:
-            bad.append(f"to_move: the owner {'p%d' % cur} decides in the "
-                       f"{st.PHASE_NAMES[phase]!r} phase")
-    if phase in (st.PH_RESPOND, st.PH_JOIN):
-        slot = int(s["pos"])
-        if slot >= int(s["cfg"][st.CFG_NUM_INSPECTORS]) or turn != s["insp"][slot]:
-            bad.append(f"to_move: the inspector of badge slot position.index decides in the "
-                       f"{st.PHASE_NAMES[phase]!r} phase")
-    for g in np.flatnonzero(s["g_status"] == st.G_HOLDING):
-        if config.accept_commits or phase not in _HOLDING_PHASES:
-            bad.append(f"negotiation.inspectors[{g}].status: 'holding' needs config."
-                       "accept_commits false and one of the phases "
-                       f"{[st.PHASE_NAMES[p] for p in _HOLDING_PHASES]} (P-5.3(b'))")
-    if phase == st.PH_KEEP_OR_OPEN:
-        slot = int(s["pos"])
-        if slot >= int(s["cfg"][st.CFG_NUM_INSPECTORS]) or turn != s["insp"][slot] \
-                or s["g_status"][slot] != st.G_HOLDING:
-            bad.append("to_move: the inspector of badge slot position.index, holding a deal, "
-                       "decides in the 'keep or open' phase (P-5.3(b'))")
-    if (s["phase"] == st.PH_GAME_OVER) != (s["turn"] == -1):
-        bad.append("to_move: must be null exactly when the phase is 'game over'")
-    if (s["trigger_round"] == 0) != (s["end_reason"] == st.END_NONE):
-        bad.append("end_of_game: trigger_round and reason must be both null or both set")
-    if s["end_round"] != 0 and s["trigger_round"] == 0:
-        bad.append("end_of_game.end_round: set while trigger_round is null")
-    if s["trigger_round"] > s["round"] + 1:
-        bad.append(f"end_of_game.trigger_round: {int(s['trigger_round'])} is after the next round")
-    return bad
 
 
 def state_from_dict(d: dict) -> np.ndarray:
@@ -943,7 +891,7 @@ def state_from_dict(d: dict) -> np.ndarray:
     _history_in(d["history"], "history", s, n)
     _knowledge_in(d["knowledge"], "knowledge", s, n)
 
-    bad = _semantics(s, n, config) + [f"invariant violated: {v}" for v in check(s)]
+    bad = problems(states, config)
     if bad:
         raise ValueError("bad state dict: inconsistent state: " + "; ".join(bad))
     return states

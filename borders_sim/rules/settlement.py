@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_LAWYER
+from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_FUND, A_NO_LAWYER
 from .cards import CARD_CLASS, CARD_FINE, CLASS_LEGAL, LAWYER, NUM_GOODS, SYNDICATE_FUND
 from .piles import (active_cards, card_order_key, free_gold, hand_over_goods, is_inspector,
                     num_inspectors, num_players, pay_debt, play_card, rand_below, store)
@@ -231,14 +231,10 @@ def seek_lawyer(s):
 
 @njit(cache=True)
 def legal_lawyer(s, out):
-    """The half goes to an inspector owed a binding deal (R-17b)."""
-    if s.phase == PH_LAWYER:
+    """The half goes to an inspector owed a binding deal (R-17b); only with an active Lawyer."""
+    if active_cards(s, s.turn, LAWYER) > 0:
         for g in range(num_inspectors(s)):
-            if _payable(s, g):
-                out[A_LAWYER + g] = 1
-    else:
-        for g in range(num_inspectors(s)):
-            if s.bounty_on[s.turn, g] != 0:
+            if (_payable(s, g) if s.phase == PH_LAWYER else s.bounty_on[s.turn, g] != 0):
                 out[A_LAWYER + g] = 1
     out[A_NO_LAWYER] = 1
 
@@ -323,8 +319,9 @@ def seek_fund(s):
 
 @njit(cache=True)
 def legal_fund(s, out):
-    out[A_FUND] = 1
-    out[A_FUND + 1] = 1
+    if active_cards(s, s.cur, SYNDICATE_FUND) > 0:
+        out[A_FUND] = 1
+    out[A_NO_FUND] = 1
 
 
 @njit(cache=True)

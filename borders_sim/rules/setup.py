@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from .cards import (COPIES, FIRST_ACTION, FIRST_INSPECTOR_BONUS, MAIN_IN_MIDDLE,
-                    MAIN_MIN_PLAYERS, NUM_CARD_TYPES, NUM_MAIN, START_GOLD)
+                    MAIN_MIN_PLAYERS, NUM_CARD_TYPES, NUM_MAIN, START_GOLD, deck_tier)
 from .config import GameConfig
 from .end_of_round import start_round
 from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, seed_words
@@ -17,7 +17,7 @@ from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE
 def setup_kernel(s):
     """Fill a state whose ``cfg``, ``menu`` and ``rng`` are set (3.1-3.4)."""
     n = num_players(s)
-    tier = 0 if n == 3 else (1 if n <= 5 else 2)
+    tier = deck_tier(n)
     size = 0
     for t in range(NUM_CARD_TYPES):  # 3.1: the deck; action cards only with the flag
         if t >= FIRST_ACTION and s.cfg[CFG_ACTION_CARDS] == 0:

@@ -17,7 +17,8 @@ configuration
     (indices ``CFG_*``); ``menu[MENU_MAX]`` the gold menu (P-0.5), ``cfg[CFG_MENU_LEN]`` entries.
 progress
     ``rng[2]`` xorshift128+ words; ``round`` (1-based); ``phase`` (``PH_*``); ``turn`` seat to
-    decide (-1 when terminal); ``steps`` decisions taken; ``insp[2]`` seats of badges A and B
+    decide (-1 when terminal); ``steps`` decisions taken (the count stops at the config's
+    ``max_game_length``, which no game reaches); ``insp[2]`` seats of badges A and B
     (B is -1 with one inspector); ``order[MAX_PLAYERS]`` the round order (4-3); ``pos`` index into
     ``order`` of the sequential phase in progress; ``window_passes`` passes in a row (P-1);
     ``count`` cards discarded in this market turn (P-2).
@@ -121,6 +122,9 @@ PHASE_NAMES = ("action window", "raid discard", "market", "pack", "announce", "c
 
 # crate_status
 CRATE_NONE, CRATE_PACKING, CRATE_CLOSED, CRATE_ANNOUNCED, CRATE_DONE, CRATE_SITTING_OUT = range(6)
+CRATE_STATUS_NAMES = ("none", "packing", "closed", "announced", "done", "sitting out")
+#: Names of the inspector slots (badges A and B).
+BADGES = ("A", "B")
 # g_status: an inspector's standing on the current crate; G_HOLDING only with
 # accept_commits=False: a deal accepted but not yet kept (P-5.3(b'))
 G_UNDECIDED, G_COMMITTED, G_PASSED, G_OPENED, G_HOLDING = range(5)
