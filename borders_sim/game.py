@@ -195,7 +195,8 @@ class Game:
         # game is over), by the player to move; everything else takes the checked path below
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and self._mask[action] \
                 and (player is None or (type(player) is int and player == self._turn[0])):
-            engine.step_at(self.state, 0, action, self._mask)
+            if engine.step_at(self.state, 0, action, self._mask) < 0:
+                raise engine.engine_error(self.state, f"step({action!r})")
             return
         self._step_checked(action, player)
 

@@ -10,7 +10,7 @@
   therefore fixed by ``(config, S + g, lineup, g)``, whatever runs it.
 * **Two execution paths, one result.** When every bot has a compiled policy
   (:data:`~borders_sim.agents.COMPILED_BOTS`), chunks of games run in one compiled call each
-  (:func:`~borders_sim.agents.play.play_bot_games`, ``prange`` over games, all numba threads);
+  (:func:`~borders_sim.agents.play.run_bot_games`, ``prange`` over games, all numba threads);
   otherwise (a Python-only bot such as ``ismcts``, or game records wanted) each game is a
   Python loop over :class:`~borders_sim.Game` with ``bot.act(observe(game, seat),
   game.legal_mask())``, chunks spread over worker processes. The compiled twins take the same
@@ -44,7 +44,7 @@ import numpy as np
 from . import __version__
 from ._compile_notice import compile_notice
 from .agents import COMPILED_BOTS, REGISTRY, make
-from .agents.play import bot_seed, play_bot_games
+from .agents.play import bot_seed, run_bot_games
 from .envs import observe
 from .game import Game, IllegalActionError
 from .ratings import rate_games
@@ -158,7 +158,7 @@ def _entry_kinds(t: Tournament, start: int, count: int) -> np.ndarray:
     return kinds
 
 
-_bots_prepared = False  # play_bot_games has run once in this process
+_bots_prepared = False  # the bot kernels have run once in this process
 
 
 def play_compiled(t: Tournament, start: int, count: int) -> dict:
@@ -168,13 +168,12 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     states, _ = make_batch(t.config, t.seed + start, count)
     kinds = _entry_kinds(t, start, count)
     seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.int64)
-    steps = np.zeros(count, dtype=np.int64)
     cap = max_game_length(t.config)
     if _bots_prepared:
-        play_bot_games(states, kinds, seeds, cap, steps)
+        run_bot_games(states, kinds, seeds, cap)
     else:
         with compile_notice("the bot kernels"):
-            play_bot_games(states, kinds, seeds, cap, steps)
+            run_bot_games(states, kinds, seeds, cap)
         _bots_prepared = True
     unfinished = np.flatnonzero(states["phase"] != st.PH_GAME_OVER)
     if unfinished.size:
@@ -183,8 +182,8 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     sc, win = final_scores(states)
     n = t.players
     return {"scores": sc[:, :n].copy(), "winners": win[:, :n].astype(np.int8),
-            "hist": states["hist"][:, :n].astype(np.int64), "steps": steps,
-            "rounds": states["round"].astype(np.int64)}
+            "hist": states["hist"][:, :n].astype(np.int64),
+            "steps": states["steps"].astype(np.int64), "rounds": states["round"].astype(np.int64)}
 
 
 def play_python_game(t: Tournament, g: int, record: bool = False

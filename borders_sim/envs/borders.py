@@ -275,6 +275,7 @@ from pettingzoo.utils import wrappers
 from ..game import Game
 from ..rules import actions as act
 from ..rules.config import GameConfig
+from ..rules.engine import engine_error
 from ..rules.observation import OBS_SIZE, layout_table, observe_at, step_observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 from . import rewards as rw
@@ -416,7 +417,8 @@ class raw_env(AECEnv):
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
             # the common case in one compiled call: the step, then the next mover's view
             obs, mask = self._buffers.take()
-            step_observe_at(game.state, 0, action, game._mask, obs, mask)
+            if step_observe_at(game.state, 0, action, game._mask, obs, mask) < 0:
+                raise engine_error(game.state, f"step({action!r})")
             self._view = {"observation": obs, "action_mask": mask}
         else:  # the checked path: IllegalActionError before any change, or a numpy int/string
             game.step(action, player=seat)
