@@ -20,6 +20,7 @@ import numpy as np
 from ..game import Game
 from ..rules import state as st
 from ..rules.cards import (CARD_CLASS, CLASS_LEGAL, COPIES, CYCLE_LENGTH, FALSE_BOTTOM,
+                           FIRST_INSPECTOR_BONUS,
                            FIRST_ACTION, HAND_LIMIT, LAWYER, MAX_CRATE, NIGHT_RAID, NUM_ACTION,
                            NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, ROBBERY, SECRET_ROUTE,
                            START_GOLD, SYNDICATE_FUND, deck_tier)
@@ -319,10 +320,15 @@ def _fill_public(s, b: dict, n: int, ni: int) -> None:
         if cycle * -(-int(s["trigger_round"]) // cycle) != last:
             _bad(f"last_round {last} is not the end of a cycle of {cycle} rounds after "
                  f"round {int(s['round'])}")
-    total = int(s["gold"][:n].sum()) - START_GOLD * n
-    s["bank_out"], s["bank_in"] = max(total, 0), max(-total, 0)
     s["n_opened"] = s["hist"][:n, st.H_CRATES_OPENED].sum()
     s["n_passed"] = s["hist"][:n, st.H_CRATES_PASSED].sum()
+    # the bank's flows: paid_out - paid_in is the gold above the start; the least paid_out the
+    # rules allow (the first inspectors' bonus, 3.4-3, plus §8's odd gold) gives the least paid_in
+    ni = int(s["cfg"][st.CFG_NUM_INSPECTORS])
+    total = int(s["gold"][:n].sum()) - START_GOLD * n
+    least = FIRST_INSPECTOR_BONUS * ni
+    s["bank_out"] = max(least, min(total, least + (ni - 1) * int(s["n_opened"])))
+    s["bank_in"] = int(s["bank_out"]) - total
     s["pos"] = _position(s, n)
 
 
@@ -424,14 +430,16 @@ def _deal_hidden(s, b: dict, n: int, rng) -> None:
     for o in range(1, n):
         s["hand"][o] = s["know_hand"][_VIEWER, o]
         hand_free[o] = int(hand_sizes[o] - s["hand"][o].sum())
-        # known face-down cards, escrowed ones, and the warehouse cards of standing
+        # known face-down cards, escrowed ones, the warehouse cards of standing
         # bounties and offers, which their maker could only name while holding them (P-5.2,
-        # P-5.3a)
+        # P-5.3a), and the Lawyer's pool still to hand over (R-17d)
         named = s["res_wh"][o]
         if phase in _NEGOTIATING:
             named = np.maximum(named, s["bounty_wh"][o].sum(axis=0))
             if o == cur:
                 named = np.maximum(named, s["offer_wh"].max(axis=0))
+        if s["pool_left"] > 0 and o == s["pool_payer"]:  # the Lawyer's goods still to hand over
+            named = named + s["pool_wh"]
         down = np.maximum(s["know_down"][_VIEWER, o].astype(np.int64),
                           named - s["wh_up"][o])
         s["wh_down"][o] = down

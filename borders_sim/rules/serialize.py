@@ -233,6 +233,10 @@ BADGES = st.BADGES
 
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
 HISTORY_KEYS = tuple(k for k, _meaning in st.HISTORY_COUNTERS)
+#: Bound on a loaded history counter. The counters are int64 and grow by at most the largest
+#: gold amount (the menu's, at most 1000) per decision, so a game loaded at the bound and played
+#: for max_game_length decisions (far below 2**40 / 1000) stays far from overflow.
+HISTORY_MAX = 2 ** 40
 LEGAL_KEYS = CARD_KEYS[:NUM_LEGAL]
 ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
 
@@ -740,7 +744,7 @@ def _history_in(v, path, s, n) -> None:
     for p, c in enumerate(counters):
         c = _obj(c, f"{path}.counters[{p}]", HISTORY_KEYS)
         for h, key in enumerate(HISTORY_KEYS):
-            s["hist"][p, h] = _int(c[key], f"{path}.counters[{p}].{key}")
+            s["hist"][p, h] = _int(c[key], f"{path}.counters[{p}].{key}", 0, HISTORY_MAX)
     for i, e in enumerate(_list(d["promises"], f"{path}.promises", n * n)):
         ep = f"{path}.promises[{i}]"
         e = _obj(e, ep, ("from", "to", "count"))

@@ -232,7 +232,7 @@ STATE_DTYPE = np.dtype([
     ("bank_out", np.int64),
     ("n_opened", np.int32),
     ("n_passed", np.int32),
-    ("hist", np.int32, (MAX_PLAYERS, NUM_HIST)),
+    ("hist", np.int64, (MAX_PLAYERS, NUM_HIST)),
     ("promised", np.int8, (MAX_PLAYERS, MAX_PLAYERS)),
     ("seen", np.int8, (MAX_PLAYERS, NUM_GOODS)),
     ("seen_hidden", np.int8, (MAX_PLAYERS,)),

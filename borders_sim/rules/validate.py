@@ -609,7 +609,9 @@ def _border(v: _State, bad: list) -> None:
             bad.append(f"{_badge(g, 'deal')}: only a 'committed' (or 'holding') inspector has "
                        "a deal (R-05, P-5.3(b'))")
     orders = sorted(int(v.deal_seq[g]) for g in committed)
-    if orders != list(range(1, len(committed) + 1)):
+    voidable = not config.accept_commits  # a voided deal leaves its order unused (P-5.3(b'))
+    if orders != list(range(1, len(committed) + 1)) and not (
+            voidable and len(set(orders)) == len(orders) and all(1 <= o <= 2 for o in orders)):
         bad.append(f"negotiation.inspectors[*].deal_order: the committed inspectors' deals are "
                    f"accepted 1st{' and 2nd' if len(committed) == 2 else ''} (R-08), got "
                    f"{orders}")
