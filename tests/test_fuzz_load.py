@@ -25,8 +25,6 @@ import numpy as np
 import pytest
 
 from borders_sim import EngineError, Game, GameConfig
-from borders_sim.rules import state as st
-from borders_sim.rules.cards import MAIN_MIN_PLAYERS, MAIN_NAMES
 from borders_sim.rules.invariants import check
 from borders_sim.rules.rollout import play_batch
 from tests.fuzz_load import ROOT, play_out, run_campaign
@@ -267,7 +265,6 @@ def test_kernels_give_up_on_a_game_that_cannot_end():
 def test_kernels_give_up_on_a_round_past_the_limit_or_an_unknown_phase():
     out = run_isolated("""
         from borders_sim import EngineError, Game, GameConfig
-        from borders_sim.rules import state as st
 
         for field, value in (("round", 2**31 - 5), ("phase", 99)):
             game = Game(GameConfig(num_players=5, skip_forced=False), seed=3)
