@@ -359,6 +359,7 @@ def run_batch(seed: int, count: int, start: int = 0, progress: str | None = None
               examples: int = 3) -> dict:
     """Trials ``start .. count - 1`` of the batch ``seed`` (see the module docstring)."""
     bases = base_dicts(seed)
+    Game.from_dict(bases[0])  # compiles the load checks before the first trial's clock starts
     result = _empty()
     for i in range(start, count):
         rng = random.Random(seed * 1_000_003 + i)
