@@ -43,12 +43,10 @@ def _crate_hidden(s, o: int) -> bool:
     return not (o == s["cur"] and s["outcome"] != st.OUT_PENDING)
 
 
-def _take(pool: list, allowed, rng) -> int:
-    """Remove and return a random card of ``pool`` whose type passes ``allowed``."""
-    idx = [i for i, t in enumerate(pool) if allowed(t)]
-    i = idx[int(rng.integers(len(idx)))]
-    pool[i], pool[-1] = pool[-1], pool[i]
-    return pool.pop()
+_GOODS = np.arange(NUM_GOODS)
+_LEGAL_GOODS = _GOODS[_LEGAL]
+_OTHER_GOODS = _GOODS[~_LEGAL]
+_ANY_CARD = np.arange(NUM_CARD_TYPES)
 
 
 def _deal(s, viewer: int, rng, keep: int = -1) -> None:
@@ -56,40 +54,39 @@ def _deal(s, viewer: int, rng, keep: int = -1) -> None:
     of seat ``keep`` stays as it is."""
     n = int(s["cfg"][st.CFG_NUM_PLAYERS])
     others = [o for o in range(n) if o != viewer]
-    pool = [int(t) for t in s["draw"][: s["draw_len"]]]
+    pool = np.bincount(s["draw"][: s["draw_len"]], minlength=NUM_CARD_TYPES).astype(np.int64)
     hand_slots, crate_slots, down_slots = {}, {}, {}
     for o in others:
         fixed = s["hand"][o].copy() if o == keep else s["know_hand"][viewer, o].astype(np.int64)
         loose = s["hand"][o] - fixed
-        pool += np.repeat(np.arange(NUM_CARD_TYPES), loose).tolist()
+        pool += loose
         hand_slots[o] = int(loose.sum())
         s["hand"][o] = fixed
         if _crate_hidden(s, o):
-            pool += np.repeat(np.arange(NUM_GOODS), s["crate"][o]).tolist()
+            pool[:NUM_GOODS] += s["crate"][o]
             crate_slots[o] = int(s["crate"][o].sum())
             s["crate"][o] = 0
         reserved_down = np.maximum(s["res_wh"][o] - s["wh_up"][o], 0)
         fixed = np.maximum(s["know_down"][viewer, o].astype(np.int64), reserved_down)
         loose = s["wh_down"][o] - fixed
-        pool += np.repeat(np.arange(NUM_GOODS), loose).tolist()
+        pool[:NUM_GOODS] += loose
         # face-down legal goods come only from False Bottom (FB-4): keep each class's count
         down_slots[o] = (int(loose[_LEGAL].sum()), int(loose[~_LEGAL].sum()))
         s["wh_down"][o] = fixed
     # the most constrained slots first: each class has enough cards, as the real deal shows
     for o, (legal, other) in down_slots.items():
-        for _ in range(legal):
-            s["wh_down"][o, _take(pool, lambda t: t < NUM_GOODS and _LEGAL[t], rng)] += 1
-        for _ in range(other):
-            s["wh_down"][o, _take(pool, lambda t: t < NUM_GOODS and not _LEGAL[t], rng)] += 1
+        s["wh_down"][o] += _take_counts(pool, _LEGAL_GOODS, legal, rng, "a face-down deal")[
+            :NUM_GOODS]
+        s["wh_down"][o] += _take_counts(pool, _OTHER_GOODS, other, rng, "a face-down deal")[
+            :NUM_GOODS]
     for o, k in crate_slots.items():
-        for _ in range(k):
-            s["crate"][o, _take(pool, lambda t: t < NUM_GOODS, rng)] += 1
+        s["crate"][o] += _take_counts(pool, _GOODS, k, rng, "a crate")[:NUM_GOODS]
     for o, k in hand_slots.items():
-        for _ in range(k):
-            s["hand"][o, _take(pool, lambda t: True, rng)] += 1
-    rng.shuffle(pool)
-    s["draw"][: len(pool)] = pool
-    s["draw_len"] = len(pool)
+        s["hand"][o] += _take_counts(pool, _ANY_CARD, k, rng, "a hand")
+    rest = np.repeat(_ANY_CARD, pool)
+    rng.shuffle(rest)
+    s["draw"][: len(rest)] = rest
+    s["draw_len"] = len(rest)
     for o in others:
         _fit_private_records(s, o, n)
 
