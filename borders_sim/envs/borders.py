@@ -309,13 +309,13 @@ class _Buffers:
         self._next = self.BLOCK
 
     def take(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._next == self.BLOCK:
-            self._obs = np.empty((self.BLOCK, OBS_SIZE), dtype=np.float32)
-            self._mask = np.empty((self.BLOCK, act.NUM_ACTIONS), dtype=np.int8)
-            self._next = 0
         k = self._next
+        if k == self.BLOCK:
+            self._obs = iter(np.empty((self.BLOCK, OBS_SIZE), dtype=np.float32))
+            self._mask = iter(np.empty((self.BLOCK, act.NUM_ACTIONS), dtype=np.int8))
+            k = 0
         self._next = k + 1
-        return self._obs[k], self._mask[k]
+        return next(self._obs), next(self._mask)
 
 
 class raw_env(AECEnv):
@@ -417,13 +417,16 @@ class raw_env(AECEnv):
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
             # the common case in one compiled call: the step, then the next mover's view
             obs, mask = self._buffers.take()
-            if step_observe_at(game.state, 0, action, game._mask, obs, mask) < 0:
+            count = step_observe_at(game.state, 0, action, game._mask, obs, mask)
+            if count < 0:
                 raise engine_error(game.state, f"step({action!r})")
             self._view = {"observation": obs, "action_mask": mask}
+            # a legal action left (count > 0) means the game goes on: the seat is the record's
+            self._to_move = int(game._turn[0]) if count else -1
         else:  # the checked path: IllegalActionError before any change, or a numpy int/string
             game.step(action, player=seat)
             self._view = None
-        self._to_move = game.current_player
+            self._to_move = game.current_player
         self._last_mover = seat
         self._cumulative_rewards[agent] = 0.0
         if self._to_move < 0:

@@ -230,8 +230,9 @@ _NUM_G_STATUS = len(G_STATUS_NAMES)
 
 @njit(cache=True)
 def _rel(p, viewer, n):
-    """Row of seat ``p`` for ``viewer``: places to the viewer's left."""
-    return (p - viewer + n) % n
+    """Row of seat ``p`` for ``viewer``: places to the viewer's left (no division: hot)."""
+    r = p - viewer
+    return r + n if r < 0 else r
 
 
 @njit(cache=True)
@@ -280,13 +281,18 @@ def observe_kernel(s, viewer, out):
     out[O_WINDOW_PASSES] = s.window_passes
     out[O_MARKET_DISCARDS] = s.count
 
+    hand = s.hand
+    hist = s.hist
+    promised = s.promised
+    know_hand = s.know_hand[viewer]
+    know_down = s.know_down[viewer]
     for p in range(n):
         r = _rel(p, viewer, n)
         out[O_GOLD + r] = s.gold[p]
         out[O_RESERVED_GOLD + r] = s.res_gold[p]
         size = 0
         for t in range(NUM_CARD_TYPES):
-            size += s.hand[p, t]
+            size += hand[p, t]
         out[O_HAND_SIZE + r] = size
         for t in range(NUM_LEGAL):
             out[O_FACE_UP + r * NUM_LEGAL + t] = s.wh_up[p, t]
@@ -305,15 +311,19 @@ def observe_kernel(s, viewer, out):
         if s.announced[p] >= 0:
             out[O_ANNOUNCED + r * NUM_LEGAL + s.announced[p]] = 1
         out[O_SEEN_HIDDEN + r] = s.seen_hidden[p]
+        o = O_HISTORY + r * NUM_HIST
         for h in range(NUM_HIST):
-            out[O_HISTORY + r * NUM_HIST + h] = s.hist[p, h]
-        for q in range(n):
-            out[O_PROMISES + r * P + _rel(q, viewer, n)] = s.promised[p, q]
+            out[o + h] = hist[p, h]
+        o = O_PROMISES + r * P
+        for q in range(viewer, n):
+            out[o + q - viewer] = promised[p, q]
+        for q in range(viewer):
+            out[o + q + n - viewer] = promised[p, q]
         if p != viewer:
             for t in range(NUM_CARD_TYPES):
-                out[O_KNOWN_HAND + r * NUM_CARD_TYPES + t] = s.know_hand[viewer, p, t]
+                out[O_KNOWN_HAND + r * NUM_CARD_TYPES + t] = know_hand[p, t]
             for t in range(NUM_GOODS):
-                out[O_KNOWN_FACE_DOWN + r * NUM_GOODS + t] = s.know_down[viewer, p, t]
+                out[O_KNOWN_FACE_DOWN + r * NUM_GOODS + t] = know_down[p, t]
         if s.raid_thief >= 0 and (viewer == s.raid_thief or p == viewer) and s.raid_taken[p] >= 0:
             out[O_RAID_TAKEN + r * NUM_CARD_TYPES + s.raid_taken[p]] = 1
         for g in range(ni):
