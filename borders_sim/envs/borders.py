@@ -408,11 +408,11 @@ class raw_env(AECEnv):
         Raises:
             borders_sim.IllegalActionError: the action is not legal now; nothing changes.
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        seat = self._to_move  # the seat of agent_selection; -1: every agent is done
+        if seat < 0:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
+        agent = self.agent_selection
         game = self.game
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
             # the common case in one compiled call: the step, then the next mover's view
@@ -420,9 +420,13 @@ class raw_env(AECEnv):
             count = step_observe_at(game.state, 0, action, game._mask, obs, mask)
             if count < 0:
                 raise engine_error(game.state, f"step({action!r})")
-            self._view = {"observation": obs, "action_mask": mask}
             # a legal action left (count > 0) means the game goes on: the seat is the record's
-            self._to_move = int(game._turn[0]) if count else -1
+            if count:
+                self._view = {"observation": obs, "action_mask": mask}
+                self._to_move = int(game._turn[0])
+            else:
+                self._view = None
+                self._to_move = -1
         else:  # the checked path: IllegalActionError before any change, or a numpy int/string
             game.step(action, player=seat)
             self._view = None
@@ -444,6 +448,9 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of
         ``agent``; the mask is all zeros unless ``agent`` is the one to move."""
+        view = self._view  # the mover's view, written by the step that made it the mover
+        if view is not None and agent == self.agent_selection:
+            return view
         if agent not in self._seat:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self._seat[agent]
