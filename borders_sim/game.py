@@ -72,7 +72,7 @@ _compiled_steps: dict = {}  # array-type key -> engine.step_at compiled for it
 def _compiled_step(state: np.ndarray, mask: np.ndarray):
     """``engine.step_at`` compiled for the array types of ``state`` and ``mask``, callable
     without numba's per-call dispatch (its argument types are fixed: the state array, two
-    ints, the mask). Numba types the arrays here, so a state of another dtype is refused."""
+    ints, the mask). Numba types the arrays here once, as its dispatch would on every call."""
     key = (state.dtype, state.ndim, state.flags.c_contiguous, state.flags.f_contiguous,
            state.flags.writeable, state.flags.aligned, mask.dtype, mask.ndim)
     kernel = _compiled_steps.get(key)
