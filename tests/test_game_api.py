@@ -81,6 +81,22 @@ def test_copies_are_independent_games_that_follow_their_own_state(how, where):
     assert twin.scores() == game.scores() and twin.winners() == game.winners()
 
 
+def test_a_game_on_a_view_of_a_batch_steps_that_batch_in_place():
+    """Game.step runs the step kernel bound to the game's own state array (no per-call numba
+    dispatch): on a view into a batch it plays the batch's record, as a standalone game would."""
+    batch = np.concatenate([Game(GameConfig(num_players=5), seed=s).state for s in range(3)])
+    alone = Game(GameConfig(num_players=5), seed=1)
+    on_view = Game.from_state(batch[1:2])
+    rng = random.Random(9)
+    for _ in range(60):
+        a = rng.choice(alone.legal_actions())
+        alone.step(a)
+        on_view.step(a)
+    assert batch[1].tobytes() == alone.state[0].tobytes()
+    assert on_view.legal_actions() == alone.legal_actions()
+    assert batch[0].tobytes() == Game(GameConfig(num_players=5), seed=0).state[0].tobytes()
+
+
 @pytest.mark.parametrize("how", COPIERS)
 def test_stepping_a_copy_leaves_the_original_alone(how):
     rng = random.Random(5)

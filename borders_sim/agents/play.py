@@ -23,7 +23,7 @@ from ..rules.engine import MASK_SIZE, advance, step
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
-from .policies import COMPILED_BOTS, act_kernel
+from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
 
 
 class IllegalBotAction(RuntimeError):
@@ -44,7 +44,8 @@ def bot_seed(seed: int, seat: int) -> int:
 def bot_decision(s, kind, obs, mask, words, count, rng):
     """The bot ``kind`` to move in ``s`` observes and chooses; its action, or -1 if the action
     is not allowed by ``mask`` (nothing is applied either way)."""
-    observe_kernel(s, s.turn, obs)
+    if kind != BOT_RANDOM:  # the random bot reads no observation
+        observe_kernel(s, s.turn, obs)
     a = act_kernel(kind, obs, mask, words, count, rng)
     if a < 0 or a >= mask.shape[0] or mask[a] == 0:
         return -1

@@ -65,12 +65,20 @@ def _held(s, p):
 
 
 @njit(cache=True)
-def _collection_plan(s, p, m, used):
-    have = np.zeros(NUM_GOODS, dtype=np.int64)
+def _free_goods(s, p, have):
+    """Fill ``have`` (int64[NUM_GOODS]) with ``p``'s free warehouse cards by type; returns
+    their number."""
     total = 0
     for t in range(NUM_GOODS):
         have[t] = free_warehouse(s, p, t)
         total += have[t]
+    return total
+
+
+@njit(cache=True)
+def _collection_plan(s, p, m, have, total, used):
+    """:func:`best_collection` of ``m`` for ``p``, whose free goods are ``have`` (``total``
+    cards, see :func:`_free_goods`): -1, 0, or 1 with the black market; ``used`` gets the cards."""
     if total + 1 < MAIN_MIN_CARDS[m]:  # not even the black market's one piece can help
         return -1
     return best_collection(have, m, free_gold(s, p) >= BLACK_MARKET_PRICE, used)
@@ -91,9 +99,11 @@ def legal_collect(s, out):
     holds fewer than 2 and has not collected this round (P-6, 5-13, 5-14)."""
     p = s.turn
     if _held(s, p) < MAX_MAIN_HELD and s.collected[p] == 0:
-        used = np.zeros(NUM_GOODS, dtype=np.int64)
+        have = np.empty(NUM_GOODS, dtype=np.int64)
+        used = np.empty(NUM_GOODS, dtype=np.int64)
+        total = _free_goods(s, p, have)
         for m in range(NUM_MAIN):
-            if s.main_middle[m] != 0 and _collection_plan(s, p, m, used) >= 0:
+            if s.main_middle[m] != 0 and _collection_plan(s, p, m, have, total, used) >= 0:
                 out[A_COLLECT + m] = 1
     out[A_SKIP_COLLECT] = 1
 
@@ -104,8 +114,9 @@ def apply_collect(s, a):
     p = s.turn
     if a != A_SKIP_COLLECT:
         m = a - A_COLLECT
+        have = np.empty(NUM_GOODS, dtype=np.int64)
         used = np.zeros(NUM_GOODS, dtype=np.int64)
-        if _collection_plan(s, p, m, used) == 1:
+        if _collection_plan(s, p, m, have, _free_goods(s, p, have), used) == 1:
             s.gold[p] -= BLACK_MARKET_PRICE
             s.bank_in += BLACK_MARKET_PRICE
         for t in range(NUM_GOODS):
