@@ -11,8 +11,10 @@
 
 from pathlib import Path
 
-from ._kernel_cache import sync_kernel_cache
+from ._kernel_cache import configure_cache_dir, sync_kernel_cache
 
+# Before any kernel module is imported: numba picks each kernel's cache directory then.
+configure_cache_dir(Path(__file__).parent)
 sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
 
 from ._compile_notice import set_compile_messages  # noqa: E402
