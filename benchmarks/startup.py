@@ -50,6 +50,8 @@ class CompileRecorder:
         from numba.core import event
 
         self.compiles: dict[str, dict] = {}
+        self.events = 0  # compilations so far
+        self.seconds = 0.0  # seconds inside outermost compilations so far
         self._stack: list[list] = []  # [name, start, seconds of nested compilations]
         recorder = self
 
@@ -62,8 +64,11 @@ class CompileRecorder:
             def on_end(self, ev):
                 name, start, nested = recorder._stack.pop()
                 took = time.perf_counter() - start
+                recorder.events += 1
                 if recorder._stack:
                     recorder._stack[-1][2] += took
+                else:
+                    recorder.seconds += took
                 entry = recorder.compiles.setdefault(
                     name, {"function": name, "count": 0, "inclusive": 0.0, "self": 0.0})
                 entry["count"] += 1
@@ -77,24 +82,30 @@ def child(warmup: bool, profile: bool) -> None:
     """The measured process: report absolute times of each mark (and compile events) as JSON."""
     marks = {}
     recorder = CompileRecorder() if profile else None
+    compiled = {}  # mark -> [compilations, seconds compiling] since the start
+
+    def mark(name: str) -> None:
+        marks[name] = time.time()
+        if recorder:
+            compiled[name] = [recorder.events, recorder.seconds]
     sys.path.insert(0, str(ROOT))
     import borders_sim
     from borders_sim import Game, GameConfig
-    marks["import"] = time.time()
+    mark("import")
     game = Game(GameConfig(num_players=4), seed=0)
     game.step(game.legal_actions()[0])
-    marks["game_step"] = time.time()
+    mark("game_step")
     from borders_sim.rules.rollout import final_scores, make_batch, play_batch
     states, seeds = make_batch(GameConfig(num_players=4), 0, 16)
     play_batch(states, seeds, 10**6)
     final_scores(states)
-    marks["batch"] = time.time()
+    mark("batch")
     if warmup:
         from borders_sim.warmup import warm_up
         warm_up()
-        marks["warmup"] = time.time()
+        mark("warmup")
     compiles = list(recorder.compiles.values()) if recorder else []
-    print(json.dumps({"marks": marks, "compiles": compiles,
+    print(json.dumps({"marks": marks, "compiles": compiles, "compiled": compiled,
                       "file": borders_sim.__file__}))
 
 
@@ -113,6 +124,13 @@ def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float
         raise RuntimeError(f"start-up child failed:\n{done.stderr}")
     out = json.loads(done.stdout.splitlines()[-1])
     out["marks"] = {k: v - t0 for k, v in out["marks"].items()}
+    # from the cumulative counts: the compilations of each stage alone
+    before = [0, 0.0]
+    for m in MARKS:
+        if m in out["compiled"]:
+            now = out["compiled"][m]
+            out["compiled"][m] = [now[0] - before[0], now[1] - before[1]]
+            before = now
     out["compiles"].sort(key=lambda c: -c["self"])
     return out
 
@@ -151,6 +169,9 @@ def main(argv=None) -> int:
             print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
                                            for m in MARKS if m in marks))
     if result["cold"] is not None:
+        print("compiling per stage of the cold start: " + ", ".join(
+            f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
+            for m, (n, sec) in result["cold"]["compiled"].items()))
         print("slowest compilations (own seconds, without nested ones):")
         for c in result["cold"]["compiles"][:15]:
             print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "

@@ -17,8 +17,9 @@ note is exact: it appears whenever numba compiles (however fast the machine) and
 kernels load from the cache (however slow the machine). A timer would have to guess from the
 duration. Where numba has no writable cache directory at all
 (:mod:`borders_sim._kernel_cache`), the first line says so instead of promising a cache. The
-notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell. Callers check their own "already prepared" flag once per game or batch, never on the
-per-step path.
+notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell.
+Callers check their own "already prepared" flag once per game or batch, never on the per-step
+path.
 
 Silence the notes with the environment variable ``BORDERS_SIM_QUIET=1`` (read at each first use)
 or with :func:`set_compile_messages` (``borders_sim.set_compile_messages(False)``), which
