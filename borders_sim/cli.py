@@ -587,8 +587,9 @@ def main(argv: list[str] | None = None) -> int:
         print(ranges_table())
         return 0
     if args.command == "warmup":
-        from .warmup import warm_up
-        warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr, flush=True))
+        from . import warmup  # imports every part of the package: only for this command
+        warmup.warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr,
+                                          flush=True))
         return 0
     if args.command is None:
         parser.print_help(sys.stderr)
