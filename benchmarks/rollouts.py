@@ -146,14 +146,13 @@ def time_python_loop(config: GameConfig, games: int, seed: int,
     return statistics.median(times), decisions
 
 
-def time_sheriff(repeat: int, budget: float = 1.0) -> str:
-    """OpenSpiel sheriff random play through a Python loop over pyspiel, or why not."""
-    try:
-        import pyspiel
-    except ImportError:
-        return ("OpenSpiel: not installed (pip install open_spiel to add its `sheriff`, a "
-                "two-player abstraction of this game, to this run); skipped")
-    game = pyspiel.load_game("sheriff")
+def openspiel_python_loop(name: str, repeat: int, budget: float = 1.0) -> tuple[float, float]:
+    """(games/s, decisions/s) of uniformly random play of the OpenSpiel game ``name`` through
+    a Python loop over pyspiel (``legal_actions``, ``apply_action``; chance nodes sampled by
+    their probabilities), the median of ``repeat`` runs of ``budget`` seconds. Raises
+    ImportError if OpenSpiel is not installed."""
+    import pyspiel
+    game = pyspiel.load_game(name)
     rng = random.Random(0)
     rates = []
     for _ in range(repeat):
@@ -171,8 +170,49 @@ def time_sheriff(repeat: int, budget: float = 1.0) -> str:
             games += 1
         dt = time.perf_counter() - t0
         rates.append((games / dt, steps / dt))
-    g = statistics.median(r[0] for r in rates)
-    s = statistics.median(r[1] for r in rates)
+    return statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)
+
+
+def openspiel_cpp_loop(name: str, repeat: int, budget: float = 1.0) -> tuple[float, float]:
+    """(games/s, decisions/s) of uniformly random play of the OpenSpiel game ``name`` in its
+    C++ loop: ``pyspiel.evaluate_bots`` with ``make_uniform_random_bot`` in every seat plays a
+    whole game per call (bots choose, chance is sampled, all in C++; one Python call per game,
+    since pyspiel exposes no batch of random games). Decisions per game are counted apart,
+    untimed, on games of the same loop. The median of ``repeat`` runs of ``budget`` seconds.
+    Raises ImportError if OpenSpiel is not installed."""
+    import pyspiel
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(game.num_players())]
+    initial = game.new_initial_state()
+    sample, decisions = 2000, 0
+    for seed in range(sample):
+        state = initial.clone()
+        pyspiel.evaluate_bots(state, bots, seed)
+        decisions += sum(1 for pa in state.full_history() if pa.player >= 0)
+    per_game = decisions / sample
+    rates = []
+    seed = sample
+    for _ in range(repeat):
+        games = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < budget:
+            for _ in range(100):
+                pyspiel.evaluate_bots(initial.clone(), bots, seed)
+                seed += 1
+            games += 100
+        rates.append(games / (time.perf_counter() - t0))
+    g = statistics.median(rates)
+    return g, g * per_game
+
+
+def time_sheriff(repeat: int, budget: float = 1.0) -> str:
+    """OpenSpiel sheriff random play through a Python loop over pyspiel, or why not."""
+    try:
+        import pyspiel
+        g, s = openspiel_python_loop("sheriff", repeat, budget)
+    except ImportError:
+        return ("OpenSpiel: not installed (pip install open_spiel to add its `sheriff`, a "
+                "two-player abstraction of this game, to this run); skipped")
     return (f"OpenSpiel {getattr(pyspiel, '__version__', '')} `sheriff` (2 players, default "
             f"parameters), random play, Python loop over pyspiel: {g:,.0f} games/s, "
             f"{si(s)} decisions/s")

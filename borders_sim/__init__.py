@@ -4,15 +4,19 @@
 * :class:`Game`: play a game step by step with legal masks and readable action strings.
 * :mod:`borders_sim.rules`: the numba kernels over a plain array state.
 * :func:`set_compile_messages`: the first ``Game(...)`` (and the first whole-game batch) of a
-  fresh install compiles numba kernels (about 75 s on a 2-core machine) and says so on stderr;
+  fresh install compiles numba kernels (one to two minutes on a 2-core machine; the README's
+  Performance section has the measured figures) and says so on stderr;
   ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1``
-  silences that note. Later runs load numba's on-disk cache and print nothing.
+  silences that note. Later runs load numba's on-disk cache and print nothing;
+  ``borders-sim warmup`` (:mod:`borders_sim.warmup`) compiles every kernel ahead of time.
 """
 
 from pathlib import Path
 
-from ._kernel_cache import sync_kernel_cache
+from ._kernel_cache import configure_cache_dir, sync_kernel_cache
 
+# Before any kernel module is imported: numba picks each kernel's cache directory then.
+configure_cache_dir(Path(__file__).parent)
 sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
 
 from ._compile_notice import set_compile_messages  # noqa: E402

@@ -15,9 +15,11 @@ cache; loading from the cache broadcasts nothing. A listener on that event, inst
 the duration of the first call, prints the first line when the first compilation starts, so the
 note is exact: it appears whenever numba compiles (however fast the machine) and never when the
 kernels load from the cache (however slow the machine). A timer would have to guess from the
-duration. The notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in
-the cell. Callers check their own "already prepared" flag once per game or batch, never on the
-per-step path.
+duration. Where numba has no writable cache directory at all
+(:mod:`borders_sim._kernel_cache`), the first line says so instead of promising a cache. The
+notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell.
+Callers check their own "already prepared" flag once per game or batch, never on the per-step
+path.
 
 Silence the notes with the environment variable ``BORDERS_SIM_QUIET=1`` (read at each first use)
 or with :func:`set_compile_messages` (``borders_sim.set_compile_messages(False)``), which
@@ -34,6 +36,8 @@ from contextlib import contextmanager
 
 import numpy as np
 from numba.core import event
+
+from . import _kernel_cache
 
 QUIET_ENV = "BORDERS_SIM_QUIET"
 PREFIX = "borders_sim: "
@@ -81,7 +85,9 @@ class _FirstCompile(event.Listener):
     def on_start(self, ev: event.Event) -> None:
         if not self.compiled:
             self.compiled = True
-            print(f"{PREFIX}compiling {self.what} (first use; cached for later runs) ...",
+            later = ("cached for later runs" if _kernel_cache.location != _kernel_cache.NOWHERE
+                     else "not cached: no writable cache directory, set NUMBA_CACHE_DIR")
+            print(f"{PREFIX}compiling {self.what} (first use; {later}) ...",
                   file=sys.stderr, flush=True)
 
     def on_end(self, ev: event.Event) -> None:

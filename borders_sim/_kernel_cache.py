@@ -13,18 +13,36 @@ them (the locations numba itself would choose: ``NUMBA_CACHE_DIR``, ``__pycache_
 sources, or the user-wide cache for a read-only install). Where the digest differs, the
 package's cached kernels in that directory are deleted, so numba compiles them afresh once.
 An unchanged install finds matching digests and touches nothing.
+
+:func:`configure_cache_dir` runs first and makes sure numba has somewhere to cache them. numba
+0.68 picks a cache directory per kernel file when the module is imported (when ``@njit`` runs):
+``NUMBA_CACHE_DIR`` if set and writable, else ``__pycache__`` beside the source if writable,
+else its user-wide cache (``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``), and caches nothing
+at all when none of them is writable, silently, so that every new process compiles for minutes
+again. A read-only install (site-packages owned by root, a read-only image) lands in the
+user-wide cache by numba's own rule; where that is not writable either (no home directory, a
+read-only home), :func:`configure_cache_dir` points ``NUMBA_CACHE_DIR`` at a private directory
+under the system's temporary directory before the kernel modules are imported. A
+``NUMBA_CACHE_DIR`` set by the user is left alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import tempfile
 from pathlib import Path
 
+from numba.core import config as numba_config
 from numba.core.caching import CacheImpl  # numba's own choice of cache directory
 
 _KERNEL = re.compile(r"^@njit", re.MULTILINE)  # a decorated kernel, not a mention
 STAMP = "borders_sim-kernels.sha256"
+NOWHERE = "nowhere (no writable cache directory: every new process compiles again)"
+
+#: Where the kernels are cached, in words (set by :func:`configure_cache_dir` at import).
+location = ""
 
 
 def kernel_files(package_dir: Path) -> list[Path]:
@@ -51,6 +69,53 @@ def cache_dir(source: Path) -> Path | None:
         if locator is not None:
             return Path(locator.get_cache_path())
     return None
+
+
+def fallback_dir() -> Path:
+    """The last-resort cache directory: private to this user, under the temporary directory."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"borders_sim-numba-{uid}"
+
+
+def _private_dir(path: Path) -> bool:
+    """Create ``path`` (mode 0700) if needed; True if it is a real directory of ours that we
+    can write in (a directory planted by another user under /tmp must not hold our kernels)."""
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+            return False
+        tempfile.TemporaryFile(dir=path).close()
+        return not path.is_symlink()
+    except OSError:
+        return False
+
+
+def configure_cache_dir(package_dir: Path) -> str:
+    """Make sure numba can cache the kernels of ``package_dir``; call it before any kernel
+    module is imported. Returns where the kernels are cached, in words, for messages.
+
+    * ``NUMBA_CACHE_DIR`` set by the user: left alone (numba's rules apply);
+    * numba finds a writable directory for every kernel file (``__pycache__`` beside it, or
+      numba's user-wide cache): left alone;
+    * none: ``NUMBA_CACHE_DIR`` is set to :func:`fallback_dir` (in ``os.environ``, so worker
+      processes find the same cache, and in numba's config); if that cannot be made either,
+      nothing is cached and every process compiles again.
+    """
+    global location
+    files = kernel_files(package_dir)
+    dirs = {cache_dir(f) for f in files}
+    if None in dirs and not os.environ.get("NUMBA_CACHE_DIR") and _private_dir(fallback_dir()):
+        os.environ["NUMBA_CACHE_DIR"] = str(fallback_dir())
+        numba_config.reload_config()  # numba reads NUMBA_CACHE_DIR into config.CACHE_DIR
+        dirs = {cache_dir(f) for f in files}
+    if None in dirs:
+        location = NOWHERE
+    elif all(d.name == "__pycache__" and package_dir in d.parents for d in dirs):
+        location = "__pycache__ beside the package's sources"
+    else:
+        location = os.path.commonpath([str(d) for d in dirs])
+    return location
 
 
 def sync_kernel_cache(package_dir: Path) -> int:

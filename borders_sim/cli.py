@@ -10,6 +10,7 @@ Usage::
     borders-sim simulate --players N [--games G] [--seed S] [--no-action-cards] [--threads T]
     borders-sim simulate --players all --games 2000
     borders-sim bench [--quick ...]      # runs benchmarks/rollouts.py of a source checkout
+    borders-sim warmup                   # compile every kernel ahead (Docker images, clusters)
     borders-sim actions                  # the table of action-id ranges
     borders-sim --version
 
@@ -48,6 +49,10 @@ the batch size. The kernels take seeds as signed 64-bit ints, so ``0 <= S`` and
 :func:`player_counts` (shared with the benchmark). Invalid or out-of-range arguments
 (``--players 9``, ``--games 0``, ``--seed 9223372036854775807`` with 1000 games, more threads
 than numba has) print a one-line argparse error and exit with status 2.
+
+``warmup`` compiles every kernel of the package ahead of time (:mod:`borders_sim.warmup`), with
+one progress line per part on stderr, and says where numba caches them; run it in a Docker
+image build or on cluster nodes before the workers start.
 """
 
 from __future__ import annotations
@@ -527,6 +532,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(subparser=sim)
     sub.add_parser("actions", help="print the table of action-id ranges (P-0.1)")
+    sub.add_parser(
+        "warmup", help="compile every kernel ahead of time (Docker images, clusters)",
+        description="Compile (or load from numba's cache) every kernel of borders_sim: the "
+                    "Game, whole-game rollouts with every compiled bot, the observation, "
+                    "VectorEnv, the AEC env, the belief sampler and the ISMCTS rollouts; one "
+                    "progress line per part on stderr. Run it as the user that will use the "
+                    "cache (numba only uses a cache directory it can write).")
     bench = sub.add_parser(
         "bench", add_help=False, usage="borders-sim bench [BENCHMARK OPTIONS ...]",
         help="run benchmarks/rollouts.py of a source checkout (arguments are passed on)",
@@ -573,6 +585,11 @@ def main(argv: list[str] | None = None) -> int:
         return _run_bench(args.subparser, extra)
     if args.command == "actions":
         print(ranges_table())
+        return 0
+    if args.command == "warmup":
+        from . import warmup  # imports every part of the package: only for this command
+        warmup.warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr,
+                                          flush=True))
         return 0
     if args.command is None:
         parser.print_help(sys.stderr)

@@ -1,0 +1,559 @@
+"""Every speed figure of borders_sim and of its peers, from one run on the machine at hand.
+
+Usage::
+
+    python benchmarks/run_all.py                          # everything (about 10-15 minutes)
+    python benchmarks/run_all.py --json out.json --markdown out.md
+    python benchmarks/run_all.py --write-readme           # and the README's Performance section
+    python benchmarks/run_all.py --quick                  # 5 players, short runs, no cold start
+    python benchmarks/run_all.py --from-json out.json --write-readme   # render a saved run
+
+One table, one row per measure and player count:
+
+* the whole-game rollout kernel (:func:`borders_sim.rules.rollout.random_games`, uniformly
+  random play) and the bot kernel (:func:`borders_sim.agents.play.run_bot_games`) with every
+  compiled bot of :data:`borders_sim.agents.COMPILED_BOTS` in every seat (every decision writes
+  the seat's observation, then asks the bot), 3..8 players: games/s and decisions/s with one
+  numba thread and with all of them, and the scaling factor (``benchmarks/rollouts.py``,
+  ``benchmarks/bots.py``);
+* :meth:`borders_sim.Game.step` through a Python loop (random legal actions);
+* the PettingZoo AEC env ``borders_v0`` raw and wrapped, :func:`borders_sim.envs.observe`, and
+  :class:`borders_sim.envs.VectorEnv` with observations and masks, on one thread and on all
+  (``benchmarks/envs.py``);
+* peers, each where installed (the ``bench`` extra): OpenSpiel's ``sheriff`` and
+  ``leduc_poker`` with random play through a Python loop over pyspiel and through its C++ loop
+  (``pyspiel.evaluate_bots`` with uniform random bots, one call per game), PettingZoo's
+  ``texas_holdem_v4`` and ``leduc_holdem_v4`` through the same AEC loop as ours; the column
+  ``ours / peer`` divides our figure by the peer's from this same run;
+* start-up (``benchmarks/startup.py``): seconds from a new process with an empty numba cache (a
+  fresh install) to the first ``Game`` step, to the first finished ``random_games`` batch and to
+  every kernel prepared (``borders-sim warmup``), and the same with that cache filled; the cold
+  start also gives numba's compile time per function (``--profile-compile N`` rows of it);
+* memory: bytes of one game state record and of one observation.
+
+Under the table: the targets of the project (issue 9) as ratios, met or not, from this run.
+Every rate is the median of ``--repeat`` timed runs. Figures on a shared machine are noisy:
+compare figures of one run (the ratios), not figures of different runs. ``--quick`` is the
+CI's setting: it proves that every part runs and asserts nothing about speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata as md
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]  # this checkout's borders_sim; the sibling scripts
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+import borders_sim  # noqa: E402
+from borders_sim import GameConfig, _kernel_cache  # noqa: E402
+from borders_sim.agents import COMPILED_BOTS  # noqa: E402
+from borders_sim.cli import player_counts, si  # noqa: E402
+from borders_sim.rules.limits import max_game_length  # noqa: E402
+from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
+from borders_sim.rules.rollout import make_batch  # noqa: E402
+from borders_sim.rules.state import PH_GAME_OVER, STATE_DTYPE  # noqa: E402
+from borders_sim.warmup import warm_up  # noqa: E402
+
+import bots as bots_bench  # noqa: E402
+import envs as envs_bench  # noqa: E402
+import rollouts as rollouts_bench  # noqa: E402
+import startup  # noqa: E402
+
+README = ROOT / "README.md"
+START, END = "<!-- performance:start -->", "<!-- performance:end -->"
+TARGET_PLAYERS = 5  # the issue's targets are for 5-player games
+HEURISTICS = tuple(b for b in COMPILED_BOTS if b != "random")
+
+
+# --- settings -------------------------------------------------------------------------------
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="CI setting: 5 players, few games, short runs, no cold start")
+    parser.add_argument("--players", type=player_counts, default=None,
+                        help="'all' (3..8) or a list such as 4,8 (default all; --quick 5)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per kernel measurement (default 500; --quick 40)")
+    parser.add_argument("--py-games", type=int, default=None,
+                        help="games per Python-loop measurement (default 3; --quick 1)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="timed runs per figure, the median is kept (default 3; --quick 1)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds per timed run of the env and peer loops (default 1; "
+                             "--quick 0.2)")
+    parser.add_argument("--vector-envs", type=int, default=None,
+                        help="games stepped together by VectorEnv (default 1024; --quick 256)")
+    parser.add_argument("--cold-start", action=argparse.BooleanOptionalAction, default=None,
+                        help="measure the start from an empty numba cache, which compiles "
+                             "every kernel in a subprocess (minutes; default on, off with "
+                             "--quick)")
+    parser.add_argument("--profile-compile", type=int, default=12, metavar="N",
+                        help="rows of the per-function compile times of the cold start "
+                             "(default 12)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
+    parser.add_argument("--markdown", type=Path, metavar="FILE",
+                        help="write the report as Markdown")
+    parser.add_argument("--write-readme", action="store_true",
+                        help=f"replace the README's text between {START} and {END}")
+    parser.add_argument("--from-json", type=Path, metavar="FILE",
+                        help="measure nothing: report the results saved by --json FILE")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    defaults = {"players": (TARGET_PLAYERS,) if quick else tuple(range(3, 9)),
+                "games": 40 if quick else 500, "py_games": 1 if quick else 3,
+                "repeat": 1 if quick else 3, "seconds": 0.2 if quick else 1.0,
+                "vector_envs": 256 if quick else 1024, "cold_start": not quick}
+    for key, value in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if not (1 <= args.games <= 1 << 14 and 1 <= args.py_games <= 1000
+            and 1 <= args.repeat <= 100 and 0 < args.seconds <= 600
+            and 1 <= args.vector_envs <= 1 << 16 and 0 <= args.profile_compile <= 1000):
+        parser.error("out of range: --games 1..16384, --py-games 1..1000, --repeat 1..100, "
+                     "--seconds (0, 600], --vector-envs 1..65536, --profile-compile 0..1000")
+    return args
+
+
+def version(name: str) -> str | None:
+    try:
+        return md.version(name)
+    except md.PackageNotFoundError:
+        return None
+
+
+def header() -> dict:
+    """Date, machine and versions."""
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except OSError:
+        commit = ""
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpu": rollouts_bench.cpu_model(), "cores": os.cpu_count(),
+        "usable_cores": rollouts_bench.usable_cores(),
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "system": f"{platform.system()} {platform.machine()}",
+        "python": platform.python_version(), "numpy": np.__version__,
+        "numba": numba.__version__, "llvmlite": version("llvmlite"),
+        "threads": numba.config.NUMBA_NUM_THREADS,
+        "borders_sim": borders_sim.__version__, "commit": commit,
+        "numba_cache": _kernel_cache.location,
+        "open_spiel": version("open_spiel"), "pettingzoo": version("pettingzoo"),
+        "rlcard": version("rlcard"),
+    }
+
+
+def row(measure: str, players, unit: str, one: float, many: float | None = None,
+        games_one: float | None = None, games_many: float | None = None) -> dict:
+    """One row of the table; ``one`` is the figure with one numba thread (or the only one)."""
+    return {"measure": measure, "players": players, "unit": unit, "one": one, "many": many,
+            "scaling": many / one if many is not None and one else None,
+            "games_one": games_one, "games_many": games_many, "peer": None, "peer_short": None,
+            "ratio": None}
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# --- measurements ---------------------------------------------------------------------------
+def rollout_rows(args, threads: int, checks: dict) -> list[dict]:
+    """The random-play kernel and the bot kernel with every compiled bot, per player count."""
+    rows = []
+    for n in args.players:
+        config = GameConfig(num_players=n)
+        template, pseeds = make_batch(config, 0, args.games)
+        cap = max_game_length(config)
+        say(f"  rollouts, {n} players: random_games")
+        t1, dec, s1 = rollouts_bench.time_kernel(template, pseeds, 1, args.repeat, cap)
+        tn, dec_n, sn = rollouts_bench.time_kernel(template, pseeds, threads, args.repeat, cap)
+        checks["same_games"] &= dec == dec_n and s1.tobytes() == sn.tobytes()
+        checks["unfinished"] += int(np.sum(s1["phase"] != PH_GAME_OVER))
+        rows.append(row("rollout kernel, random play", n, "decisions/s", dec / t1, dec_n / tn,
+                        args.games / t1, args.games / tn))
+        seeds = np.arange(args.games, dtype=np.int64)
+        for bot in COMPILED_BOTS:
+            say(f"  rollouts, {n} players: {bot} bots")
+            kinds = bots_bench.lineups(bot, args.games, n)
+            t1, dec, s1 = bots_bench.time_bots(template, kinds, seeds, 1, args.repeat, cap)
+            tn, dec_n, sn = bots_bench.time_bots(template, kinds, seeds, threads, args.repeat,
+                                                 cap)
+            checks["same_games"] &= dec == dec_n and s1.tobytes() == sn.tobytes()
+            checks["unfinished"] += int(np.sum(s1["phase"] != PH_GAME_OVER))
+            rows.append(row(f"bot kernel, every seat {bot} (observes)", n, "decisions/s",
+                            dec / t1, dec_n / tn, args.games / t1, args.games / tn))
+    numba.set_num_threads(threads)
+    return rows
+
+
+def python_rows(args) -> list[dict]:
+    rows = []
+    for n in args.players:
+        say(f"  Game.step loop, {n} players")
+        t, dec = rollouts_bench.time_python_loop(GameConfig(num_players=n), args.py_games, 0,
+                                                 args.repeat)
+        rows.append(row("Game.step, Python loop", n, "decisions/s", dec / t,
+                        games_one=args.py_games / t))
+    return rows
+
+
+def env_rows(args, threads: int) -> list[dict]:
+    rows, secs, rep = [], args.seconds, args.repeat
+    v0 = envs_bench.borders_v0
+    for n in args.players:
+        say(f"  environments, {n} players")
+        raw = envs_bench.median(lambda: envs_bench.aec_rate(v0.raw_env(num_players=n), secs), rep)
+        wrapped = envs_bench.median(lambda: envs_bench.aec_rate(v0.env(num_players=n), secs), rep)
+        obs = envs_bench.median(lambda: envs_bench.observe_rate(n, secs), rep)
+        v1, _ = envs_bench.vector_rate(n, args.vector_envs, 1, secs)
+        vn, _ = envs_bench.vector_rate(n, args.vector_envs, threads, secs)
+        numba.set_num_threads(threads)
+        rows += [row("AEC env borders_v0, raw_env", n, "steps/s", raw),
+                 row("AEC env borders_v0, env() wrapped", n, "steps/s", wrapped),
+                 row("observe() from Python", n, "calls/s", obs),
+                 row(f"VectorEnv ({args.vector_envs} games), observations and masks", n,
+                     "steps/s", v1, vn)]
+    return rows
+
+
+def peer_rows(args) -> tuple[list[dict], list[str]]:
+    """Rows of the peers that are installed, and a note for each that is not."""
+    rows, missing, secs, rep = [], [], args.seconds, args.repeat
+    if importlib.util.find_spec("pyspiel") is None:
+        missing.append("OpenSpiel (pip install open_spiel, or the bench extra)")
+    else:
+        for name in ("sheriff", "leduc_poker"):
+            say(f"  OpenSpiel {name}")
+            g, d = rollouts_bench.openspiel_python_loop(name, rep, secs)
+            rows.append(row(f"OpenSpiel {name}, Python loop over pyspiel", 2, "decisions/s", d,
+                            games_one=g))
+            g, d = rollouts_bench.openspiel_cpp_loop(name, rep, secs)
+            rows.append(row(f"OpenSpiel {name}, C++ loop (evaluate_bots)", 2, "decisions/s", d,
+                            games_one=g))
+    say("  PettingZoo classic")
+    peers = envs_bench.peers(secs, rep)
+    if not peers:
+        missing.append("PettingZoo classic (pip install 'pettingzoo[classic]', or the bench "
+                       "extra)")
+    for name, (raw, wrapped) in peers.items():
+        rows.append(row(f"PettingZoo {name}, raw_env", 2, "steps/s", raw))
+        rows.append(row(f"PettingZoo {name}, env() wrapped", 2, "steps/s", wrapped))
+    return rows, missing
+
+
+def start_rows(args) -> tuple[list[dict], list[dict]]:
+    """Cold and warm start rows, and the cold start's compile profile."""
+    say("  start-up: " + ("a cold start (compiles every kernel: minutes), then a warm start"
+                          if args.cold_start else "a warm start"))
+    result = startup.measure(cold=args.cold_start, warmup=True)
+    rows = []
+    for kind in ("cold", "warm"):
+        if result[kind] is None:
+            continue
+        label = ("cold start (empty numba cache)" if kind == "cold"
+                 else "warm start (numba cache filled)")
+        for mark in startup.MARKS:
+            rows.append(row(f"{label}: to {startup.MARK_NAMES[mark]}", "-", "s",
+                            result[kind]["marks"][mark]))
+    profile = {"functions": result["cold"]["compiles"], "stages": result["cold"]["compiled"]} \
+        if result["cold"] else {"functions": [], "stages": {}}
+    return rows, profile
+
+
+def memory_rows() -> list[dict]:
+    return [row("memory: one game state record", "any", "bytes", STATE_DTYPE.itemsize),
+            row("memory: one observation (float32)", "any", "bytes", OBS_SIZE * 4)]
+
+
+def find(rows: list[dict], measure: str, players) -> dict | None:
+    return next((r for r in rows if r["measure"] == measure and r["players"] == players), None)
+
+
+def add_ratios(rows: list[dict]) -> None:
+    """``ours / peer`` for our rows that have a peer in this run."""
+    pairs = (("rollout kernel, random play", "OpenSpiel sheriff, C++ loop (evaluate_bots)",
+              "sheriff C++"),
+             ("Game.step, Python loop", "OpenSpiel sheriff, Python loop over pyspiel",
+              "sheriff Python"),
+             ("AEC env borders_v0, raw_env", "PettingZoo texas_holdem_v4, raw_env", "texas raw"),
+             ("AEC env borders_v0, env() wrapped", "PettingZoo texas_holdem_v4, env() wrapped",
+              "texas wrapped"))
+    for ours, theirs, short in pairs:
+        peer = find(rows, theirs, 2)
+        if peer is None:
+            continue
+        for r in rows:
+            if r["measure"] == ours:
+                r["peer"], r["peer_short"], r["ratio"] = theirs, short, r["one"] / peer["one"]
+
+
+def targets(rows: list[dict]) -> list[dict]:
+    """The targets of issue 9 (items 2 and 3) as ratios from this run (None: not measured)."""
+    n = TARGET_PLAYERS
+
+    def one(measure, players=n):
+        r = find(rows, measure, players)
+        return None if r is None else r["one"]
+
+    random1 = one("rollout kernel, random play")
+    sheriff = one("OpenSpiel sheriff, C++ loop (evaluate_bots)", 2)
+    bots = [one(f"bot kernel, every seat {b} (observes)") for b in HEURISTICS]
+    bots = [b for b in bots if b is not None]
+    step = one("Game.step, Python loop")
+    pyspiel_step = one("OpenSpiel sheriff, Python loop over pyspiel", 2)
+    raw = one("AEC env borders_v0, raw_env")
+    texas = one("PettingZoo texas_holdem_v4, raw_env", 2)
+    vec = find(rows, next((r["measure"] for r in rows if r["measure"].startswith("VectorEnv")),
+                          ""), n)
+    rand = find(rows, "rollout kernel, random play", n)
+    cold_step = one("cold start (empty numba cache): to first Game step", "-")
+    cold_batch = one("cold start (empty numba cache): to first random_games batch", "-")
+    warm_step = one("warm start (numba cache filled): to first Game step", "-")
+
+    def ratio(a, b):
+        return None if a is None or b is None else a / b
+
+    out = [
+        (f"random play, 1 thread, {n} players", ">= 10M decisions/s",
+         random1 and f"{si(random1)} decisions/s", ratio(random1, 10e6)),
+        (f"random play, 1 thread, {n} players, vs OpenSpiel sheriff C++ loop", ">= 3x",
+         random1 and sheriff and f"{random1 / sheriff:.2f}x", ratio(ratio(random1, sheriff), 3)),
+        (f"heuristic-bot play, 1 thread, {n} players (slowest of {', '.join(HEURISTICS)})",
+         ">= 3M decisions/s", bots and f"{si(min(bots))} decisions/s",
+         ratio(min(bots) if bots else None, 3e6)),
+        (f"Game.step, {n} players, vs a pyspiel apply_action + legal_actions step (sheriff)",
+         ">= 1x", step and pyspiel_step and f"{step / pyspiel_step:.2f}x",
+         ratio(step, pyspiel_step)),
+        (f"AEC raw_env, {n} players, vs PettingZoo texas_holdem_v4 raw_env", ">= 8x",
+         raw and texas and f"{raw / texas:.1f}x", ratio(ratio(raw, texas), 8)),
+        (f"VectorEnv with observations and masks, all threads, {n} players",
+         ">= 1M steps/s", vec and f"{si(vec['many'])} steps/s",
+         ratio(vec and vec["many"], 1e6)),
+        (f"all threads vs 1 thread, random play, {n} players", ">= 1.9x",
+         rand and f"{rand['scaling']:.2f}x", ratio(rand and rand["scaling"], 1.9)),
+        ("cold start to the first Game step", "<= 15 s", cold_step and f"{cold_step:.1f} s",
+         ratio(15, cold_step)),
+        ("cold start to the first whole-game batch", "<= 60 s",
+         cold_batch and f"{cold_batch:.1f} s", ratio(60, cold_batch)),
+        ("warm start to the first Game step", "about 1 s (<= 1.5 s)",
+         warm_step and f"{warm_step:.1f} s", ratio(1.5, warm_step)),
+    ]
+    return [{"target": t, "required": req, "measured": got or None, "ratio": r,
+             "met": None if r is None else r >= 1} for t, req, got, r in out]
+
+
+def measure(args) -> dict:
+    threads = numba.config.NUMBA_NUM_THREADS
+    head = header()
+    say(f"borders_sim run_all: {head['date']}, {head['cpu']}, {threads} numba threads")
+    say("preparing every kernel (borders_sim.warmup) ...")
+    t0 = time.perf_counter()
+    steps = warm_up()
+    head["warmup_in_process"] = {"seconds": time.perf_counter() - t0,
+                                 "compilations": sum(s.compiled for s in steps)}
+    for n in args.players:  # the benchmarks' own helpers compile or load their kernels here
+        envs_bench.aec_rate(envs_bench.borders_v0.raw_env(num_players=n), 0.02)
+        envs_bench.vector_rate(n, 8, 1, 0.02)
+    checks = {"same_games": True, "unfinished": 0}
+    rows = rollout_rows(args, threads, checks)
+    rows += python_rows(args)
+    rows += env_rows(args, threads)
+    peer, missing = peer_rows(args)
+    rows += peer
+    add_ratios(rows)
+    start, profile = start_rows(args)
+    rows += start + memory_rows()
+    head["load_average_end"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    settings = {k: getattr(args, k) for k in ("quick", "players", "games", "py_games", "repeat",
+                                                 "seconds", "vector_envs", "cold_start")}
+    return {"header": head, "settings": settings, "rows": rows, "targets": targets(rows),
+            "compile_profile": profile, "missing_peers": missing,
+            "threading_layer": numba.threading_layer(), "checks": checks}
+
+
+# --- reports --------------------------------------------------------------------------------
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A markdown table, the first column (names) left-aligned and the others right-aligned."""
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) if j == 0 else c.rjust(w)
+                                 for j, (c, w) in enumerate(zip(cells, widths))) + " |"
+
+    rule = "|:" + "-" * (widths[0] + 1) + "|" + "|".join("-" * (w + 1) + ":"
+                                                         for w in widths[1:]) + "|"
+    return "\n".join([line(headers), rule] + [line(r) for r in rows])
+
+
+def fmt(x, unit: str = "") -> str:
+    if x is None:
+        return "-"
+    if unit == "s":
+        return f"{x:.1f}"
+    if unit == "bytes":
+        return f"{x:,.0f}"
+    return si(x)
+
+
+def header_line(data: dict) -> str:
+    h = data["header"]
+    peers = ", ".join(f"{k} {h[k]}" for k in ("open_spiel", "pettingzoo", "rlcard") if h[k])
+    load = f", load average {h['load_average']:.1f} at start" if h["load_average"] else ""
+    return (f"{h['date']}; {h['system']}, {h['cpu']}, {h['cores']} cores "
+            f"({h['usable_cores']} usable){load}; Python {h['python']}, numba {h['numba']} "
+            f"({h['threads']} threads), numpy {h['numpy']}; borders_sim {h['borders_sim']}"
+            f"{' at ' + h['commit'] if h['commit'] else ''}; peers: {peers or 'none installed'}")
+
+
+def main_table(data: dict) -> str:
+    threads = data["header"]["threads"]
+    rows = []
+    for r in data["rows"]:
+        unit = r["unit"]
+        ratio = "-"
+        if r["ratio"] is not None:
+            ratio = f"{r['ratio']:.2f}x {r['peer_short']}"
+        rows.append([r["measure"], str(r["players"]), unit, fmt(r["one"], unit),
+                     fmt(r["many"], unit),
+                     "-" if r["scaling"] is None else f"{r['scaling']:.2f}x",
+                     "-" if r["games_one"] is None else f"{r['games_one']:,.0f}",
+                     "-" if r["games_many"] is None else f"{r['games_many']:,.0f}", ratio])
+    headers = ["measure", "players", "unit", "1 thread", f"{threads} threads", "scaling",
+               "games/s, 1 thread", f"games/s, {threads} threads", "ours / peer"]
+    return table(headers, rows)
+
+
+def targets_table(data: dict) -> str:
+    rows = []
+    for t in data["targets"]:
+        met = "not measured" if t["met"] is None else ("met" if t["met"] else "**not met**")
+        rows.append([t["target"], t["required"], t["measured"] or "-",
+                     "-" if t["ratio"] is None else f"{t['ratio']:.2f}", met])
+    return table(["target (issue 9)", "required", "measured", "measured / required",
+                           "status"], rows)
+
+
+def profile_table(data: dict, top: int) -> str:
+    """The cold start's compile time per stage, per module and (``top`` rows) per function."""
+    prof = data["compile_profile"]["functions"]
+    if not prof or not top:
+        return ""
+    total = sum(c["self"] for c in prof)
+    stages = "; ".join(f"to {startup.MARK_NAMES[m]} {n} compilations, {sec:.0f} s"
+                       for m, (n, sec) in data["compile_profile"]["stages"].items() if n)
+    modules: dict[str, list] = {}
+    for c in prof:
+        entry = modules.setdefault(c["function"].split(".<locals>")[0].rsplit(".", 1)[0],
+                                   [0, 0.0])
+        entry[0] += c["count"]
+        entry[1] += c["self"]
+    by_module = sorted(modules.items(), key=lambda kv: -kv[1][1])
+    shown = [[m, str(n), f"{sec:.1f}"] for m, (n, sec) in by_module[:top]]
+    rows = [[c["function"], str(c["count"]), f"{c['self']:.1f}", f"{c['inclusive']:.1f}"]
+            for c in prof[:top]]
+    return (f"Compilation in the cold start (numba's compile events): {len(prof)} functions, "
+            f"{sum(c['count'] for c in prof)} compilations, {total:.0f} s in all (numba compiles "
+            f"each function on its first call with new argument types: {stages}). Per module "
+            f"and per function (own seconds exclude the nested compilations of the functions "
+            f"it calls):\n\n"
+            + table(["module", "compilations", "own s"], shown) + "\n\n"
+            + table(["function", "compilations", "own s", "with nested s"], rows))
+
+
+def notes(data: dict) -> list[str]:
+    h, c = data["header"], data["checks"]
+    load = h.get("load_average_end")
+    out = [f"load average (1 min) {h['load_average']:.1f} at the start and "
+           f"{load:.1f} at the end on {h['cores']} cores: other work on the machine lowers "
+           "the figures, and threads wait on each other when the cores are not idle"
+           if load is not None and h["load_average"] is not None else "",
+           f"numba threading layer: {data['threading_layer']}; same games with 1 and "
+           f"{h['threads']} threads: {'yes' if c['same_games'] else 'NO'}",
+           f"kernels prepared in-process before the clocks started: "
+           f"{h['warmup_in_process']['seconds']:.1f} s, "
+           f"{h['warmup_in_process']['compilations']} compilation(s); numba cache: "
+           f"{h['numba_cache']}"]
+    out += [f"peer not installed: {m}" for m in data["missing_peers"]]
+    if c["unfinished"]:
+        out.append(f"ERROR: {c['unfinished']} games hit max_game_length without ending")
+    return [line for line in out if line]
+
+
+def report(data: dict, top: int) -> str:
+    s = data["settings"]
+    parts = [
+        "# borders_sim speed, one run",
+        header_line(data),
+        f"Settings: players {','.join(map(str, s['players']))}, {s['games']} games per "
+        f"kernel figure, {s['py_games']} per Python-loop figure, {s['seconds']:g} s per env "
+        f"and peer run, median of {s['repeat']}; VectorEnv with {s['vector_envs']} games"
+        f"{'; --quick' if s['quick'] else ''}.",
+        main_table(data),
+        targets_table(data),
+        profile_table(data, top),
+        "\n".join(f"- {n}" for n in notes(data)),
+    ]
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def readme_section(data: dict, top: int) -> str:
+    s = data["settings"]
+    setting = "quick" if s["quick"] else "full"
+    return "\n\n".join(p for p in [
+        f"Generated by `python benchmarks/run_all.py --write-readme` ({setting} setting: "
+        f"{s['games']} games per kernel figure, median of {s['repeat']}). {header_line(data)}.",
+        "Targets (issue 9), as ratios from this run:",
+        targets_table(data),
+        "Every figure of the run (`1 thread` holds the only figure of rows without threads; "
+        "`ours / peer` divides by the peer's figure from this same run):",
+        main_table(data),
+        profile_table(data, top),
+        "\n".join(f"- {n}" for n in notes(data)),
+    ] if p)
+
+
+def write_readme(text: str) -> None:
+    readme = README.read_text(encoding="utf-8")
+    if START not in readme or END not in readme:
+        raise SystemExit(f"README.md has no {START} ... {END} section")
+    head, rest = readme.split(START, 1)
+    _old, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.from_json:
+        data = json.loads(args.from_json.read_text())
+    else:
+        data = measure(args)
+    text = report(data, args.profile_compile)
+    print(text)
+    if args.json and not args.from_json:
+        args.json.write_text(json.dumps(data, indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(text)
+    if args.write_readme:
+        write_readme(readme_section(data, args.profile_compile))
+        say("README.md updated")
+    c = data["checks"]
+    return 0 if c["same_games"] and not c["unfinished"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

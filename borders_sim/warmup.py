@@ -1,0 +1,186 @@
+"""Compile every kernel of borders_sim ahead of time (``borders-sim warmup``).
+
+The kernels are ``@njit(cache=True)``: the first use of each in a fresh install compiles it and
+numba keeps the result in its on-disk cache (see :mod:`borders_sim._kernel_cache` for where).
+:func:`warm_up` runs each part of the package once through its public API, with the argument
+types real callers pass, so that every kernel is compiled and cached before the first real use:
+for Docker images (run it in the image build, as the user that will run the image, so the cache
+directory is writable by that user) and for cluster nodes (before the workers start).
+
+Each step reports, through the ``report`` callback, what it prepares, how long it took and
+whether numba compiled (``numba:compile`` events, :mod:`numba.core.event`) or only loaded its
+cache. The steps:
+
+1. the rules kernels of :class:`~borders_sim.Game` (new game, step, legal mask, scores);
+2. the whole-game kernels of :mod:`borders_sim.rules.rollout` (random play in batches);
+3. the compiled bots (:data:`~borders_sim.agents.COMPILED_BOTS`) inside the whole-game bot
+   kernel :func:`~borders_sim.agents.play.run_bot_games` and one decision of each from Python;
+4. the observation kernel (:func:`borders_sim.envs.observe`);
+5. :class:`~borders_sim.envs.VectorEnv` (reset and step);
+6. the PettingZoo AEC env ``borders_v0`` (raw and wrapped, a whole game through ``raw_env``
+   so the reward kernels run too);
+7. the belief sampler (:func:`~borders_sim.envs.belief.world_states`,
+   :func:`~borders_sim.envs.belief.sample_consistent_state`);
+8. the search bot's rollout batch (:class:`~borders_sim.agents.ISMCTSBot`, one decision).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba.core import event
+
+from . import _kernel_cache
+from ._compile_notice import quiet
+from .game import Game
+from .rules.config import GameConfig
+from .rules.state import MAX_PLAYERS, MIN_PLAYERS
+
+
+@dataclass
+class StepResult:
+    """One step of :func:`warm_up`: its name, wall seconds, and how many compilations numba
+    did in it (0: everything loaded from the cache or was loaded already)."""
+
+    name: str
+    seconds: float
+    compiled: int
+
+    @property
+    def how(self) -> str:
+        return (f"compiled {self.compiled} function(s)" if self.compiled else
+                "nothing to compile (loaded from the cache or by an earlier step)")
+
+
+class _CompileCounter(event.Listener):
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_start(self, ev: event.Event) -> None:
+        self.count += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+def _a_position(n: int = 4, moves: int = 60) -> Game:
+    """A game some way in (past the first market), played by a fixed random policy."""
+    game = Game(GameConfig(num_players=n), seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(moves):
+        legal = game.legal_actions()
+        game.step(int(legal[rng.integers(len(legal))]))
+    return game
+
+
+def _game() -> None:
+    game = Game(GameConfig(num_players=MIN_PLAYERS), seed=0)
+    game.step(game.legal_actions()[0])
+    game.legal_mask()
+    game.scores()
+    game.winners()
+    Game.from_dict(game.to_dict())
+
+
+def _rollouts() -> None:
+    from .rules.rollout import final_scores, make_batch, play_batch
+    states, seeds = make_batch(GameConfig(num_players=MIN_PLAYERS), 0, 1)
+    play_batch(states, seeds, 10**6)
+    final_scores(states)
+
+
+def _bots() -> None:
+    from .agents import COMPILED_BOTS, make
+    from .agents.play import run_bot_games
+    from .envs import observe
+    from .rules.rollout import make_batch
+    game = _a_position(moves=5)
+    obs, mask = observe(game, game.current_player), game.legal_mask()
+    for kind, name in enumerate(COMPILED_BOTS):
+        states, _ = make_batch(GameConfig(num_players=MIN_PLAYERS), 0, 1)
+        run_bot_games(states, np.full((1, MAX_PLAYERS), kind), np.zeros(1), 10**6)
+        make(name, seed=0).act(obs, mask)
+
+
+def _observation() -> None:
+    from .envs import observe
+    game = _a_position(moves=5)
+    observe(game, game.current_player)
+
+
+def _vector_env() -> None:
+    from .envs import VectorEnv
+    env = VectorEnv(2, num_players=MIN_PLAYERS, seed=0)
+    out = env.reset()
+    env.step(out.action_mask.argmax(axis=1))
+
+
+def _aec_env() -> None:
+    from .envs import borders_v0
+    n = MIN_PLAYERS
+    for env in (borders_v0.raw_env(num_players=n), borders_v0.env(num_players=n)):
+        env.reset(seed=0)
+        for agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def _belief() -> None:
+    from .envs import observe
+    from .envs.belief import sample_consistent_state, world_states
+    game = _a_position()
+    sample_consistent_state(game, game.current_player, seed=0)
+    world_states(observe(game, game.current_player), [0, 1])
+
+
+def _ismcts() -> None:
+    from .agents import ISMCTSBot
+    from .envs import observe
+    game = _a_position()
+    bot = ISMCTSBot(seed=0, simulations=2, worlds=1, batch=2)
+    bot.act(observe(game, game.current_player), game.legal_mask())
+
+
+#: (what, function) in order; later steps reuse what earlier ones compiled.
+STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("rules kernels (Game: step, legal mask, scores)", _game),
+    ("whole-game kernels (random_games)", _rollouts),
+    ("compiled bots (play_bot_games, each bot's policy)", _bots),
+    ("observation kernel (observe)", _observation),
+    ("VectorEnv (reset, step)", _vector_env),
+    ("AEC env borders_v0 (raw and wrapped, one whole game)", _aec_env),
+    ("belief sampler (world_states, sample_consistent_state)", _belief),
+    ("ISMCTS rollout batch (one decision)", _ismcts),
+)
+
+
+def warm_up(report: Callable[[str], None] | None = None) -> list[StepResult]:
+    """Run every step of :data:`STEPS` once, so numba compiles (or loads) every kernel.
+
+    Args:
+        report: called with one line of progress before and after each step (e.g. ``print``);
+            None: silent.
+
+    Returns:
+        one :class:`StepResult` per step.
+    """
+    say = report or (lambda line: None)
+    say(f"numba cache: {_kernel_cache.location}")
+    results = []
+    total = time.perf_counter()
+    with quiet():  # this function reports the compilation itself
+        for i, (what, run) in enumerate(STEPS, 1):
+            say(f"[{i}/{len(STEPS)}] {what} ...")
+            counter = _CompileCounter()
+            t0 = time.perf_counter()
+            with event.install_listener("numba:compile", counter):
+                run()
+            result = StepResult(what, time.perf_counter() - t0, counter.count)
+            results.append(result)
+            say(f"[{i}/{len(STEPS)}] {what}: {result.seconds:.1f} s, {result.how}")
+    compiled = sum(r.compiled for r in results)
+    say(f"all kernels ready in {time.perf_counter() - total:.1f} s ({compiled} compilation(s))")
+    return results
