@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-import numba
 import numpy as np
 
 from ._compile_notice import compile_notice
@@ -34,6 +33,7 @@ from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
 from .rules.config import GameConfig
+from .rules.entry import direct_entry
 from .rules.limits import max_game_length
 from .rules.setup import new_state
 
@@ -64,22 +64,6 @@ def _prepare_kernels() -> None:
         scoring.scores_at(states, 0, out)
         scoring.winners_at(states, 0, out)
     _kernels_ready = True
-
-
-_compiled_steps: dict = {}  # array-type key -> engine.step_at compiled for it
-
-
-def _compiled_step(state: np.ndarray, mask: np.ndarray):
-    """``engine.step_at`` compiled for the array types of ``state`` and ``mask``, callable
-    without numba's per-call dispatch (its argument types are fixed: the state array, two
-    ints, the mask). Numba types the arrays here once, as its dispatch would on every call."""
-    key = (state.dtype, state.ndim, state.flags.c_contiguous, state.flags.f_contiguous,
-           state.flags.writeable, state.flags.aligned, mask.dtype, mask.ndim)
-    kernel = _compiled_steps.get(key)
-    if kernel is None:
-        sig = (numba.typeof(state), numba.int64, numba.int64, numba.typeof(mask))
-        kernel = _compiled_steps[key] = engine.step_at.compile(sig)
-    return kernel
 
 
 class Game:
@@ -230,7 +214,7 @@ class Game:
         """Bind :attr:`state` to the compiled ``step_at`` for its exact array type, so that
         :meth:`step` calls it without numba's type dispatch on every call (a third of a step's
         cost). A state array replaced by hand is bound again, its type checked by numba."""
-        self._step_kernel = _compiled_step(self.state, self._mask)
+        self._step_kernel = direct_entry(engine.step_at, self.state, 0, 0, self._mask)
         self._step_state = self.state
 
     def _step_checked(self, action: Any, player: Any) -> None:

@@ -276,6 +276,7 @@ from ..game import Game
 from ..rules import actions as act
 from ..rules.config import GameConfig
 from ..rules.engine import engine_error
+from ..rules.entry import direct_entry
 from ..rules.observation import OBS_SIZE, layout_table, observe_at, step_observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 from . import rewards as rw
@@ -371,6 +372,7 @@ class raw_env(AECEnv):
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
         self._buffers = _Buffers()
+        self._bound_state = None  # the state array _step_observe was compiled for (step)
         self.game: Game | None = None
 
     # --- spaces ---------------------------------------------------------------------------
@@ -417,7 +419,12 @@ class raw_env(AECEnv):
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
             # the common case in one compiled call: the step, then the next mover's view
             obs, mask = self._buffers.take()
-            count = step_observe_at(game.state, 0, action, game._mask, obs, mask)
+            state = game.state
+            if state is not self._bound_state:  # a new game (reset, unpickling, by hand)
+                self._step_observe = direct_entry(step_observe_at, state, 0, 0, game._mask,
+                                                  obs, mask)
+                self._bound_state = state
+            count = self._step_observe(state, 0, action, game._mask, obs, mask)
             if count < 0:
                 raise engine_error(game.state, f"step({action!r})")
             # a legal action left (count > 0) means the game goes on: the seat is the record's
@@ -491,6 +498,8 @@ class raw_env(AECEnv):
         state = self.__dict__.copy()
         if self.game is not None:
             state["game"] = self.game.to_dict()
+        state.pop("_step_observe", None)  # a compiled entry point: bound again after loading
+        state["_bound_state"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
