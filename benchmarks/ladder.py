@@ -23,6 +23,7 @@ Two tables, both reproducible from the command above (same seeds, same games, an
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -78,6 +79,7 @@ def main(argv=None) -> int:
                             ladder_rows(results))]
     slow = [name for name in REGISTRY if name not in COMPILED_BOTS]
     rows = []
+    t_slow = time.perf_counter()
     for name in slow:
         for other in COMPILED_BOTS:
             r = run_tournament(PLAYERS, (name,) + (other,) * (PLAYERS - 1), args.slow_games,
@@ -88,9 +90,13 @@ def main(argv=None) -> int:
                          f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
                          "yes" if lo > 1 / PLAYERS else "no"])
     if rows:
+        workers = os.cpu_count() or 1  # run_tournament's worker processes on the Python path
+        per_game = (time.perf_counter() - t_slow) * workers / (len(rows) * args.slow_games)
         parts += ["", f"Python-only bots against {PLAYERS - 1} copies of each compiled bot:", "",
                   markdown_table(["bot", "against", "games", "win rate [95% CI]",
-                                  "beats it (CI above 25%)"], rows)]
+                                  "beats it (CI above 25%)"], rows), "",
+                  f"A game took {per_game:.1f} s on average here (wall clock, {workers} games at "
+                  "a time in worker processes)."]
     command = (f"python benchmarks/ladder.py --games {args.games} --slow-games "
                f"{args.slow_games} --seed {args.seed}")
     parts += ["", f"Made by `{command}` ({time.perf_counter() - t0:.0f} s here)."]

@@ -1,20 +1,24 @@
-"""The ismcts search bot: legal, deterministic, registered (strength is measured in
-benchmarks/ismcts.py, not asserted here)."""
+"""The ismcts search bot: legal, deterministic, registered, keeps its base policy's choice
+without a clear gain, compares actions on shared samples, guesses its opponents from public
+history (strength is measured in benchmarks/ladder.py and benchmarks/ismcts.py, not asserted
+here)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import REGISTRY, ISMCTSBot, make
-from borders_sim.agents.ismcts import default_rollout
+from borders_sim.agents.ismcts import DEFAULT_OPPONENTS, default_rollout, opponent_belief
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules.actions import A_INSPECT, A_ROB, NUM_ACTIONS
 from borders_sim.rules.observation import OBS_SIZE
 
-TINY = {"simulations": 2, "worlds": 1, "batch": 2}
+TINY = {"simulations": 4, "worlds": 1}
 
 
 def play(config: GameConfig, seed: int, searcher: int, max_decisions: int | None = None,
@@ -82,7 +86,8 @@ def test_registry_and_options():
     bot = make("ismcts", seed=4)
     assert isinstance(bot, ISMCTSBot) and bot.seed == 4 and bot.rollout == default_rollout()
     for bad in ({"simulations": 0}, {"worlds": -1}, {"rollout": "nobody"},
-                {"reward": "points"}, {"time_limit": 0}, {"exploration": -1}):
+                {"opponents": ("honest", "nobody")}, {"opponents": ()}, {"reward": "points"},
+                {"time_limit": 0}, {"margin": -1}, {"floor": 1.5}):
         with pytest.raises(ValueError):
             ISMCTSBot(**bad)
     game = Game(GameConfig(), seed=1)
@@ -94,6 +99,63 @@ def test_registry_and_options():
 
 def test_time_limit_stops_the_search():
     game = Game(GameConfig(num_players=4), seed=2)
-    bot = ISMCTSBot(seed=0, simulations=10**6, worlds=1, batch=2, time_limit=0.05)
+    bot = ISMCTSBot(seed=0, simulations=10**6, worlds=1, time_limit=0.05)
     p = game.current_player
     assert game.legal_mask()[bot.act(observe(game, p), game.legal_mask())]
+
+
+def test_base_policy_choice_is_kept_without_a_clear_gain():
+    """With an infinite margin no gain is clear enough (not even one seen on every sample):
+    the search plays exactly what the compiled ``honest`` bot plays on the same observation."""
+    config = GameConfig(num_players=4)
+    game = Game(config, seed=6)
+    search = ISMCTSBot(seed=1, simulations=8, worlds=2, margin=math.inf)
+    honest = make("honest", seed=0)
+    others = [make("bluffer", bot_seed(6, p)) for p in range(4)]
+    compared = 0
+    while not game.is_terminal and compared < 30:
+        p = game.current_player
+        obs, mask = observe(game, p), game.legal_mask()
+        if p == 0 and mask.sum() > 1:
+            action = search.act(obs, mask)
+            assert action == honest.act(obs, mask)
+            compared += 1
+        else:
+            action = others[p].act(obs, mask)
+        game.step(action, player=p)
+    assert compared == 30
+
+
+def test_every_candidate_is_played_on_the_same_samples():
+    """Common random numbers: the same action twice in one evaluation gets the same reward on
+    every sample (same world, same opponents, same chance)."""
+    game = Game(GameConfig(num_players=4), seed=2)
+    while game.legal_mask().sum() < 2:
+        game.step(int(np.flatnonzero(game.legal_mask())[0]))
+    p = game.current_player
+    obs, mask = observe(game, p), game.legal_mask()
+    bot = ISMCTSBot(seed=3, worlds=3)
+    from borders_sim.envs.belief import world_states
+    worlds = world_states(obs, [11, 12, 13])
+    a = int(np.flatnonzero(mask)[0])
+    belief = opponent_belief(obs, p, DEFAULT_OPPONENTS, 0.1)
+    rewards = bot._evaluate(worlds, np.array([a, a]), np.arange(6), p, 5, belief)
+    assert rewards.shape == (2, 6) and np.array_equal(rewards[0], rewards[1])
+
+
+@pytest.mark.parametrize("kind", ["honest"])
+def test_opponent_belief_recognises_a_heuristic_from_public_history(kind):
+    """After a whole game among copies of one heuristic bot, the guess from the public
+    counters (offers, lies caught, opens) tells ``honest`` (no offers, no lies) from the two
+    others for every other seat, and rules none of the candidates out."""
+    game = Game(GameConfig(num_players=4), seed=7)
+    bots = [make(kind, bot_seed(7, p)) for p in range(4)]
+    while not game.is_terminal:
+        p = game.current_player
+        game.step(bots[p].act(observe(game, p), game.legal_mask()), player=p)
+    belief = opponent_belief(observe(game, 1), 1, DEFAULT_OPPONENTS, 0.1)
+    for seat in (0, 2, 3):
+        honest = belief[seat][DEFAULT_OPPONENTS.index("honest")]
+        assert honest > 0.5 if kind == "honest" else honest < 0.5
+        assert belief[seat].min() > 0 and abs(belief[seat].sum() - 1) < 1e-12
+    assert np.allclose(belief[1], 1 / 3)  # its own seat: never guessed

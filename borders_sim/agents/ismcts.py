@@ -1,19 +1,30 @@
-"""``ismcts``: a search bot over worlds rebuilt from its observation (determinized Monte Carlo).
+"""``ismcts``: a search bot over worlds rebuilt from its observation (determinized Monte Carlo
+that improves on the ``honest`` bot).
 
 At each decision with more than one legal action the bot
 
-1. rebuilds ``worlds`` complete games from its observation alone
-   (:func:`borders_sim.envs.belief.world_state`: every hidden card dealt at random from the
+1. takes its *base policy*'s own choice (the compiled ``honest`` bot, the strongest heuristic,
+   on the real observation);
+2. guesses who its opponents are: from the public history of each other seat (crates that came
+   with an offer, lies caught when opened, crates opened as inspector) it weighs, by Bayes'
+   rule, how likely that seat plays like ``honest``, ``bluffer`` or ``collector``
+   (:func:`opponent_belief`, :data:`HABITS`), never ruling one out completely;
+3. rebuilds ``worlds`` complete games from its observation alone
+   (:func:`borders_sim.envs.belief.world_states`: every hidden card dealt at random from the
    cards it cannot place, R-39), with itself at its real seat so the action ids mean the same;
-2. runs ``simulations`` rollouts, flat Monte Carlo with UCB1 over its legal actions (each
-   rollout takes a root action chosen by UCB1, a world in turn and a fresh chance stream, and
-   plays the world to the end with the compiled bot ``rollout`` in every seat, inside one
-   compiled, parallel call per batch: :func:`rollout_batch`);
-3. plays the root action tried most often (ties: the best mean reward).
+4. draws *samples*: a world (in turn), a bot for every other seat (from the guess of step 2)
+   and a chance stream, and plays **every** candidate action on the **same** samples (common
+   random numbers): the action, then the game to the end with the base policy in its own seat
+   and the drawn bots elsewhere (compiled, parallel: :func:`rollout_batch`). With many legal
+   actions it halves the candidates round by round (the base policy's choice always stays),
+   giving the survivors fresh samples; ``simulations`` rollouts in all;
+5. plays the candidate with the best mean advantage over the base policy's choice on the
+   shared samples if that advantage exceeds ``margin`` standard errors, else the base choice.
+   So the search only departs from ``honest`` where the rollouts say clearly that it pays.
 
-The reward of a rollout is the viewer's end-of-game reward of :mod:`borders_sim.envs.rewards`
-(``"win"`` by default: the winners share +1, the others -1). UCB1's exploration term is scaled
-by the spread of the rewards seen so far, so the same constant serves every reward mode.
+The reward of a rollout is the viewer's end-of-game reward of :mod:`borders_sim.envs.rewards`,
+``"margin"`` by default (its score minus the others' mean score: less noisy than wins, so
+fewer rollouts separate the actions); the tournament still counts wins.
 
 This is perfect-information Monte Carlo over sampled worlds (a determinized search): the
 opponents' hidden cards are dealt uniformly, not inferred from their play, and the search does
@@ -39,7 +50,9 @@ from ..envs.rewards import final_rewards, reward_mode
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
-from ..rules.observation import O_SEAT, OBS_SIZE, observe_kernel
+from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE, observe_kernel
+from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
+                           H_OFFERS_MADE, H_OPENS, NUM_HIST)
 from ..rules.piles import mix_seed, seed_rng
 from .play import bot_seed_kernel
 from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
@@ -49,9 +62,9 @@ _MAX_STEPS = 1 << 20
 
 
 @njit(cache=True)
-def _rollout(s, action, viewer, kind, seed, mode, mask, obs, rngs, rewards):
+def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
     """Apply the viewer's ``action`` to world ``s`` (at the viewer's decision) and play it to
-    the end with bot ``kind`` in every seat and fresh chance from ``seed``; the viewer's
+    the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``; the viewer's
     reward (NaN if ``action`` is not legal in this world)."""
     seed_rng(s.rng, mix_seed(seed, 1 << 20))
     for p in range(st.MAX_PLAYERS):
@@ -64,6 +77,7 @@ def _rollout(s, action, viewer, kind, seed, mode, mask, obs, rngs, rewards):
     steps = 0
     while count > 0 and steps < _MAX_STEPS:
         p = s.turn
+        kind = kinds[p]
         if kind != BOT_RANDOM:  # the random policy reads no observation
             observe_kernel(s, p, obs)
         count = step(s, act_kernel(kind, obs, mask, words, count, rngs[p]), mask)
@@ -73,16 +87,17 @@ def _rollout(s, action, viewer, kind, seed, mode, mask, obs, rngs, rewards):
 
 
 @njit(cache=True, parallel=True)
-def rollout_batch(worlds, actions, viewer, kind, seeds, mode, out):
+def rollout_batch(worlds, actions, viewer, kinds, seeds, mode, out):
     """Rollout ``i`` plays world ``worlds[i]`` (changed in place) from root action
-    ``actions[i]`` with seed ``seeds[i]``; ``out[i]`` gets the viewer's reward."""
+    ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;
+    ``out[i]`` gets the viewer's reward."""
     for i in prange(actions.shape[0]):
         mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
         rngs = np.zeros((st.MAX_PLAYERS, 2), dtype=np.uint64)
         rewards = np.zeros(st.MAX_PLAYERS, dtype=np.float64)
-        out[i] = _rollout(worlds[i], actions[i], viewer, kind, seeds[i], mode, mask, obs, rngs,
-                          rewards)
+        out[i] = _rollout(worlds[i], actions[i], viewer, kinds[i], seeds[i], mode, mask, obs,
+                          rngs, rewards)
 
 
 def _mix(*words: int) -> int:
@@ -93,52 +108,71 @@ def _mix(*words: int) -> int:
 
 
 class ISMCTSBot:
-    """Determinized Monte Carlo search over worlds rebuilt from the observation (see the
-    module docstring).
+    """Determinized Monte Carlo search over worlds rebuilt from the observation, improving on
+    a compiled base policy (see the module docstring).
 
     Args:
-        seed: seeds the worlds and the rollouts (any int).
-        simulations: rollouts per decision (at least 1).
-        time_limit: optional seconds per decision; the search stops at the first batch
+        seed: seeds the worlds, the opponents' bots and the chance of the rollouts (any int).
+        simulations: rollouts per decision (at least 1); each round gives every surviving
+            action the same new samples, at least one.
+        time_limit: optional seconds per decision; the search stops at the first round
             boundary past it (then the bot is no longer deterministic).
-        worlds: worlds rebuilt per decision; rollouts take them in turn.
-        rollout: the compiled bot (:data:`~.policies.COMPILED_BOTS`) playing every seat in the
-            rollouts.
+        worlds: worlds rebuilt per decision; samples take them in turn.
+        rollout: the compiled bot (:data:`~.policies.COMPILED_BOTS`) that is the base policy
+            and plays the bot's own seat in the rollouts.
+        opponents: the compiled bots that may play the other seats of the rollouts (keys of
+            :data:`HABITS`): one is drawn per seat and sample from the guess of who plays
+            there.
         reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.envs.rewards`).
-        exploration: UCB1's constant, in units of the rewards' standard deviation.
-        batch: rollouts per compiled call.
+        margin: standard errors by which an action's paired advantage over the base policy's
+            choice must be positive to replace it (0: the best mean wins).
+        halving: halve the candidates round by round (else one round, all of them).
+        floor: the least share, relative to uniform, the opponent guess leaves every bot.
     """
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, simulations: int = 160, time_limit: float | None = None,
-                 worlds: int = 8, rollout: str | None = None, reward: str = "win",
-                 exploration: float = 1.0, batch: int = 32) -> None:
+    def __init__(self, seed: int = 0, simulations: int = 200, time_limit: float | None = None,
+                 worlds: int = 16, rollout: str | None = None,
+                 opponents: tuple[str, ...] | None = None, reward: str = "margin",
+                 margin: float = 1.0, halving: bool = True, floor: float = 0.1) -> None:
         if rollout is None:
             rollout = default_rollout()
-        if rollout not in COMPILED_BOTS:
-            raise ValueError(f"rollout must be a compiled bot, one of {COMPILED_BOTS}, got "
-                             f"{rollout!r}")
-        for name, value in (("simulations", simulations), ("worlds", worlds),
-                            ("batch", batch)):
+        if opponents is None:
+            opponents = DEFAULT_OPPONENTS
+        for name in (rollout, *opponents):
+            if name not in HABITS:
+                raise ValueError(f"rollout and opponents must be compiled bots, one of "
+                                 f"{tuple(HABITS)}, got {name!r}")
+        if len(opponents) == 0:
+            raise ValueError("opponents must name at least one compiled bot")
+        for name, value in (("simulations", simulations), ("worlds", worlds)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds or None, got "
                              f"{time_limit!r}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, got {exploration!r}")
+        if not 0 <= floor <= 1:
+            raise ValueError(f"floor must be in [0, 1], got {floor!r}")
+        if not margin >= 0:
+            raise ValueError(f"margin must be >= 0, got {margin!r}")
         self.seed = int(seed)
         self.simulations = int(simulations)
         self.time_limit = time_limit
         self.num_worlds = int(worlds)
         self.rollout = rollout
         self.kind = COMPILED_BOTS.index(rollout)
+        self.opponents = tuple(opponents)
+        self._opponent_kinds = np.array([COMPILED_BOTS.index(o) for o in opponents], np.int64)
         self.reward = reward
         self.mode = reward_mode(reward)
-        self.exploration = float(exploration)
-        self.batch = int(batch)
+        self.margin = float(margin)
+        self.halving = bool(halving)
+        self.floor = float(floor)
         self.decisions = 0
+        self._mask = np.zeros(MASK_SIZE, dtype=np.uint8)
+        self._words = self._mask.view(np.uint64)
+        self._rng = np.zeros(2, dtype=np.uint64)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The root action of the search for this observation and legal mask."""
@@ -155,67 +189,113 @@ class ISMCTSBot:
             return int(legal[0])
         start = time.perf_counter()
         key = _mix(self.seed, self.decisions)
+        base = self._base_action(obs, mask, key)
         seat = int(np.argmax(obs[O_SEAT:O_SEAT + st.MAX_PLAYERS]))  # the observation's seat block
         worlds = world_states(obs, [_mix(key, w) for w in range(self.num_worlds)])
-        visits = np.zeros(len(legal), dtype=np.int64)
-        total = np.zeros(len(legal), dtype=np.float64)
-        squares = 0.0
+        belief = opponent_belief(obs, seat, self.opponents, self.floor)
+        n = len(legal)
+        b = int(np.flatnonzero(legal == base)[0])
+        alive = np.arange(n)
+        rounds = max(1, math.ceil(math.log2(n))) if self.halving else 1
+        per_round = max(1, self.simulations // rounds)
+        table = np.full((n, 0), np.nan)  # rewards [action, sample]; NaN once it is dropped
         done = 0
-        out = np.zeros(self.batch, dtype=np.float64)
-        while done < self.simulations:
-            k = min(self.batch, self.simulations - done)
-            picks = self._select(visits, total, squares, done, k)
-            ids = (done + np.arange(k)) % self.num_worlds
-            seeds = np.array([_mix(key, done + i, 7) for i in range(k)], dtype=np.uint64)
-            rollout_batch(worlds[ids], legal[picks].astype(np.int64), seat, self.kind, seeds,
-                          self.mode, out[:k])
-            if np.isnan(out[:k]).any():
-                raise RuntimeError("ismcts bot: a root action was not legal in a rebuilt world "
-                                   "(a bug: please report it with the observation)")
-            np.add.at(visits, picks, 1)
-            np.add.at(total, picks, out[:k])
-            squares += float((out[:k] ** 2).sum())
+        for r in range(rounds):
+            k = max(1, per_round // len(alive))
+            samples = done + np.arange(k)
+            block = np.full((n, k), np.nan)
+            block[alive] = self._evaluate(worlds, legal[alive], samples, seat, key,
+                                           belief)
+            table = np.concatenate([table, block], axis=1)
             done += k
-            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+            out_of_time = (self.time_limit is not None
+                           and time.perf_counter() - start > self.time_limit)
+            if r == rounds - 1 or out_of_time or len(alive) <= 2:
                 break
-        mean = total / np.maximum(visits, 1)
-        best = np.lexsort((-mean, -visits))[0]
-        return int(legal[best])
+            means = table[alive].mean(axis=1)
+            keep = alive[np.argsort(-means, kind="stable")[:math.ceil(len(alive) / 2)]]
+            alive = np.union1d(keep, [b])
+        diff = table[alive] - table[b]
+        gain = diff.mean(axis=1)
+        se = diff.std(axis=1, ddof=1) / math.sqrt(done) if done > 1 else np.full(len(alive),
+                                                                                   np.inf)
+        best = int(np.argmax(gain))
+        if gain[best] > 0 and gain[best] > self.margin * se[best]:
+            return int(legal[alive[best]])
+        return int(base)
 
-    def _select(self, visits, total, squares, done, k) -> np.ndarray:
-        """``k`` root picks by UCB1, each counted (with its current mean) before the next."""
-        visits = visits.astype(np.float64)
-        total = total.copy()
-        spread = 1.0
-        if done > 1:
-            mean_all = total.sum() / done
-            spread = max(math.sqrt(max(squares / done - mean_all ** 2, 0.0)), 1e-9)
-        picks = np.empty(k, dtype=np.int64)
-        for i in range(k):
-            untried = np.flatnonzero(visits == 0)
-            if len(untried):
-                a = int(untried[0])
-            else:
-                n = visits.sum()
-                ucb = total / visits + self.exploration * spread * np.sqrt(np.log(n) / visits)
-                a = int(np.argmax(ucb))
-            picks[i] = a
-            mean = total[a] / visits[a] if visits[a] else 0.0
-            visits[a] += 1
-            total[a] += mean
-        return picks
+    def _base_action(self, obs, mask, key) -> int:
+        """The base policy's own choice for this observation."""
+        self._mask[:] = 0
+        self._mask[:NUM_ACTIONS] = mask != 0
+        seed_rng(self._rng, np.uint64(key))
+        return int(act_kernel(self.kind, obs, self._mask, self._words,
+                              int(self._mask.sum()), self._rng))
+
+    def _evaluate(self, worlds, actions, samples, seat, key, belief) -> np.ndarray:
+        """Rewards ``[action, sample]``: each action on every sample's (world, opponents,
+        chance) triple, the same triple for every action (common random numbers)."""
+        a, k = len(actions), len(samples)
+        ids = samples % self.num_worlds
+        kinds = np.empty((k, st.MAX_PLAYERS), dtype=np.int64)
+        seeds = np.empty(k, dtype=np.uint64)
+        for i, j in enumerate(samples):
+            draw = np.random.default_rng(_mix(key, int(j), 7))
+            for p in range(st.MAX_PLAYERS):
+                kinds[i, p] = self._opponent_kinds[draw.choice(len(self._opponent_kinds),
+                                                               p=belief[p])]
+            kinds[i, seat] = self.kind
+            seeds[i] = _mix(key, int(j), 11)
+        out = np.empty(a * k, dtype=np.float64)
+        rollout_batch(worlds[np.tile(ids, a)], np.repeat(actions, k).astype(np.int64), seat,
+                      np.tile(kinds, (a, 1)), np.tile(seeds, a), self.mode, out)
+        if np.isnan(out).any():
+            raise RuntimeError("ismcts bot: a root action was not legal in a rebuilt world "
+                               "(a bug: please report it with the observation)")
+        return out.reshape(a, k)
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(seed={self.seed}, simulations={self.simulations}, "
                 f"time_limit={self.time_limit}, worlds={self.num_worlds}, "
-                f"rollout={self.rollout!r}, reward={self.reward!r})")
-
-
-#: Rollout bots in order of preference: the strongest heuristic that exists, else random.
-_ROLLOUT_PREFERENCE = ("collector", "bluffer", "honest", "random")
+                f"rollout={self.rollout!r}, opponents={self.opponents!r}, "
+                f"reward={self.reward!r}, margin={self.margin})")
 
 
 def default_rollout() -> str:
-    """The rollout bot used when none is given: the first of ``collector``, ``bluffer``,
-    ``honest``, ``random`` that is a compiled bot."""
-    return next(name for name in _ROLLOUT_PREFERENCE if name in COMPILED_BOTS)
+    """The base policy used when none is given: ``honest``, the strongest heuristic."""
+    return "honest"
+
+
+#: The bots that may sit in the other seats of the rollouts: every heuristic.
+DEFAULT_OPPONENTS = ("honest", "bluffer", "collector")
+
+
+#: Per compiled bot: the rates of its public habits, measured in games between the compiled
+#: bots (4 players): crates with an offer / crates packed, lies caught / crates opened,
+#: opens / crates inspected.
+HABITS = {"random": (0.6, 0.95, 0.3), "honest": (0.02, 0.02, 0.08),
+          "bluffer": (0.7, 0.85, 0.62), "collector": (0.75, 0.65, 0.08)}
+
+
+def opponent_belief(obs: np.ndarray, seat: int, names: tuple[str, ...],
+                    floor: float) -> np.ndarray:
+    """``[seat, i]``: the chance that the bot in ``seat`` plays like ``names[i]``, from the
+    public history counters of the observation (offers, lies caught, opens) by Bayes' rule
+    from a uniform prior, each share then lifted to at least ``floor`` of the uniform one."""
+    m = len(names)
+    out = np.full((st.MAX_PLAYERS, m), 1.0 / m)
+    n = st.MIN_PLAYERS + int(np.argmax(obs[O_NUM_PLAYERS:O_NUM_PLAYERS + st.MAX_PLAYERS
+                                            - st.MIN_PLAYERS + 1]))
+    rates = np.array([HABITS[name] for name in names])  # [i, habit]
+    for r in range(1, n):
+        h = obs[O_HISTORY + r * NUM_HIST:O_HISTORY + (r + 1) * NUM_HIST].astype(np.float64)
+        trials = (h[H_CRATES], h[H_CRATES_OPENED], h[H_CRATES_INSPECTED])
+        hits = (min(h[H_OFFERS_MADE], h[H_CRATES]), h[H_LIES_CAUGHT], h[H_OPENS])
+        log = np.zeros(m)
+        for k in range(3):
+            log += hits[k] * np.log(rates[:, k]) + (trials[k] - hits[k]) * np.log(1 - rates[:, k])
+        w = np.exp(log - log.max())
+        w /= w.sum()
+        w = np.maximum(w, floor / m)
+        out[(seat + r) % n] = w / w.sum()
+    return out
