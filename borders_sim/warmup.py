@@ -140,7 +140,7 @@ def _ismcts() -> None:
     from .agents import ISMCTSBot
     from .envs import observe
     game = _a_position()
-    bot = ISMCTSBot(seed=0, simulations=2, worlds=1, batch=2)
+    bot = ISMCTSBot(seed=0, simulations=2, worlds=1)
     bot.act(observe(game, game.current_player), game.legal_mask())
 
 
