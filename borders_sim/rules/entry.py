@@ -13,14 +13,30 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numba
+import numpy as np
 
 _entries: dict = {}  # (dispatcher, argument types) -> compiled entry point
+_array_types: dict = {}  # (dtype, ndim, layout, writeable, aligned) -> numba array type
+
+
+def _typeof(arg: Any) -> Any:
+    """``numba.typeof(arg)``, remembered per array dtype and layout: typing the game state's
+    record dtype from scratch takes over a millisecond, and every new game binds again."""
+    if type(arg) is not np.ndarray:
+        return numba.typeof(arg)
+    flags = arg.flags
+    layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+    key = (arg.dtype, arg.ndim, layout, flags.writeable, flags.aligned)
+    found = _array_types.get(key)
+    if found is None:
+        found = _array_types[key] = numba.typeof(arg)
+    return found
 
 
 def direct_entry(kernel: Any, *args: Any) -> Callable:
     """``kernel`` (an ``@njit`` dispatcher) compiled, or loaded from numba's cache, for the
     numba types of ``args``: a function with the same arguments and result, without dispatch."""
-    sig = tuple(numba.typeof(a) for a in args)
+    sig = tuple(_typeof(a) for a in args)
     entry = _entries.get((kernel, sig))
     if entry is None:
         entry = _entries[(kernel, sig)] = kernel.compile(sig)
