@@ -300,23 +300,11 @@ def env(**kwargs) -> AECEnv:
     return wrapped
 
 
-class _Buffers:
-    """Fresh observation and mask arrays for every step, cut from blocks allocated
-    :data:`BLOCK` steps at a time: an observation handed out is never written again."""
-
-    BLOCK = 64
-
-    def __init__(self) -> None:
-        self._next = self.BLOCK
-
-    def take(self) -> tuple[np.ndarray, np.ndarray]:
-        k = self._next
-        if k == self.BLOCK:
-            self._obs = iter(np.empty((self.BLOCK, OBS_SIZE), dtype=np.float32))
-            self._mask = iter(np.empty((self.BLOCK, act.NUM_ACTIONS), dtype=np.int8))
-            k = 0
-        self._next = k + 1
-        return next(self._obs), next(self._mask)
+def _fresh_views(block: int = 64):
+    """Pairs of fresh (observation, mask) arrays for the coming steps, cut from blocks of
+    ``block`` rows: an observation handed out is never written again."""
+    return zip(np.empty((block, OBS_SIZE), dtype=np.float32),
+               np.empty((block, act.NUM_ACTIONS), dtype=np.int8))
 
 
 class raw_env(AECEnv):
@@ -371,7 +359,7 @@ class raw_env(AECEnv):
         self._last_mover = 0
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
-        self._buffers = _Buffers()
+        self._spare = _fresh_views()  # (observation, mask) arrays for the coming steps
         self._bound_state = None  # the state array _step_observe was compiled for (step)
         self.game: Game | None = None
 
@@ -414,32 +402,33 @@ class raw_env(AECEnv):
         if seat < 0:
             self._was_dead_step(action)
             return
-        agent = self.agent_selection
         game = self.game
         if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
             # the common case in one compiled call: the step, then the next mover's view
-            obs, mask = self._buffers.take()
+            try:
+                obs, mask = next(self._spare)
+            except StopIteration:
+                self._spare = _fresh_views()
+                obs, mask = next(self._spare)
             state = game.state
             if state is not self._bound_state:  # a new game (reset, unpickling, by hand)
                 self._step_observe = direct_entry(step_observe_at, state, 0, 0, game._mask,
                                                   obs, mask)
                 self._bound_state = state
-            count = self._step_observe(state, 0, action, game._mask, obs, mask)
-            if count < 0:
-                raise engine_error(game.state, f"step({action!r})")
-            # a legal action left (count > 0) means the game goes on: the seat is the record's
-            if count:
+            to_move = self._step_observe(state, 0, action, game._mask, obs, mask)
+            if to_move >= 0:
                 self._view = {"observation": obs, "action_mask": mask}
-                self._to_move = int(game._turn[0])
-            else:
+            elif to_move == -1:  # the game is over
                 self._view = None
-                self._to_move = -1
+            else:
+                raise engine_error(game.state, f"step({action!r})")
+            self._to_move = to_move
         else:  # the checked path: IllegalActionError before any change, or a numpy int/string
             game.step(action, player=seat)
             self._view = None
             self._to_move = game.current_player
         self._last_mover = seat
-        self._cumulative_rewards[agent] = 0.0
+        # (_cumulative_rewards stay 0 until the last step: rewards come only at the end)
         if self._to_move < 0:
             # every agent terminates together; the rewards come only now (rewards.py)
             rw.final_rewards_at(self.game.state, 0, self._reward_mode, self._rewards)
@@ -500,10 +489,12 @@ class raw_env(AECEnv):
             state["game"] = self.game.to_dict()
         state.pop("_step_observe", None)  # a compiled entry point: bound again after loading
         state["_bound_state"] = None
+        del state["_spare"]  # blank arrays for the coming steps: made again after loading
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self._spare = _fresh_views()
         if state["game"] is not None:
             self.game = Game.from_dict(state["game"])
 

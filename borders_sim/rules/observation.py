@@ -235,12 +235,29 @@ def _rel(p, viewer, n):
     return r + n if r < 0 else r
 
 
-@njit(cache=True)
+@njit(inline="always")
+def _row(out, o, src, count):
+    """``out[o:o + count] = src[:count]``. The unsigned loop index spares numba's negative-index
+    check on every element."""
+    base = np.uint64(o)
+    for t in range(np.uint64(count)):
+        out[base + t] = src[t]
+
+
+@njit(inline="always")
+def _sum(src, count):
+    """``src[:count].sum()``, unsigned like :func:`_row`."""
+    total = 0
+    for t in range(np.uint64(count)):
+        total += src[t]
+    return total
+
+
+@njit(inline="always")
 def _parcel(out, o, gold, wh, crate, promise):
     out[o] = gold
-    for t in range(NUM_GOODS):
-        out[o + 1 + t] = wh[t]
-        out[o + 1 + NUM_GOODS + t] = crate[t]
+    _row(out, o + 1, wh, NUM_GOODS)
+    _row(out, o + 1 + NUM_GOODS, crate, NUM_GOODS)
     out[o + 1 + 2 * NUM_GOODS] = promise
 
 
@@ -253,10 +270,8 @@ def observe_kernel(s, viewer, out):
     ni = s.cfg[CFG_NUM_INSPECTORS]
     out[O_NUM_PLAYERS + n - MIN_PLAYERS] = 1
     out[O_SEAT + viewer] = 1
-    for k in range(CFG_SIZE):
-        out[O_CONFIG + k] = s.cfg[k]
-    for k in range(MENU_MAX):
-        out[O_GOLD_MENU + k] = s.menu[k]
+    _row(out, O_CONFIG, s.cfg, CFG_SIZE)
+    _row(out, O_GOLD_MENU, s.menu, MENU_MAX)
     cycle = CYCLE_LENGTH[n]
     out[O_ROUND] = s.round
     out[O_ROUND_IN_CYCLE] = (s.round - 1) % cycle
@@ -266,10 +281,8 @@ def observe_kernel(s, viewer, out):
         out[O_LAST_ROUND] = cycle * ((s.trigger_round + cycle - 1) // cycle)
     out[O_DRAW_PILE_SIZE] = s.draw_len
     out[O_RUNOUTS] = s.runouts
-    for t in range(NUM_CARD_TYPES):
-        out[O_DISCARD_PILE + t] = s.discard[t]
-    for m in range(NUM_MAIN):
-        out[O_MAIN_IN_MIDDLE + m] = s.main_middle[m]
+    _row(out, O_DISCARD_PILE, s.discard, NUM_CARD_TYPES)
+    _row(out, O_MAIN_IN_MIDDLE, s.main_middle, NUM_MAIN)
     out[O_PHASE + s.phase] = 1
     if s.phase != PH_GAME_OVER and s.turn >= 0:
         out[O_TO_MOVE + _rel(s.turn, viewer, n)] = 1
@@ -286,24 +299,22 @@ def observe_kernel(s, viewer, out):
     promised = s.promised
     know_hand = s.know_hand[viewer]
     know_down = s.know_down[viewer]
+    wh_up = s.wh_up
+    wh_down = s.wh_down
+    res_wh = s.res_wh
+    seen = s.seen
+    main_held = s.main_held
+    bounty_wh = s.bounty_wh
     for p in range(n):
         r = _rel(p, viewer, n)
         out[O_GOLD + r] = s.gold[p]
         out[O_RESERVED_GOLD + r] = s.res_gold[p]
-        size = 0
-        for t in range(NUM_CARD_TYPES):
-            size += hand[p, t]
-        out[O_HAND_SIZE + r] = size
-        for t in range(NUM_LEGAL):
-            out[O_FACE_UP + r * NUM_LEGAL + t] = s.wh_up[p, t]
-        down = 0
-        for t in range(NUM_GOODS):
-            down += s.wh_down[p, t]
-            out[O_RESERVED_WAREHOUSE + r * NUM_GOODS + t] = s.res_wh[p, t]
-            out[O_SEEN + r * NUM_GOODS + t] = s.seen[p, t]
-        out[O_FACE_DOWN_COUNT + r] = down
-        for m in range(NUM_MAIN):
-            out[O_MAIN_HELD + r * NUM_MAIN + m] = s.main_held[p, m]
+        out[O_HAND_SIZE + r] = _sum(hand[p], NUM_CARD_TYPES)
+        _row(out, O_FACE_UP + r * NUM_LEGAL, wh_up[p], NUM_LEGAL)
+        out[O_FACE_DOWN_COUNT + r] = _sum(wh_down[p], NUM_GOODS)
+        _row(out, O_RESERVED_WAREHOUSE + r * NUM_GOODS, res_wh[p], NUM_GOODS)
+        _row(out, O_SEEN + r * NUM_GOODS, seen[p], NUM_GOODS)
+        _row(out, O_MAIN_HELD + r * NUM_MAIN, main_held[p], NUM_MAIN)
         out[O_COLLECTED + r] = s.collected[p]
         out[O_CRATE_STATUS + r * _CRATE_STATES + s.crate_status[p]] = 1
         if s.crate_status[p] == CRATE_ANNOUNCED:  # the count is told with the announcement (P-3)
@@ -311,38 +322,29 @@ def observe_kernel(s, viewer, out):
         if s.announced[p] >= 0:
             out[O_ANNOUNCED + r * NUM_LEGAL + s.announced[p]] = 1
         out[O_SEEN_HIDDEN + r] = s.seen_hidden[p]
-        o = O_HISTORY + r * NUM_HIST
-        for h in range(NUM_HIST):
-            out[o + h] = hist[p, h]
+        _row(out, O_HISTORY + r * NUM_HIST, hist[p], NUM_HIST)
         o = O_PROMISES + r * P
-        for q in range(viewer, n):
-            out[o + q - viewer] = promised[p, q]
-        for q in range(viewer):
-            out[o + q + n - viewer] = promised[p, q]
+        _row(out, o, promised[p, viewer:], n - viewer)
+        _row(out, o + n - viewer, promised[p], viewer)
         if p != viewer:
-            for t in range(NUM_CARD_TYPES):
-                out[O_KNOWN_HAND + r * NUM_CARD_TYPES + t] = know_hand[p, t]
-            for t in range(NUM_GOODS):
-                out[O_KNOWN_FACE_DOWN + r * NUM_GOODS + t] = know_down[p, t]
+            _row(out, O_KNOWN_HAND + r * NUM_CARD_TYPES, know_hand[p], NUM_CARD_TYPES)
+            _row(out, O_KNOWN_FACE_DOWN + r * NUM_GOODS, know_down[p], NUM_GOODS)
         if s.raid_thief >= 0 and (viewer == s.raid_thief or p == viewer) and s.raid_taken[p] >= 0:
             out[O_RAID_TAKEN + r * NUM_CARD_TYPES + s.raid_taken[p]] = 1
         for g in range(ni):
             o = O_BOUNTIES + (r * 2 + g) * (2 + NUM_GOODS)
             out[o] = s.bounty_gold[p, g]
-            for t in range(NUM_GOODS):
-                out[o + 1 + t] = s.bounty_wh[p, g, t]
+            _row(out, o + 1, bounty_wh[p, g], NUM_GOODS)
             out[o + 1 + NUM_GOODS] = s.bounty_on[p, g]
         out[O_GIFTS_MADE + r] = s.gift_lock[p]
     if s.raid_thief >= 0:
         out[O_RAID_THIEF + _rel(s.raid_thief, viewer, n)] = 1
 
-    for t in range(NUM_CARD_TYPES):
-        out[O_OWN_HAND + t] = s.hand[viewer, t]
+    _row(out, O_OWN_HAND, hand[viewer], NUM_CARD_TYPES)
     for k in range(NUM_ACTION):
         out[O_OWN_ACTIVE + k] = s.hand[viewer, FIRST_ACTION + k] - s.hand_later[viewer, k]
-    for t in range(NUM_GOODS):
-        out[O_OWN_CRATE + t] = s.crate[viewer, t]
-        out[O_OWN_FACE_DOWN + t] = s.wh_down[viewer, t]
+    _row(out, O_OWN_CRATE, s.crate[viewer], NUM_GOODS)
+    _row(out, O_OWN_FACE_DOWN, wh_down[viewer], NUM_GOODS)
 
     if s.cur >= 0:
         out[O_CRATE_UNDER_CHECK + _rel(s.cur, viewer, n)] = 1
@@ -364,9 +366,8 @@ def observe_kernel(s, viewer, out):
         out[O_LAWYER_TO + s.lawyer_to] = 1
     out[O_FUND_PAID] = s.fund_paid
     if s.pool_left > 0:
-        for t in range(NUM_GOODS):
-            out[O_LAWYER_POOL + t] = s.pool_wh[t]
-            out[O_LAWYER_POOL + NUM_GOODS + t] = s.pool_crate[t]
+        _row(out, O_LAWYER_POOL, s.pool_wh, NUM_GOODS)
+        _row(out, O_LAWYER_POOL + NUM_GOODS, s.pool_crate, NUM_GOODS)
         out[O_LAWYER_POOL + 2 * NUM_GOODS] = s.pool_left
         out[O_LAWYER_PAYER + _rel(s.pool_payer, viewer, n)] = 1
 
@@ -388,13 +389,14 @@ def observe_all(states, viewers, out):
 def step_observe_at(states, i, a, mask, obs, obs_mask):
     """Apply the legal action ``a`` to ``states[i]`` (:func:`~.engine.step`, leaving the next
     legal mask in ``mask``), then write the observation of the player to move next into
-    ``obs`` and its legal mask into ``obs_mask`` (int8[NUM_ACTIONS]); returns the number of
-    legal actions (0 once the game is over, the outputs untouched). One compiled call per
-    environment step."""
+    ``obs`` and its legal mask into ``obs_mask`` (int8[NUM_ACTIONS]). Returns that player's
+    seat; once the game is over -1 (the outputs untouched), and -2 if the engine gave up
+    (``ENGINE_ERROR``). One compiled call per environment step."""
     s = states[i]
     count = step(s, a, mask)
-    if count > 0:
-        observe_kernel(s, s.turn, obs)
-        for k in range(obs_mask.shape[0]):
-            obs_mask[k] = mask[k]
-    return count
+    if count <= 0:
+        return count - 1
+    observe_kernel(s, s.turn, obs)
+    for k in range(np.uint64(obs_mask.shape[0])):
+        obs_mask[k] = mask[k]
+    return s.turn
