@@ -220,9 +220,16 @@ class ISMCTSBot:
         se = diff.std(axis=1, ddof=1) / math.sqrt(done) if done > 1 else np.full(len(alive),
                                                                                    np.inf)
         best = int(np.argmax(gain))
-        if gain[best] > 0 and gain[best] > self.margin * se[best]:
+        if gain[best] > 0 and self._clears_margin(gain[best], se[best]):
             return int(legal[alive[best]])
         return int(base)
+
+    def _clears_margin(self, gain: float, se: float) -> bool:
+        """``gain > margin * se``, without the ``0 * inf`` of margin 0 or of an unknown
+        standard error under an infinite margin (which never departs)."""
+        if self.margin == 0:
+            return True
+        return self.margin != math.inf and gain > self.margin * se
 
     def _base_action(self, obs, mask, key) -> int:
         """The base policy's own choice for this observation."""
