@@ -31,7 +31,14 @@ One table, one row per measure and player count:
   start also gives numba's compile time per function (``--profile-compile N`` rows of it);
 * memory: bytes of one game state record and of one observation.
 
-Under the table: the targets of the project (issue 9) as ratios, met or not, from this run.
+Paired ratios: the machine's speed drifts by a factor of up to 2 within minutes (a shared
+host), so a ratio of two figures measured minutes apart can be off by as much. For the targets
+that are ratios to a peer, ``--pairs`` pairs of runs alternate the peer and ours, each pair
+back to back (about a second each); the ratio is the median of the pairs' ratios, shown with
+its lowest and highest.
+
+Under the tables: the targets of the project (issue 9), met or not, from this run (the ratio
+targets from the paired ratios).
 Every rate is the median of ``--repeat`` timed runs. Figures on a shared machine are noisy:
 compare figures of one run (the ratios), not figures of different runs. ``--quick`` is the
 CI's setting: it proves that every part runs and asserts nothing about speed.
@@ -46,6 +53,7 @@ import importlib.util
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -97,6 +105,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "--quick 0.2)")
     parser.add_argument("--vector-envs", type=int, default=None,
                         help="games stepped together by VectorEnv (default 1024; --quick 256)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help="alternating peer/ours pairs per paired ratio (default 7; "
+                             "--quick 1)")
     parser.add_argument("--cold-start", action=argparse.BooleanOptionalAction, default=None,
                         help="measure the start from an empty numba cache, which compiles "
                              "every kernel in a subprocess (minutes; default on, off with "
@@ -116,15 +127,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     defaults = {"players": (TARGET_PLAYERS,) if quick else tuple(range(3, 9)),
                 "games": 40 if quick else 500, "py_games": 1 if quick else 3,
                 "repeat": 1 if quick else 3, "seconds": 0.2 if quick else 1.0,
-                "vector_envs": 256 if quick else 1024, "cold_start": not quick}
+                "vector_envs": 256 if quick else 1024, "cold_start": not quick,
+                "pairs": 1 if quick else 7}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
     if not (1 <= args.games <= 1 << 14 and 1 <= args.py_games <= 1000
             and 1 <= args.repeat <= 100 and 0 < args.seconds <= 600
-            and 1 <= args.vector_envs <= 1 << 16 and 0 <= args.profile_compile <= 1000):
+            and 1 <= args.vector_envs <= 1 << 16 and 0 <= args.profile_compile <= 1000
+            and 1 <= args.pairs <= 100):
         parser.error("out of range: --games 1..16384, --py-games 1..1000, --repeat 1..100, "
-                     "--seconds (0, 600], --vector-envs 1..65536, --profile-compile 0..1000")
+                     "--seconds (0, 600], --vector-envs 1..65536, --profile-compile 0..1000, "
+                     "--pairs 1..100")
     return args
 
 
@@ -256,6 +270,60 @@ def peer_rows(args) -> tuple[list[dict], list[str]]:
     return rows, missing
 
 
+def game_step_rate(config: GameConfig, seconds: float) -> float:
+    """Decisions/s of random games through ``Game.step`` (the Python loop of
+    ``rollouts.time_python_loop``), playing whole games for about ``seconds``."""
+    spent, decisions, seed = 0.0, 0, 0
+    while spent < seconds:
+        t, dec = rollouts_bench.time_python_loop(config, 1, seed, 1)
+        spent, decisions, seed = spent + t, decisions + dec, seed + 1
+    return decisions / spent
+
+
+def paired_rows(args) -> list[dict]:
+    """The ratios to a peer that are targets, each from ``args.pairs`` back-to-back pairs of
+    runs (the peer, then ours), at :data:`TARGET_PLAYERS` players: the median of the pairs'
+    ratios, with the lowest and highest (module docstring). Peers not installed are left out."""
+    n, secs = TARGET_PLAYERS, args.seconds
+    config = GameConfig(num_players=n)
+    template, pseeds = make_batch(config, 0, args.games)
+    cap = max_game_length(config)
+
+    def rollout():
+        t, dec, _ = rollouts_bench.time_kernel(template, pseeds, 1, 1, cap)
+        return dec / t
+
+    tests = []
+    if importlib.util.find_spec("pyspiel") is not None:
+        tests += [("rollout kernel, random play, 1 thread", rollout,
+                   "OpenSpiel sheriff, C++ loop (evaluate_bots)",
+                   lambda: rollouts_bench.openspiel_cpp_loop("sheriff", 1, secs)[1]),
+                  ("Game.step, Python loop", lambda: game_step_rate(config, secs),
+                   "OpenSpiel sheriff, Python loop over pyspiel",
+                   lambda: rollouts_bench.openspiel_python_loop("sheriff", 1, secs)[1])]
+    try:
+        from pettingzoo.classic import texas_holdem_v4
+    except ImportError:  # the bench extra is not installed
+        texas_holdem_v4 = None
+    if texas_holdem_v4 is not None:
+        tests.append(("AEC env borders_v0, raw_env",
+                      lambda: envs_bench.aec_rate(envs_bench.borders_v0.raw_env(num_players=n),
+                                                  secs),
+                      "PettingZoo texas_holdem_v4, raw_env",
+                      lambda: envs_bench.aec_rate(texas_holdem_v4.raw_env(), secs)))
+    rows = []
+    for ours, ours_rate, peer, peer_rate in tests:
+        say(f"  paired: {ours} / {peer}, {args.pairs} pair(s)")
+        ratios = []
+        for _ in range(args.pairs):
+            theirs = peer_rate()
+            ratios.append(ours_rate() / theirs)
+        rows.append({"ours": ours, "peer": peer, "players": n, "pairs": args.pairs,
+                     "ratio": statistics.median(ratios), "low": min(ratios),
+                     "high": max(ratios)})
+    return rows
+
+
 def start_rows(args) -> tuple[list[dict], list[dict]]:
     """Cold and warm start rows, and the cold start's compile profile."""
     say("  start-up: " + ("a cold start (compiles every kernel: minutes), then a warm start"
@@ -302,22 +370,28 @@ def add_ratios(rows: list[dict]) -> None:
                 r["peer"], r["peer_short"], r["ratio"] = theirs, short, r["one"] / peer["one"]
 
 
-def targets(rows: list[dict]) -> list[dict]:
-    """The targets of issue 9 (items 2 and 3) as ratios from this run (None: not measured)."""
+def targets(rows: list[dict], paired: list[dict]) -> list[dict]:
+    """The targets of issue 9 (items 2 and 3) as ratios from this run (None: not measured);
+    the ratios to a peer from ``paired`` (:func:`paired_rows`)."""
     n = TARGET_PLAYERS
+
+    def pair(ours):
+        return next((p for p in paired if p["ours"] == ours), None)
+
+    def told(p, digits):
+        return p and (f"{p['ratio']:.{digits}f}x (pairs {p['low']:.{digits}f}-"
+                      f"{p['high']:.{digits}f}x)")
 
     def one(measure, players=n):
         r = find(rows, measure, players)
         return None if r is None else r["one"]
 
     random1 = one("rollout kernel, random play")
-    sheriff = one("OpenSpiel sheriff, C++ loop (evaluate_bots)", 2)
+    vs_sheriff = pair("rollout kernel, random play, 1 thread")
+    vs_pyspiel = pair("Game.step, Python loop")
+    vs_texas = pair("AEC env borders_v0, raw_env")
     bots = [one(f"bot kernel, every seat {b} (observes)") for b in HEURISTICS]
     bots = [b for b in bots if b is not None]
-    step = one("Game.step, Python loop")
-    pyspiel_step = one("OpenSpiel sheriff, Python loop over pyspiel", 2)
-    raw = one("AEC env borders_v0, raw_env")
-    texas = one("PettingZoo texas_holdem_v4, raw_env", 2)
     vec = find(rows, next((r["measure"] for r in rows if r["measure"].startswith("VectorEnv")),
                           ""), n)
     rand = find(rows, "rollout kernel, random play", n)
@@ -331,16 +405,15 @@ def targets(rows: list[dict]) -> list[dict]:
     out = [
         (f"random play, 1 thread, {n} players", ">= 10M decisions/s",
          random1 and f"{si(random1)} decisions/s", ratio(random1, 10e6)),
-        (f"random play, 1 thread, {n} players, vs OpenSpiel sheriff C++ loop", ">= 3x",
-         random1 and sheriff and f"{random1 / sheriff:.2f}x", ratio(ratio(random1, sheriff), 3)),
+        (f"random play, 1 thread, {n} players, vs OpenSpiel sheriff C++ loop (paired)",
+         ">= 3x", told(vs_sheriff, 2), ratio(vs_sheriff and vs_sheriff["ratio"], 3)),
         (f"heuristic-bot play, 1 thread, {n} players (slowest of {', '.join(HEURISTICS)})",
          ">= 3M decisions/s", bots and f"{si(min(bots))} decisions/s",
          ratio(min(bots) if bots else None, 3e6)),
-        (f"Game.step, {n} players, vs a pyspiel apply_action + legal_actions step (sheriff)",
-         ">= 1x", step and pyspiel_step and f"{step / pyspiel_step:.2f}x",
-         ratio(step, pyspiel_step)),
-        (f"AEC raw_env, {n} players, vs PettingZoo texas_holdem_v4 raw_env", ">= 8x",
-         raw and texas and f"{raw / texas:.1f}x", ratio(ratio(raw, texas), 8)),
+        (f"Game.step, {n} players, vs a pyspiel apply_action + legal_actions step (sheriff, "
+         "paired)", ">= 1x", told(vs_pyspiel, 2), vs_pyspiel and vs_pyspiel["ratio"]),
+        (f"AEC raw_env, {n} players, vs PettingZoo texas_holdem_v4 raw_env (paired)", ">= 8x",
+         told(vs_texas, 1), ratio(vs_texas and vs_texas["ratio"], 8)),
         (f"VectorEnv with observations and masks, all threads, {n} players",
          ">= 1M steps/s", vec and f"{si(vec['many'])} steps/s",
          ratio(vec and vec["many"], 1e6)),
@@ -376,12 +449,15 @@ def measure(args) -> dict:
     peer, missing = peer_rows(args)
     rows += peer
     add_ratios(rows)
+    paired = paired_rows(args)
     start, profile = start_rows(args)
     rows += start + memory_rows()
     head["load_average_end"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     settings = {k: getattr(args, k) for k in ("quick", "players", "games", "py_games", "repeat",
-                                                 "seconds", "vector_envs", "cold_start")}
-    return {"header": head, "settings": settings, "rows": rows, "targets": targets(rows),
+                                                 "seconds", "vector_envs", "cold_start",
+                                                 "pairs")}
+    return {"header": head, "settings": settings, "rows": rows, "paired": paired,
+            "targets": targets(rows, paired),
             "compile_profile": profile, "missing_peers": missing,
             "threading_layer": numba.threading_layer(), "checks": checks}
 
@@ -436,6 +512,16 @@ def main_table(data: dict) -> str:
     headers = ["measure", "players", "unit", "1 thread", f"{threads} threads", "scaling",
                "games/s, 1 thread", f"games/s, {threads} threads", "ours / peer"]
     return table(headers, rows)
+
+
+def paired_table(data: dict) -> str:
+    rows = [[f"{p['ours']} / {p['peer']}", str(p["players"]), str(p["pairs"]),
+             f"{p['ratio']:.2f}x", f"{p['low']:.2f}x", f"{p['high']:.2f}x"]
+            for p in data.get("paired", [])]
+    if not rows:
+        return ""
+    return table(["ours / peer, measured alternately", "players", "pairs", "median ratio",
+                  "lowest", "highest"], rows)
 
 
 def targets_table(data: dict) -> str:
@@ -501,9 +587,11 @@ def report(data: dict, top: int) -> str:
         header_line(data),
         f"Settings: players {','.join(map(str, s['players']))}, {s['games']} games per "
         f"kernel figure, {s['py_games']} per Python-loop figure, {s['seconds']:g} s per env "
-        f"and peer run, median of {s['repeat']}; VectorEnv with {s['vector_envs']} games"
+        f"and peer run, median of {s['repeat']}; VectorEnv with {s['vector_envs']} games; "
+        f"{s.get('pairs', '-')} pairs per paired ratio"
         f"{'; --quick' if s['quick'] else ''}.",
         main_table(data),
+        paired_table(data),
         targets_table(data),
         profile_table(data, top),
         "\n".join(f"- {n}" for n in notes(data)),
@@ -517,8 +605,11 @@ def readme_section(data: dict, top: int) -> str:
     return "\n\n".join(p for p in [
         f"Generated by `python benchmarks/run_all.py --write-readme` ({setting} setting: "
         f"{s['games']} games per kernel figure, median of {s['repeat']}). {header_line(data)}.",
-        "Targets (issue 9), as ratios from this run:",
+        "Targets (issue 9), as ratios from this run (the ratios to a peer from pairs of runs, "
+        "the peer's and ours back to back, since this shared machine's speed drifts by up to "
+        "2x within minutes):",
         targets_table(data),
+        paired_table(data),
         "Every figure of the run (`1 thread` holds the only figure of rows without threads; "
         "`ours / peer` divides by the peer's figure from this same run):",
         main_table(data),
