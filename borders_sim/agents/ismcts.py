@@ -225,11 +225,11 @@ class ISMCTSBot:
         return int(base)
 
     def _clears_margin(self, gain: float, se: float) -> bool:
-        """``gain > margin * se``, without the ``0 * inf`` of margin 0 or of an unknown
-        standard error under an infinite margin (which never departs)."""
-        if self.margin == 0:
-            return True
-        return self.margin != math.inf and gain > self.margin * se
+        """``gain > margin * se``, False where that product is ``0 * inf`` (an unknown standard
+        error, or an infinite margin, never departs), without numpy's warning about it."""
+        if math.isinf(se) or self.margin == math.inf:
+            return False
+        return gain > self.margin * se
 
     def _base_action(self, obs, mask, key) -> int:
         """The base policy's own choice for this observation."""
