@@ -24,7 +24,7 @@ One table, one row per measure and player count:
   ``leduc_poker`` with random play through a Python loop over pyspiel and through its C++ loop
   (``pyspiel.evaluate_bots`` with uniform random bots, one call per game), PettingZoo's
   ``texas_holdem_v4`` and ``leduc_holdem_v4`` through the same AEC loop as ours; the column
-  ``ours / peer`` divides our figure by the peer's from this same run;
+  ``ours / peer`` is the paired ratio (below) for that player count;
 * start-up (``benchmarks/startup.py``): seconds from a new process with an empty numba cache (a
   fresh install) to the first ``Game`` step, to the first finished ``random_games`` batch and to
   every kernel prepared (``borders-sim warmup``), and the same with that cache filled; the cold
@@ -32,10 +32,10 @@ One table, one row per measure and player count:
 * memory: bytes of one game state record and of one observation.
 
 Paired ratios: the machine's speed drifts by a factor of up to 2 within minutes (a shared
-host), so a ratio of two figures measured minutes apart can be off by as much. For the targets
-that are ratios to a peer, ``--pairs`` pairs of runs alternate the peer and ours, each pair
-back to back (about a second each); the ratio is the median of the pairs' ratios, shown with
-its lowest and highest.
+host), so a ratio of two figures measured minutes apart can be off by as much. So every ratio
+to a peer (``ours / peer``) comes from ``--pairs`` pairs of runs per player count that
+alternate the peer and ours, each pair back to back (about a second each, one numba thread):
+the median of the pairs' ratios, shown with its lowest and highest.
 
 Under the tables: the targets of the project (issue 9), met or not, from this run (the ratio
 targets from the paired ratios).
@@ -106,7 +106,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--vector-envs", type=int, default=None,
                         help="games stepped together by VectorEnv (default 1024; --quick 256)")
     parser.add_argument("--pairs", type=int, default=None,
-                        help="alternating peer/ours pairs per paired ratio (default 7; "
+                        help="alternating peer/ours pairs per ratio and player count (default 5; "
                              "--quick 1)")
     parser.add_argument("--cold-start", action=argparse.BooleanOptionalAction, default=None,
                         help="measure the start from an empty numba cache, which compiles "
@@ -128,7 +128,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                 "games": 40 if quick else 500, "py_games": 1 if quick else 3,
                 "repeat": 1 if quick else 3, "seconds": 0.2 if quick else 1.0,
                 "vector_envs": 256 if quick else 1024, "cold_start": not quick,
-                "pairs": 1 if quick else 7}
+                "pairs": 1 if quick else 5}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
@@ -280,47 +280,61 @@ def game_step_rate(config: GameConfig, seconds: float) -> float:
     return decisions / spent
 
 
+#: The figures of ours that are divided by a peer's: (our row's measure, the peer's measure,
+#: the peer's short name for the table).
+PEERS = (("rollout kernel, random play", "OpenSpiel sheriff, C++ loop (evaluate_bots)",
+          "sheriff C++"),
+         ("Game.step, Python loop", "OpenSpiel sheriff, Python loop over pyspiel",
+          "sheriff Python"),
+         ("AEC env borders_v0, raw_env", "PettingZoo texas_holdem_v4, raw_env", "texas raw"),
+         ("AEC env borders_v0, env() wrapped", "PettingZoo texas_holdem_v4, env() wrapped",
+          "texas wrapped"))
+
+
 def paired_rows(args) -> list[dict]:
-    """The ratios to a peer that are targets, each from ``args.pairs`` back-to-back pairs of
-    runs (the peer, then ours), at :data:`TARGET_PLAYERS` players: the median of the pairs'
-    ratios, with the lowest and highest (module docstring). Peers not installed are left out."""
-    n, secs = TARGET_PLAYERS, args.seconds
-    config = GameConfig(num_players=n)
-    template, pseeds = make_batch(config, 0, args.games)
-    cap = max_game_length(config)
-
-    def rollout():
-        t, dec, _ = rollouts_bench.time_kernel(template, pseeds, 1, 1, cap)
-        return dec / t
-
-    tests = []
+    """Every ratio of ours to a peer (:data:`PEERS`), per player count, from ``args.pairs``
+    back-to-back pairs of runs (the peer's, then ours; one numba thread): the median of the
+    pairs' ratios, with the lowest and highest (module docstring). Peers not installed are
+    left out."""
+    secs = args.seconds
+    rates = {}  # peer measure -> rate(), our measure -> rate(n)
     if importlib.util.find_spec("pyspiel") is not None:
-        tests += [("rollout kernel, random play, 1 thread", rollout,
-                   "OpenSpiel sheriff, C++ loop (evaluate_bots)",
-                   lambda: rollouts_bench.openspiel_cpp_loop("sheriff", 1, secs)[1]),
-                  ("Game.step, Python loop", lambda: game_step_rate(config, secs),
-                   "OpenSpiel sheriff, Python loop over pyspiel",
-                   lambda: rollouts_bench.openspiel_python_loop("sheriff", 1, secs)[1])]
+        rates[PEERS[0][1]] = lambda: rollouts_bench.openspiel_cpp_loop("sheriff", 1, secs)[1]
+        rates[PEERS[1][1]] = lambda: rollouts_bench.openspiel_python_loop("sheriff", 1,
+                                                                          secs)[1]
     try:
         from pettingzoo.classic import texas_holdem_v4
     except ImportError:  # the bench extra is not installed
         texas_holdem_v4 = None
     if texas_holdem_v4 is not None:
-        tests.append(("AEC env borders_v0, raw_env",
-                      lambda: envs_bench.aec_rate(envs_bench.borders_v0.raw_env(num_players=n),
-                                                  secs),
-                      "PettingZoo texas_holdem_v4, raw_env",
-                      lambda: envs_bench.aec_rate(texas_holdem_v4.raw_env(), secs)))
+        rates[PEERS[2][1]] = lambda: envs_bench.aec_rate(texas_holdem_v4.raw_env(), secs)
+        rates[PEERS[3][1]] = lambda: envs_bench.aec_rate(texas_holdem_v4.env(), secs)
+
+    def rollout(n):
+        config = GameConfig(num_players=n)
+        template, pseeds = make_batch(config, 0, args.games)
+        t, dec, _ = rollouts_bench.time_kernel(template, pseeds, 1, 1, max_game_length(config))
+        return dec / t
+
+    v0 = envs_bench.borders_v0
+    rates[PEERS[0][0]] = rollout
+    rates[PEERS[1][0]] = lambda n: game_step_rate(GameConfig(num_players=n), secs)
+    rates[PEERS[2][0]] = lambda n: envs_bench.aec_rate(v0.raw_env(num_players=n), secs)
+    rates[PEERS[3][0]] = lambda n: envs_bench.aec_rate(v0.env(num_players=n), secs)
     rows = []
-    for ours, ours_rate, peer, peer_rate in tests:
-        say(f"  paired: {ours} / {peer}, {args.pairs} pair(s)")
-        ratios = []
-        for _ in range(args.pairs):
-            theirs = peer_rate()
-            ratios.append(ours_rate() / theirs)
-        rows.append({"ours": ours, "peer": peer, "players": n, "pairs": args.pairs,
-                     "ratio": statistics.median(ratios), "low": min(ratios),
-                     "high": max(ratios)})
+    for ours, peer, short in PEERS:
+        if peer not in rates:
+            continue
+        say(f"  paired: {ours} / {peer}, {args.pairs} pair(s) per player count")
+        for n in args.players:
+            ratios = []
+            for _ in range(args.pairs):
+                theirs = rates[peer]()
+                ratios.append(rates[ours](n) / theirs)
+            rows.append({"ours": ours, "peer": peer, "short": short, "players": n,
+                         "pairs": args.pairs, "ratio": statistics.median(ratios),
+                         "low": min(ratios), "high": max(ratios)})
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return rows
 
 
@@ -352,22 +366,12 @@ def find(rows: list[dict], measure: str, players) -> dict | None:
     return next((r for r in rows if r["measure"] == measure and r["players"] == players), None)
 
 
-def add_ratios(rows: list[dict]) -> None:
-    """``ours / peer`` for our rows that have a peer in this run."""
-    pairs = (("rollout kernel, random play", "OpenSpiel sheriff, C++ loop (evaluate_bots)",
-              "sheriff C++"),
-             ("Game.step, Python loop", "OpenSpiel sheriff, Python loop over pyspiel",
-              "sheriff Python"),
-             ("AEC env borders_v0, raw_env", "PettingZoo texas_holdem_v4, raw_env", "texas raw"),
-             ("AEC env borders_v0, env() wrapped", "PettingZoo texas_holdem_v4, env() wrapped",
-              "texas wrapped"))
-    for ours, theirs, short in pairs:
-        peer = find(rows, theirs, 2)
-        if peer is None:
-            continue
-        for r in rows:
-            if r["measure"] == ours:
-                r["peer"], r["peer_short"], r["ratio"] = theirs, short, r["one"] / peer["one"]
+def add_ratios(rows: list[dict], paired: list[dict]) -> None:
+    """``ours / peer`` of our rows: the median ratio of :func:`paired_rows`."""
+    for p in paired:
+        r = find(rows, p["ours"], p["players"])
+        if r is not None:
+            r["peer"], r["peer_short"], r["ratio"] = p["peer"], p["short"], p["ratio"]
 
 
 def targets(rows: list[dict], paired: list[dict]) -> list[dict]:
@@ -376,7 +380,7 @@ def targets(rows: list[dict], paired: list[dict]) -> list[dict]:
     n = TARGET_PLAYERS
 
     def pair(ours):
-        return next((p for p in paired if p["ours"] == ours), None)
+        return next((p for p in paired if p["ours"] == ours and p["players"] == n), None)
 
     def told(p, digits):
         return p and (f"{p['ratio']:.{digits}f}x (pairs {p['low']:.{digits}f}-"
@@ -387,7 +391,7 @@ def targets(rows: list[dict], paired: list[dict]) -> list[dict]:
         return None if r is None else r["one"]
 
     random1 = one("rollout kernel, random play")
-    vs_sheriff = pair("rollout kernel, random play, 1 thread")
+    vs_sheriff = pair("rollout kernel, random play")
     vs_pyspiel = pair("Game.step, Python loop")
     vs_texas = pair("AEC env borders_v0, raw_env")
     bots = [one(f"bot kernel, every seat {b} (observes)") for b in HEURISTICS]
@@ -448,8 +452,8 @@ def measure(args) -> dict:
     rows += env_rows(args, threads)
     peer, missing = peer_rows(args)
     rows += peer
-    add_ratios(rows)
     paired = paired_rows(args)
+    add_ratios(rows, paired)
     start, profile = start_rows(args)
     rows += start + memory_rows()
     head["load_average_end"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -510,7 +514,7 @@ def main_table(data: dict) -> str:
                      "-" if r["games_one"] is None else f"{r['games_one']:,.0f}",
                      "-" if r["games_many"] is None else f"{r['games_many']:,.0f}", ratio])
     headers = ["measure", "players", "unit", "1 thread", f"{threads} threads", "scaling",
-               "games/s, 1 thread", f"games/s, {threads} threads", "ours / peer"]
+               "games/s, 1 thread", f"games/s, {threads} threads", "ours / peer (paired)"]
     return table(headers, rows)
 
 
@@ -520,8 +524,8 @@ def paired_table(data: dict) -> str:
             for p in data.get("paired", [])]
     if not rows:
         return ""
-    return table(["ours / peer, measured alternately", "players", "pairs", "median ratio",
-                  "lowest", "highest"], rows)
+    return table(["ours / peer, measured alternately (1 thread)", "players", "pairs",
+                  "median ratio", "lowest", "highest"], rows)
 
 
 def targets_table(data: dict) -> str:
@@ -611,7 +615,7 @@ def readme_section(data: dict, top: int) -> str:
         targets_table(data),
         paired_table(data),
         "Every figure of the run (`1 thread` holds the only figure of rows without threads; "
-        "`ours / peer` divides by the peer's figure from this same run):",
+        "`ours / peer` is the median paired ratio of the table above):",
         main_table(data),
         profile_table(data, top),
         "\n".join(f"- {n}" for n in notes(data)),
