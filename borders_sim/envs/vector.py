@@ -32,7 +32,7 @@ from ..game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
-from ..rules.observation import OBS_SIZE, observe_kernel
+from ..rules.observation import OBS_SIZE, copy_row, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.setup import setup_kernel
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
@@ -74,8 +74,7 @@ def _deal(states, raw, blank, i, seed, episodes, mask):
 def _emit(s, mask, obs, mask_out):
     """Write the observation and mask of the seat to move in ``s``; return that seat."""
     observe_kernel(s, s.turn, obs)
-    for k in range(np.uint64(NUM_ACTIONS)):  # unsigned: a plain copy (a slice copy is 7x slower)
-        mask_out[k] = mask[k]
+    copy_row(mask_out, 0, mask, NUM_ACTIONS)  # (a slice assignment costs 7x as much)
     return s.turn
 
 
