@@ -249,6 +249,17 @@ def test_sampled_worlds_look_the_same_and_play_to_the_end(n, seed, steps, viewer
     assert world.is_terminal
 
 
+def test_sampled_world_keeps_the_goods_of_a_standing_offer():
+    """The owner's face-down cards named in its standing offer stay with it (P-5.3a), so the
+    inspector's 'accept' stays legal in a sampled world (a case hypothesis found: the re-deal
+    kept only reserved and known face-down cards)."""
+    game = random_game(5, seed=3905, steps=605)
+    assert game.phase == "respond" and game.current_player == 1
+    world = sample_consistent_state(game, 1, seed=3906)
+    assert "accept" in [game.action_to_string(a) for a in game.legal_actions()]
+    assert world.legal_actions() == game.legal_actions()
+
+
 def test_sampled_worlds_differ_in_what_is_hidden():
     game = random_game(5, seed=3, steps=200)
     hands = {sample_consistent_state(game, 0, seed=k).state[0]["hand"][1:5].tobytes()

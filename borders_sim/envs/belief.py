@@ -49,6 +49,21 @@ _OTHER_GOODS = _GOODS[~_LEGAL]
 _ANY_CARD = np.arange(NUM_CARD_TYPES)
 
 
+def _named_warehouse(s, o: int) -> np.ndarray:
+    """Warehouse cards seat ``o`` surely holds, by type: the escrowed ones (R-09), those named
+    in its standing bounties and, for the crate owner, in its standing offers, which it could
+    only name while holding them (P-5.2, P-5.3a), and the Lawyer's pool it still has to hand
+    over (R-17d). Both ways of dealing hidden cards keep them (face down where not face up)."""
+    named = s["res_wh"][o].astype(np.int64)
+    if int(s["phase"]) in _NEGOTIATING:
+        named = np.maximum(named, s["bounty_wh"][o].sum(axis=0))
+        if o == int(s["cur"]):
+            named = np.maximum(named, s["offer_wh"].max(axis=0))
+    if s["pool_left"] > 0 and o == s["pool_payer"]:
+        named = named + s["pool_wh"]
+    return named
+
+
 def _deal(s, viewer: int, rng, keep: int = -1) -> None:
     """Re-deal the cards hidden from ``viewer`` in the state record ``s`` (in place); the hand
     of seat ``keep`` stays as it is."""
@@ -66,8 +81,8 @@ def _deal(s, viewer: int, rng, keep: int = -1) -> None:
             pool[:NUM_GOODS] += s["crate"][o]
             crate_slots[o] = int(s["crate"][o].sum())
             s["crate"][o] = 0
-        reserved_down = np.maximum(s["res_wh"][o] - s["wh_up"][o], 0)
-        fixed = np.maximum(s["know_down"][viewer, o].astype(np.int64), reserved_down)
+        named_down = np.maximum(_named_warehouse(s, o) - s["wh_up"][o], 0)
+        fixed = np.maximum(s["know_down"][viewer, o].astype(np.int64), named_down)
         loose = s["wh_down"][o] - fixed
         pool[:NUM_GOODS] += loose
         # face-down legal goods come only from False Bottom (FB-4): keep each class's count
@@ -427,18 +442,8 @@ def _deal_hidden(s, b: dict, n: int, rng) -> None:
     for o in range(1, n):
         s["hand"][o] = s["know_hand"][_VIEWER, o]
         hand_free[o] = int(hand_sizes[o] - s["hand"][o].sum())
-        # known face-down cards, escrowed ones (R-09), the warehouse cards of standing
-        # bounties and offers, which their maker could only name while holding them (P-5.2,
-        # P-5.3a), and the Lawyer's pool still to hand over (R-17d)
-        named = s["res_wh"][o]
-        if phase in _NEGOTIATING:
-            named = np.maximum(named, s["bounty_wh"][o].sum(axis=0))
-            if o == cur:
-                named = np.maximum(named, s["offer_wh"].max(axis=0))
-        if s["pool_left"] > 0 and o == s["pool_payer"]:  # the Lawyer's goods still to hand over
-            named = named + s["pool_wh"]
         down = np.maximum(s["know_down"][_VIEWER, o].astype(np.int64),
-                          named - s["wh_up"][o])
+                          _named_warehouse(s, o) - s["wh_up"][o])
         s["wh_down"][o] = down
         down_free[o] = int(b["face_down_count"][o] - down.sum())
         if hand_free[o] < 0 or down_free[o] < 0:
