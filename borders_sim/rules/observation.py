@@ -27,7 +27,9 @@ from numba import njit
 
 from .cards import CYCLE_LENGTH, FIRST_ACTION, NUM_ACTION, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, \
     NUM_MAIN
+from .actions import NUM_ACTIONS
 from .engine import step
+from .rowcopy import put_row
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
                     G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
                     PH_GAME_OVER)
@@ -236,8 +238,9 @@ def _rel(p, viewer, n):
 
 
 @njit(inline="always")
-def copy_row(out, o, src, count):
-    """``out[o:o + count] = src[:count]``. The unsigned loop index spares numba's negative-index
+def _copy_row(out, o, src, count):
+    """``out[o:o + count] = src[:count]`` for a count known only at run time (else
+    :func:`~.rowcopy.put_row`). The unsigned loop index spares numba's negative-index
     check on every element."""
     base = np.uint64(o)
     for t in range(np.uint64(count)):
@@ -246,7 +249,7 @@ def copy_row(out, o, src, count):
 
 @njit(inline="always")
 def _sum(src, count):
-    """``src[:count].sum()``, unsigned like :func:`copy_row`."""
+    """``src[:count].sum()``, unsigned like :func:`_copy_row`."""
     total = 0
     for t in range(np.uint64(count)):
         total += src[t]
@@ -256,8 +259,8 @@ def _sum(src, count):
 @njit(inline="always")
 def _parcel(out, o, gold, wh, crate, promise):
     out[o] = gold
-    copy_row(out, o + 1, wh, NUM_GOODS)
-    copy_row(out, o + 1 + NUM_GOODS, crate, NUM_GOODS)
+    put_row(out, o + 1, wh, NUM_GOODS)
+    put_row(out, o + 1 + NUM_GOODS, crate, NUM_GOODS)
     out[o + 1 + 2 * NUM_GOODS] = promise
 
 
@@ -270,8 +273,8 @@ def observe_kernel(s, viewer, out):
     ni = s.cfg[CFG_NUM_INSPECTORS]
     out[O_NUM_PLAYERS + n - MIN_PLAYERS] = 1
     out[O_SEAT + viewer] = 1
-    copy_row(out, O_CONFIG, s.cfg, CFG_SIZE)
-    copy_row(out, O_GOLD_MENU, s.menu, MENU_MAX)
+    put_row(out, O_CONFIG, s.cfg, CFG_SIZE)
+    put_row(out, O_GOLD_MENU, s.menu, MENU_MAX)
     cycle = CYCLE_LENGTH[n]
     out[O_ROUND] = s.round
     out[O_ROUND_IN_CYCLE] = (s.round - 1) % cycle
@@ -281,8 +284,8 @@ def observe_kernel(s, viewer, out):
         out[O_LAST_ROUND] = cycle * ((s.trigger_round + cycle - 1) // cycle)
     out[O_DRAW_PILE_SIZE] = s.draw_len
     out[O_RUNOUTS] = s.runouts
-    copy_row(out, O_DISCARD_PILE, s.discard, NUM_CARD_TYPES)
-    copy_row(out, O_MAIN_IN_MIDDLE, s.main_middle, NUM_MAIN)
+    put_row(out, O_DISCARD_PILE, s.discard, NUM_CARD_TYPES)
+    put_row(out, O_MAIN_IN_MIDDLE, s.main_middle, NUM_MAIN)
     out[O_PHASE + s.phase] = 1
     if s.phase != PH_GAME_OVER and s.turn >= 0:
         out[O_TO_MOVE + _rel(s.turn, viewer, n)] = 1
@@ -310,11 +313,11 @@ def observe_kernel(s, viewer, out):
         out[O_GOLD + r] = s.gold[p]
         out[O_RESERVED_GOLD + r] = s.res_gold[p]
         out[O_HAND_SIZE + r] = _sum(hand[p], NUM_CARD_TYPES)
-        copy_row(out, O_FACE_UP + r * NUM_LEGAL, wh_up[p], NUM_LEGAL)
+        put_row(out, O_FACE_UP + r * NUM_LEGAL, wh_up[p], NUM_LEGAL)
         out[O_FACE_DOWN_COUNT + r] = _sum(wh_down[p], NUM_GOODS)
-        copy_row(out, O_RESERVED_WAREHOUSE + r * NUM_GOODS, res_wh[p], NUM_GOODS)
-        copy_row(out, O_SEEN + r * NUM_GOODS, seen[p], NUM_GOODS)
-        copy_row(out, O_MAIN_HELD + r * NUM_MAIN, main_held[p], NUM_MAIN)
+        put_row(out, O_RESERVED_WAREHOUSE + r * NUM_GOODS, res_wh[p], NUM_GOODS)
+        put_row(out, O_SEEN + r * NUM_GOODS, seen[p], NUM_GOODS)
+        put_row(out, O_MAIN_HELD + r * NUM_MAIN, main_held[p], NUM_MAIN)
         out[O_COLLECTED + r] = s.collected[p]
         out[O_CRATE_STATUS + r * _CRATE_STATES + s.crate_status[p]] = 1
         if s.crate_status[p] == CRATE_ANNOUNCED:  # the count is told with the announcement (P-3)
@@ -322,29 +325,29 @@ def observe_kernel(s, viewer, out):
         if s.announced[p] >= 0:
             out[O_ANNOUNCED + r * NUM_LEGAL + s.announced[p]] = 1
         out[O_SEEN_HIDDEN + r] = s.seen_hidden[p]
-        copy_row(out, O_HISTORY + r * NUM_HIST, hist[p], NUM_HIST)
+        put_row(out, O_HISTORY + r * NUM_HIST, hist[p], NUM_HIST)
         o = O_PROMISES + r * P
-        copy_row(out, o, promised[p, viewer:], n - viewer)
-        copy_row(out, o + n - viewer, promised[p], viewer)
+        _copy_row(out, o, promised[p, viewer:], n - viewer)
+        _copy_row(out, o + n - viewer, promised[p], viewer)
         if p != viewer:
-            copy_row(out, O_KNOWN_HAND + r * NUM_CARD_TYPES, know_hand[p], NUM_CARD_TYPES)
-            copy_row(out, O_KNOWN_FACE_DOWN + r * NUM_GOODS, know_down[p], NUM_GOODS)
+            put_row(out, O_KNOWN_HAND + r * NUM_CARD_TYPES, know_hand[p], NUM_CARD_TYPES)
+            put_row(out, O_KNOWN_FACE_DOWN + r * NUM_GOODS, know_down[p], NUM_GOODS)
         if s.raid_thief >= 0 and (viewer == s.raid_thief or p == viewer) and s.raid_taken[p] >= 0:
             out[O_RAID_TAKEN + r * NUM_CARD_TYPES + s.raid_taken[p]] = 1
         for g in range(ni):
             o = O_BOUNTIES + (r * 2 + g) * (2 + NUM_GOODS)
             out[o] = s.bounty_gold[p, g]
-            copy_row(out, o + 1, bounty_wh[p, g], NUM_GOODS)
+            put_row(out, o + 1, bounty_wh[p, g], NUM_GOODS)
             out[o + 1 + NUM_GOODS] = s.bounty_on[p, g]
         out[O_GIFTS_MADE + r] = s.gift_lock[p]
     if s.raid_thief >= 0:
         out[O_RAID_THIEF + _rel(s.raid_thief, viewer, n)] = 1
 
-    copy_row(out, O_OWN_HAND, hand[viewer], NUM_CARD_TYPES)
+    put_row(out, O_OWN_HAND, hand[viewer], NUM_CARD_TYPES)
     for k in range(NUM_ACTION):
         out[O_OWN_ACTIVE + k] = s.hand[viewer, FIRST_ACTION + k] - s.hand_later[viewer, k]
-    copy_row(out, O_OWN_CRATE, s.crate[viewer], NUM_GOODS)
-    copy_row(out, O_OWN_FACE_DOWN, wh_down[viewer], NUM_GOODS)
+    put_row(out, O_OWN_CRATE, s.crate[viewer], NUM_GOODS)
+    put_row(out, O_OWN_FACE_DOWN, wh_down[viewer], NUM_GOODS)
 
     if s.cur >= 0:
         out[O_CRATE_UNDER_CHECK + _rel(s.cur, viewer, n)] = 1
@@ -366,8 +369,8 @@ def observe_kernel(s, viewer, out):
         out[O_LAWYER_TO + s.lawyer_to] = 1
     out[O_FUND_PAID] = s.fund_paid
     if s.pool_left > 0:
-        copy_row(out, O_LAWYER_POOL, s.pool_wh, NUM_GOODS)
-        copy_row(out, O_LAWYER_POOL + NUM_GOODS, s.pool_crate, NUM_GOODS)
+        put_row(out, O_LAWYER_POOL, s.pool_wh, NUM_GOODS)
+        put_row(out, O_LAWYER_POOL + NUM_GOODS, s.pool_crate, NUM_GOODS)
         out[O_LAWYER_POOL + 2 * NUM_GOODS] = s.pool_left
         out[O_LAWYER_PAYER + _rel(s.pool_payer, viewer, n)] = 1
 
@@ -397,5 +400,5 @@ def step_observe_at(states, i, a, mask, obs, obs_mask):
     if count <= 0:
         return count - 1
     observe_kernel(s, s.turn, obs)
-    copy_row(obs_mask, 0, mask, obs_mask.shape[0])
+    put_row(obs_mask, 0, mask, NUM_ACTIONS)
     return s.turn
