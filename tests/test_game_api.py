@@ -172,3 +172,38 @@ def test_out_of_turn_names_both_seats():
                        match=rf"out of turn: player p{other} tried to act, but it is "
                              rf"p{game.current_player}'s turn"):
         game.step(game.legal_actions()[0], player=np.int16(other))
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_legal_actions_listed_by_the_step_kernel_match_the_mask_at_every_step(n):
+    """``step`` lists the next legal ids in its compiled call; refused actions (illegal ids,
+    the game over) leave the list as it was, and it always equals the mask's ids."""
+    game, rng = Game(GameConfig(num_players=n), seed=n), random.Random(n)
+    while True:
+        legal = game.legal_actions()
+        assert legal == np.flatnonzero(game.legal_mask()).tolist()
+        assert type(game.is_terminal) is bool and game.is_terminal == (not legal)
+        illegal = next(a for a in range(513) if a not in legal)
+        before = game.state.tobytes()
+        with pytest.raises(IllegalActionError):
+            game.step(illegal)
+        assert game.state.tobytes() == before and game.legal_actions() == legal
+        if game.is_terminal:
+            break
+        game.step(rng.choice(legal))
+
+
+def test_legal_actions_follow_a_game_stepped_by_its_aec_env():
+    """The AEC env steps its game with its own compiled call; the game's list follows."""
+    from borders_sim.envs import borders_v0
+
+    env = borders_v0.raw_env(num_players=4)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    game = env.unwrapped.game
+    for _ in range(300):
+        if game.is_terminal:
+            break
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert game.legal_actions() == np.flatnonzero(mask).tolist()
+        env.step(rng.choice(game.legal_actions()))

@@ -416,6 +416,7 @@ class raw_env(AECEnv):
                                                   obs, mask)
                 self._bound_state = state
             to_move = self._step_observe(state, 0, action, game._mask, obs, mask)
+            game._count = -1  # the game's list of legal ids is stale (Game.legal_actions)
             if to_move >= 0:
                 self._view = {"observation": obs, "action_mask": mask}
             elif to_move == -1:  # the game is over

@@ -334,9 +334,42 @@ def advance_at(states, i, mask):
     return advance(states[i], mask)
 
 
+#: Size of the buffer of :func:`step_list_at`: the mask (``MASK_SIZE`` bytes), then the legal
+#: ids as native int16 (room for every action).
+LISTED_SIZE = MASK_SIZE + 2 * NUM_ACTIONS
+#: :func:`step_list_at`'s answer to an action that is not legal now (nothing changed).
+ILLEGAL = -2
+
+
 @njit(cache=True)
-def step_at(states, i, a, mask):
-    return step(states[i], a, mask)
+def list_legal(mask, ids):
+    """Write the legal ids of ``mask`` (``MASK_SIZE`` bytes) into ``ids`` in increasing order
+    and return how many there are, skipping 8 ids at a time through a uint64 view."""
+    words = mask.view(np.uint64)
+    count = 0
+    for w in range(words.shape[0]):
+        if words[w] != 0:
+            for a in range(8 * w, 8 * w + 8):
+                if mask[a]:
+                    ids[count] = a
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def step_list_at(states, i, a, buf):
+    """:func:`step` on ``states[i]`` for the Python :class:`~borders_sim.Game`, whose ``buf``
+    (uint8[LISTED_SIZE]) holds the legal mask and then the legal ids as int16. Refuses an
+    action the mask does not allow (returns :data:`ILLEGAL`, changing nothing); otherwise
+    steps, lists the next legal ids after the mask, and returns their count (0 once the game is
+    over) or :data:`ENGINE_ERROR`."""
+    mask = buf[:MASK_SIZE]
+    if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
+        return ILLEGAL
+    count = step(states[i], a, mask)
+    if count > 0:
+        list_legal(mask, buf[MASK_SIZE:].view(np.int16))
+    return count
 
 
 @njit(cache=True)
