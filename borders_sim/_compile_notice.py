@@ -1,8 +1,9 @@
 """A one-line note on stderr while numba compiles borders_sim's kernels on first use.
 
-The kernels are ``@njit(cache=True)``: the first use in a fresh install compiles them, which
-takes tens of seconds to minutes, and later runs load numba's on-disk cache in about a second.
-Without a word, a notebook's first ``Game(...)`` just hangs for that long. So the first use of
+The kernels are cached numba functions (``@kernel``, :mod:`borders_sim.rules.jit`): the first use
+in a fresh install compiles them, which takes tens of seconds to minutes, and later runs load
+numba's on-disk cache in about a second. Without a word, a notebook's first ``Game(...)`` just
+hangs for that long. So the first use of
 each kind (the first :class:`~borders_sim.Game`, the first whole-game batch of
 :mod:`borders_sim.rules.rollout`) runs inside :func:`compile_notice`, which prints::
 

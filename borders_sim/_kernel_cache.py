@@ -15,7 +15,7 @@ package's cached kernels in that directory are deleted, so numba compiles them a
 An unchanged install finds matching digests and touches nothing.
 
 :func:`configure_cache_dir` runs first and makes sure numba has somewhere to cache them. numba
-0.68 picks a cache directory per kernel file when the module is imported (when ``@njit`` runs):
+0.68 picks a cache directory per kernel file when the module is imported (when ``@njit`` or ``@kernel`` runs):
 ``NUMBA_CACHE_DIR`` if set and writable, else ``__pycache__`` beside the source if writable,
 else its user-wide cache (``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``), and caches nothing
 at all when none of them is writable, silently, so that every new process compiles for minutes
@@ -37,7 +37,7 @@ from pathlib import Path
 from numba.core import config as numba_config
 from numba.core.caching import CacheImpl  # numba's own choice of cache directory
 
-_KERNEL = re.compile(r"^@njit", re.MULTILINE)  # a decorated kernel, not a mention
+_KERNEL = re.compile(r"^@(njit|kernel)\b", re.MULTILINE)  # a decorated kernel, not a mention
 STAMP = "borders_sim-kernels.sha256"
 NOWHERE = "nowhere (no writable cache directory: every new process compiles again)"
 

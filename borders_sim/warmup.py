@@ -1,7 +1,8 @@
 """Compile every kernel of borders_sim ahead of time (``borders-sim warmup``).
 
-The kernels are ``@njit(cache=True)``: the first use of each in a fresh install compiles it and
-numba keeps the result in its on-disk cache (see :mod:`borders_sim._kernel_cache` for where).
+The kernels are cached numba functions (``@kernel``, :mod:`borders_sim.rules.jit`): the first use
+of each in a fresh install compiles it and numba keeps the result in its on-disk cache (see
+:mod:`borders_sim._kernel_cache` for where).
 :func:`warm_up` runs each part of the package once through its public API, with the argument
 types real callers pass, so that every kernel is compiled and cached before the first real use:
 for Docker images (run it in the image build, as the user that will run the image, so the cache

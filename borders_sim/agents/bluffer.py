@@ -30,8 +30,8 @@ half the expected fine, waits, or passes.
 
 from __future__ import annotations
 
-from numba import njit
 
+from ..rules.jit import kernel
 from .heuristics import SMUGGLE_EV, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see
@@ -39,7 +39,7 @@ from .heuristics import SMUGGLE_EV, heuristic_act
 BLUFFER = (float(SMUGGLE_EV), 0.5, 0.7, 0.5, 0.0, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def bluffer_policy(obs, mask, words, count, rng):
     """The bluffer bot's action (deterministic: it draws nothing from ``rng``)."""
     return heuristic_act(BLUFFER, obs, mask, words)

@@ -29,8 +29,8 @@ an offer at least as good, demands half the expected fine, waits, or passes.
 
 from __future__ import annotations
 
-from numba import njit
 
+from ..rules.jit import kernel
 from .heuristics import SMUGGLE_NEEDED, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see
@@ -38,7 +38,7 @@ from .heuristics import SMUGGLE_NEEDED, heuristic_act
 COLLECTOR = (float(SMUGGLE_NEEDED), 0.6, 0.8, 0.45, 1.0, 1.0)
 
 
-@njit(cache=True)
+@kernel
 def collector_policy(obs, mask, words, count, rng):
     """The collector bot's action (deterministic: it draws nothing from ``rng``)."""
     return heuristic_act(COLLECTOR, obs, mask, words)

@@ -25,7 +25,6 @@ Estimates (public history counters, R-39):
 
 from __future__ import annotations
 
-from numba import njit
 
 from ..rules.actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_ANNOUNCE, A_BOUNTY_DONE, A_CLOSE,
                              A_COLLECT, A_DEMAND, A_DISCARD, A_END_MARKET, A_FUND, A_HAND_OVER,
@@ -39,6 +38,7 @@ from ..rules.cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_ACTION, CLAS
                            NUM_GOODS, NUM_LEGAL, NUM_MAIN, PART_ANY, PART_DIFFERENT, PART_NAMED,
                            PART_NONE, PART_PIECES, PART_SAME, PIECE_TYPE, PIECES)
 from ..rules.engine import first_legal, kth_legal
+from ..rules.jit import kernel
 from ..rules.observation import (O_ANNOUNCED, O_BOUNTIES, O_CRATE_COUNT,
                                  O_CRATE_UNDER_CHECK, O_DEAL, O_DEMAND, O_EXCHANGE, O_FACE_UP, O_GOLD,
                                  O_GOLD_MENU, O_HISTORY, O_INSPECTOR_A, O_INSPECTOR_B,
@@ -85,7 +85,7 @@ NEED_BONUS = 6.0
 
 
 # --- reading the observation -----------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def phase_of(obs):
     """The phase (``PH_*``) from the phase one-hot."""
     for ph in range(NUM_PHASES):
@@ -94,7 +94,7 @@ def phase_of(obs):
     return PH_GAME_OVER
 
 
-@njit(cache=True)
+@kernel
 def players_of(obs):
     """The player count from its one-hot."""
     for k in range(MAX_PLAYERS - MIN_PLAYERS + 1):
@@ -103,7 +103,7 @@ def players_of(obs):
     return MIN_PLAYERS
 
 
-@njit(cache=True)
+@kernel
 def row_of(obs, block):
     """The row marked in a one-hot seat block (e.g. ``O_CRATE_UNDER_CHECK``), -1 if none."""
     for r in range(MAX_PLAYERS):
@@ -112,30 +112,30 @@ def row_of(obs, block):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def hist(obs, r, h):
     """Public history counter ``h`` (``H_*``) of row ``r``."""
     return obs[O_HISTORY + r * NUM_HIST + h]
 
 
-@njit(cache=True)
+@kernel
 def free_gold(obs, r):
     """Gold of row ``r`` not reserved by accepted deals and bounties (R-09)."""
     return obs[O_GOLD + r] - obs[O_RESERVED_GOLD + r]
 
 
-@njit(cache=True)
+@kernel
 def my_badge(obs):
     """The viewer's badge slot (0 = A, 1 = B) when it inspects."""
     return 0 if obs[O_INSPECTOR_A] > 0 else 1
 
 
-@njit(cache=True)
+@kernel
 def hand(obs, t):
     return obs[O_OWN_HAND + t]
 
 
-@njit(cache=True)
+@kernel
 def owned(obs, t):
     """Own warehouse cards of goods type ``t`` (face up and face down)."""
     c = obs[O_OWN_FACE_DOWN + t]
@@ -144,19 +144,19 @@ def owned(obs, t):
     return c
 
 
-@njit(cache=True)
+@kernel
 def pool(obs, t):
     """Own cards of goods type ``t`` in hand and crate: what a crate is packed from."""
     return obs[O_OWN_HAND + t] + obs[O_OWN_CRATE + t]
 
 
 # --- choosing among legal ids -----------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def legal(mask, a):
     return 0 <= a < NUM_ACTIONS and mask[a] != 0
 
 
-@njit(cache=True)
+@kernel
 def either(mask, a, b):
     """``a`` if legal, else ``b`` if legal, else -1."""
     if legal(mask, a):
@@ -166,7 +166,7 @@ def either(mask, a, b):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def menu_at_most(obs, amount):
     """Index of the largest gold-menu amount at most ``amount`` (-1 if none)."""
     best = -1
@@ -177,7 +177,7 @@ def menu_at_most(obs, amount):
     return best
 
 
-@njit(cache=True)
+@kernel
 def gold_id(obs, mask, base, amount):
     """The legal id of gold range ``base`` (one id per menu entry) with the largest amount at
     most ``amount``, or -1."""
@@ -189,7 +189,7 @@ def gold_id(obs, mask, base, amount):
     return best
 
 
-@njit(cache=True)
+@kernel
 def own_seat(obs):
     """The viewer's absolute seat (the ``seat`` block): action ids that name seats use it."""
     for q in range(MAX_PLAYERS):
@@ -199,19 +199,19 @@ def own_seat(obs):
 
 
 # --- estimates from public history -------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def lie_rate(obs, r, prior):
     """Share of row ``r``'s opened crates that lied, shrunk towards ``prior``."""
     return (hist(obs, r, H_LIES_CAUGHT) + 2.0 * prior) / (hist(obs, r, H_CRATES_OPENED) + 2.0)
 
 
-@njit(cache=True)
+@kernel
 def open_rate(obs, r):
     """Share of the crates row ``r`` handled as an inspector that it opened (or joined)."""
     return (hist(obs, r, H_OPENS) + 1.0) / (hist(obs, r, H_CRATES_INSPECTED) + 3.0)
 
 
-@njit(cache=True)
+@kernel
 def check_rate(obs):
     """Chance that the viewer's crate is opened this round: per badge, the mean of the badge's
     open rate and the share of the viewer's own crates opened so far (``(opened + 1) / (crates
@@ -224,7 +224,7 @@ def check_rate(obs):
     return 1.0 - keep
 
 
-@njit(cache=True)
+@kernel
 def parcel_value(obs, o):
     """Worth of an offer or deal parcel at ``o``: its gold, its warehouse cards at their value
     and its crate cards at half their value (they are paid only if really in the crate, R-08)."""
@@ -234,7 +234,7 @@ def parcel_value(obs, o):
     return v
 
 
-@njit(cache=True)
+@kernel
 def bounty_for(obs, g):
     """Worth of the bounties addressed to badge ``g`` on the crate under check (R-07)."""
     v = 0.0
@@ -246,7 +246,7 @@ def bounty_for(obs, g):
     return v
 
 
-@njit(cache=True)
+@kernel
 def announced_type(obs, r):
     for t in range(NUM_LEGAL):
         if obs[O_ANNOUNCED + r * NUM_LEGAL + t] > 0:
@@ -254,7 +254,7 @@ def announced_type(obs, r):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def open_value(obs, g, r, prior):
     """Expected gold for badge ``g`` of opening row ``r``'s crate (see the module docstring),
     bounties for ``g`` included."""
@@ -267,7 +267,7 @@ def open_value(obs, g, r, prior):
 
 
 # --- the viewer's own crate -------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def crate_at_risk(obs):
     """(fine, value) of the cards of the viewer's crate that an open would confiscate: every
     card not of the announced type (4.4-B2)."""
@@ -283,7 +283,7 @@ def crate_at_risk(obs):
 
 
 # --- main resources (collector) ---------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def pieces_owned(obs, legal_type):
     total = 0.0
     for t in range(NUM_GOODS):
@@ -292,7 +292,7 @@ def pieces_owned(obs, legal_type):
     return total
 
 
-@njit(cache=True)
+@kernel
 def missing(obs, m):
     """About how many more warehouse cards main resource ``m`` needs (cards shared between
     parts counted for each: an estimate, the engine's exact check decides collection)."""
@@ -322,7 +322,7 @@ def missing(obs, m):
     return miss
 
 
-@njit(cache=True)
+@kernel
 def target_main(obs):
     """The main resource in the middle worth chasing (most points less 6 per missing card), or
     -1 once the viewer holds two (5-13)."""
@@ -340,7 +340,7 @@ def target_main(obs):
     return best
 
 
-@njit(cache=True)
+@kernel
 def helps(m, t):
     """Whether a card of goods type ``t`` fills a part of main resource ``m``."""
     if m < 0:
@@ -359,7 +359,7 @@ def helps(m, t):
 
 
 # --- what a smuggler packs --------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def cover_type(obs, style, m):
     """The legal type a smuggler packs and announces: the one it holds most of in hand and crate
     (ties: the more valuable); a collector adds 2 for a type its main resource needs and 1 for a
@@ -382,7 +382,7 @@ def cover_type(obs, style, m):
     return best
 
 
-@njit(cache=True)
+@kernel
 def smuggles(obs, style, t, q, m):
     """Whether the smuggler puts contraband or premium card ``t`` in its crate, the crate being
     opened with chance ``q``: bluffer when it is worth more than it risks, ``(1-q) value - q fine
@@ -399,7 +399,7 @@ def smuggles(obs, style, t, q, m):
     return False
 
 
-@njit(cache=True)
+@kernel
 def plan_count(obs, style, t, cover, q, m):
     """How many cards of goods type ``t`` the planned crate holds: contraband and premium cards
     it smuggles first (most valuable first), then cover cards, up to 5 (4.2-1). The plan depends
@@ -418,7 +418,7 @@ def plan_count(obs, style, t, cover, q, m):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def forced_card(obs):
     """With nothing planned (no legal goods, no contraband worth the risk) a crate still takes
     a card (4.2-2): the one with the lowest fine, then the lowest value."""
@@ -431,7 +431,7 @@ def forced_card(obs):
     return best
 
 
-@njit(cache=True)
+@kernel
 def keep_score(obs, style, t, cover, q, m):
     """How much a smuggler wants to keep a hand card of type ``t`` (market and raid discards):
     action cards 100; cards of its cover type 50 + value; contraband it would smuggle 40 +
@@ -448,7 +448,7 @@ def keep_score(obs, style, t, cover, q, m):
     return float(CARD_VALUE[t])
 
 
-@njit(cache=True)
+@kernel
 def worst_card(obs, style):
     """(type, score) of the hand card the smuggler wants least."""
     m = target_main(obs) if style[S_COLLECTOR] > 0 else -1
@@ -464,7 +464,7 @@ def worst_card(obs, style):
 
 
 # --- one decision per phase -------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def richest_target(obs, mask, n):
     """The Robbery id against the opponent with the most free gold."""
     me = own_seat(obs)
@@ -476,7 +476,7 @@ def richest_target(obs, mask, n):
     return best
 
 
-@njit(cache=True)
+@kernel
 def act_window(obs, mask):
     """Night Raid whenever it can (a card from every opponent, then the worst cards go);
     else Robbery on the richest opponent; else pass."""
@@ -488,7 +488,7 @@ def act_window(obs, mask):
     return A_WINDOW_PASS
 
 
-@njit(cache=True)
+@kernel
 def act_market(obs, mask, style):
     """Robbery first if the variant allows it here; then discard the least wanted card while it
     scores below :data:`KEEP_SCORE`; then end the turn."""
@@ -501,7 +501,7 @@ def act_market(obs, mask, style):
     return A_END_MARKET
 
 
-@njit(cache=True)
+@kernel
 def act_pack(obs, mask, style):
     """Pack the next card of the plan (:func:`plan_count`), then close."""
     m = target_main(obs) if style[S_COLLECTOR] > 0 else -1
@@ -518,7 +518,7 @@ def act_pack(obs, mask, style):
     return A_CLOSE
 
 
-@njit(cache=True)
+@kernel
 def act_announce(obs, mask):
     """Announce the legal type the crate holds most of (truthful for a one-type crate; for a
     crate of contraband, the type with the most face-up cards, a plausible cover)."""
@@ -530,7 +530,7 @@ def act_announce(obs, mask):
     return best
 
 
-@njit(cache=True)
+@kernel
 def act_choose_crate(obs, mask):
     """Inspect first the crate most likely to pay: lie rate times cards (inspect ids name
     absolute seats: row ``r`` is seat ``own seat + r``)."""
@@ -545,7 +545,7 @@ def act_choose_crate(obs, mask):
     return best
 
 
-@njit(cache=True)
+@kernel
 def bribe(obs, style, g):
     """The let-through bribe the owner offers badge ``g`` now; 0 for a truthful crate (an open
     would pay the owner). In the first exchange it offers only if the badge would open a crate
@@ -570,7 +570,7 @@ def bribe(obs, style, g):
     return amount
 
 
-@njit(cache=True)
+@kernel
 def act_offer(obs, mask, style):
     """Set the gold offered to each undecided badge to :func:`bribe` (rounded down to the
     menu), once per turn; no goods, no promises; then done."""
@@ -582,7 +582,7 @@ def act_offer(obs, mask, style):
     return A_OFFER_DONE
 
 
-@njit(cache=True)
+@kernel
 def act_answer_demand(obs, mask, style):
     """Accept a demand for a lying crate up to the style's cap of fine plus value at risk;
     refuse it for a truthful crate."""
@@ -594,7 +594,7 @@ def act_answer_demand(obs, mask, style):
     return A_REFUSE_DEMAND
 
 
-@njit(cache=True)
+@kernel
 def act_respond(obs, mask, style):
     """The inspector's answer in an exchange (P-5.3b): open when opening is worth more than the
     offer by the style's margin; accept an offer worth at least what opening is; else demand
@@ -615,7 +615,7 @@ def act_respond(obs, mask, style):
     return either(mask, A_WAIT, A_PASS)
 
 
-@njit(cache=True)
+@kernel
 def held_deal(obs, g):
     """Worth of the deal badge ``g`` holds (P-5.3(b')), 0 if none."""
     if obs[O_INSPECTOR_STATUS + g * NUM_G_STATUS + G_HOLDING] > 0:
@@ -623,7 +623,7 @@ def held_deal(obs, g):
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def act_join(obs, mask, style):
     """Join the other badge's open when its share of the value of opening (half the fine or
     half the cost, §8) plus the bounties joining accepts beats the deal held (0 if none) by the
@@ -637,7 +637,7 @@ def act_join(obs, mask, style):
     return A_STAY_OUT
 
 
-@njit(cache=True)
+@kernel
 def act_keep_or_open(obs, mask, style):
     """Open (voiding the held deal) only when opening is worth more than the deal by the
     style's margin; else keep it."""
@@ -648,7 +648,7 @@ def act_keep_or_open(obs, mask, style):
     return A_KEEP_DEAL
 
 
-@njit(cache=True)
+@kernel
 def act_react(obs, mask):
     """On an open of a lying crate, Secret Route (nothing is confiscated), else False Bottom
     (one card stays hidden); on a truthful crate no card (the inspector pays the fines)."""
@@ -660,7 +660,7 @@ def act_react(obs, mask):
     return A_NO_REACTION
 
 
-@njit(cache=True)
+@kernel
 def act_lawyer(mask):
     """Always the Lawyer when a deal or bounty is paid (it halves the payment and expires at
     the round's end anyway), the half to the first badge it may go to."""
@@ -668,7 +668,7 @@ def act_lawyer(mask):
     return a if a >= 0 else A_NO_LAWYER
 
 
-@njit(cache=True)
+@kernel
 def act_lawyer_goods(mask):
     """Hand over the least valuable card of the pool (R-17d)."""
     best, best_value = -1, 1e9
@@ -678,7 +678,7 @@ def act_lawyer_goods(mask):
     return best
 
 
-@njit(cache=True)
+@kernel
 def act_collect(obs, mask):
     """Collect the main resource worth most points whenever one can be collected."""
     best, best_points = A_COLLECT - 1, -1
@@ -688,7 +688,7 @@ def act_collect(obs, mask):
     return best
 
 
-@njit(cache=True)
+@kernel
 def heuristic_act(style, obs, mask, words):
     """The heuristic decision of a bot of ``style`` for this observation and mask: always a
     legal id (the phase's first legal id if the preferred one is not legal)."""

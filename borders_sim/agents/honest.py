@@ -28,8 +28,8 @@ another badge's open, or voids a held deal to open, on the same arithmetic.
 
 from __future__ import annotations
 
-from numba import njit
 
+from ..rules.jit import kernel
 from .heuristics import SMUGGLE_NEVER, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see
@@ -37,7 +37,7 @@ from .heuristics import SMUGGLE_NEVER, heuristic_act
 HONEST = (float(SMUGGLE_NEVER), 0.5, 0.5, 0.4, 2.0, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def honest_policy(obs, mask, words, count, rng):
     """The honest bot's action (deterministic: it draws nothing from ``rng``)."""
     return heuristic_act(HONEST, obs, mask, words)

@@ -43,13 +43,14 @@ import math
 import time
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..envs.belief import world_states
 from ..envs.rewards import final_rewards, reward_mode
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
+from ..rules.jit import kernel
 from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE, observe_kernel
 from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                            H_OFFERS_MADE, H_OPENS, NUM_HIST)
@@ -61,7 +62,7 @@ from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
 _MAX_STEPS = 1 << 20
 
 
-@njit(cache=True)
+@kernel
 def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
     """Apply the viewer's ``action`` to world ``s`` (at the viewer's decision) and play it to
     the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``; the viewer's
@@ -86,7 +87,7 @@ def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
     return rewards[viewer]
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def rollout_batch(worlds, actions, viewer, kinds, seeds, mode, out):
     """Rollout ``i`` plays world ``worlds[i]`` (changed in place) from root action
     ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;

@@ -17,9 +17,10 @@ applied (the state stays valid, at that decision) and the game's entry of ``out_
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..rules.engine import MASK_SIZE, advance, step
+from ..rules.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
@@ -30,7 +31,7 @@ class IllegalBotAction(RuntimeError):
     """A compiled bot chose an action its legal mask does not allow (a bug in that bot)."""
 
 
-@njit(cache=True)
+@kernel
 def bot_seed_kernel(seed, seat):
     return mix_seed(np.uint64(seed), seat)
 
@@ -40,7 +41,7 @@ def bot_seed(seed: int, seat: int) -> int:
     return int(bot_seed_kernel(np.uint64(int(seed) & (2**64 - 1)), np.int64(seat)))
 
 
-@njit(cache=True)
+@kernel
 def bot_decision(s, kind, obs, mask, words, count, rng):
     """The bot ``kind`` to move in ``s`` observes and chooses; its action, or -1 if the action
     is not allowed by ``mask`` (nothing is applied either way)."""
@@ -52,7 +53,7 @@ def bot_decision(s, kind, obs, mask, words, count, rng):
     return a
 
 
-@njit(cache=True)
+@kernel
 def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     """Play state ``s`` to the end with the bots ``kinds[seat]``; returns the decisions taken
     (``max_steps`` caps them), or ``-1 - k`` if the bot to move at decision ``k`` chose an
@@ -72,7 +73,7 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     return steps
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def play_bot_games(states, kinds, seeds, max_steps, out_steps):
     """Play every state of ``states`` to the end, game ``g`` with bots ``kinds[g]``
     (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions

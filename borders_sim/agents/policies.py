@@ -13,9 +13,9 @@ number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ word
 
 from __future__ import annotations
 
-from numba import njit
 
 from ..rules.engine import kth_legal
+from ..rules.jit import kernel
 from ..rules.piles import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy
@@ -26,13 +26,13 @@ COMPILED_BOTS = ("random", "honest", "bluffer", "collector")
 BOT_RANDOM, BOT_HONEST, BOT_BLUFFER, BOT_COLLECTOR = range(4)
 
 
-@njit(cache=True)
+@kernel
 def random_policy(obs, mask, words, count, rng):
     """Uniform over the legal actions."""
     return kth_legal(mask, words, next_below(rng, count), 0)
 
 
-@njit(cache=True)
+@kernel
 def act_kernel(kind, obs, mask, words, count, rng):
     """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`)."""
     if kind == BOT_HONEST:

@@ -14,8 +14,8 @@ mode        reward of seat ``p`` when the game ends (0 at every other step)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..rules.jit import kernel
 from ..rules.scoring import scores, winners
 from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS
 
@@ -30,7 +30,7 @@ def reward_mode(name: str) -> int:
     return REWARD_MODES.index(name)
 
 
-@njit(cache=True)
+@kernel
 def final_rewards(s, mode, out):
     """Write the end-of-game reward of every seat of the finished game ``s`` into
     ``out[:MAX_PLAYERS]`` (seats beyond the player count get 0); returns ``out``."""
@@ -59,7 +59,7 @@ def final_rewards(s, mode, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def final_rewards_at(states, i, mode, out):
     """:func:`final_rewards` of ``states[i]`` (array entry point for Python callers)."""
     return final_rewards(states[i], mode, out)

@@ -32,6 +32,7 @@ from ..game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
+from ..rules.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.rowcopy import put_row
@@ -41,7 +42,7 @@ from .rewards import final_rewards, reward_mode
 
 _MASK64 = (1 << 64) - 1
 
-@njit(cache=True)
+@kernel
 def derived_seed(seed, k, episode):
     """uint64 deal seed of the ``episode``-th game of slot ``k`` of a stream seeded ``seed``."""
     return mix_seed(mix_seed(seed, k), episode)
@@ -60,7 +61,7 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
     return int(derived_seed(np.uint64(int(seed) & _MASK64), np.int64(k), np.int64(episode)))
 
 
-@njit(cache=True)
+@kernel
 def _deal(states, raw, blank, i, seed, episodes, mask):
     """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
     raw[i, :] = blank  # zeroed record with the rules (cfg, menu) set, as new_state makes it
@@ -71,7 +72,7 @@ def _deal(states, raw, blank, i, seed, episodes, mask):
     advance(s, mask)
 
 
-@njit(cache=True)
+@kernel
 def _emit(s, mask, obs, mask_out):
     """Write the observation and mask of the seat to move in ``s``; return that seat."""
     observe_kernel(s, s.turn, obs)
@@ -86,7 +87,7 @@ def _clear(row):
         row[k] = 0
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions, masks, obs,
                    mask_out, cur, rewards, term):
     """With ``reset_all``: deal the next game in every slot. Otherwise check every action first

@@ -44,7 +44,8 @@ Main resources (§12.4) are described by up to three *parts* ``(kind, type, n)``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 # --- card types ---------------------------------------------------------------------------
 SUGAR, COFFEE, TOBACCO, FISH = 0, 1, 2, 3
@@ -171,7 +172,7 @@ MAX_MAIN_HELD = 2         # 5-13
 ROBBERY_DIE = 6           # RB-2
 
 
-@njit(cache=True)
+@kernel
 def deck_tier(num_players):
     """Deck tier for a player count (3.1-1..3): 0 for 3, 1 for 4-5, 2 for 6-8 players (also
     callable from kernels)."""

@@ -72,7 +72,6 @@ Cost (one call from numba, 2-core VM): about 0.05-0.1 us when the quick rejectio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .cards import (
     BLACK_MARKET_PRICE,
@@ -94,11 +93,12 @@ from .cards import (
     PIECE_TYPE,
     PIECES,
 )
+from .jit import kernel
 
 
 US_ROW = 1  # the row of the work array holding the cards used so far
 
-@njit(cache=True)
+@kernel
 def _lex_less(a, b):
     """True if the ascending sorted id list of count vector ``a`` is < that of ``b`` (R-26f)."""
     ra = 0
@@ -118,7 +118,7 @@ def _lex_less(a, b):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _eligible(kind, ptype, c):
     """Whether a card of type ``c`` can fill a non-named part ``(kind, ptype)`` (5-5..5-11)."""
     if kind == PART_PIECES:
@@ -130,7 +130,7 @@ def _eligible(kind, ptype, c):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _any_order(w, row):
     """Fill ``w[row]`` with the "any contraband" card types (5-7) by value, non-premium first at
     equal value, then id (the greedy order of :func:`_finish`); return how many there are."""
@@ -161,7 +161,7 @@ def _any_order(w, row):
 #   18 have (int64)  19 best set  20 any-contraband order  21 best key (column 0)
 
 
-@njit(cache=True)
+@kernel
 def _finish(w, cost, prem, any_need, n_any):
     """Complete a leaf with ``any_need`` "any contraband" cards and offer it as the new best.
 
@@ -182,7 +182,7 @@ def _finish(w, cost, prem, any_need, n_any):
     _take_any(w, any_need, n_any, -1)  # undo
 
 
-@njit(cache=True)
+@kernel
 def _take_any(w, any_need, n_any, sign):
     """Add (``sign`` 1) or take back (-1) the greedy "any contraband" cards of a leaf in the
     used row; returns (their value, their premium count, how many are still missing)."""
@@ -204,7 +204,7 @@ def _take_any(w, any_need, n_any, sign):
     return cost, prem, rem
 
 
-@njit(cache=True)
+@kernel
 def _search(w, n_any):
     """Branch and bound for the requirement in rows 9..11 of ``w`` (no PART_SAME; ``n`` already
     lowered for a top-up). Updates the best key (``16 * value + premium count``) and the best set
@@ -375,7 +375,7 @@ def _search(w, n_any):
         w[CU, s] = -1
 
 
-@njit(cache=True)
+@kernel
 def _search_same(w, n_any):
     """Run :func:`_search`, expanding a PART_SAME (Truck, 5-10) into PART_PIECES of each legal type."""
     KI, TY = 9, 10
@@ -395,7 +395,7 @@ def _search_same(w, n_any):
     w[TY, js] = -1
 
 
-@njit(cache=True)
+@kernel
 def _part_deficit(have, kind, ptype, n):
     """Units part ``(kind, ptype, n)`` misses when it alone may use the whole warehouse.
 
@@ -434,7 +434,7 @@ def _part_deficit(have, kind, ptype, n):
     return n - supply if supply < n else 0
 
 
-@njit(cache=True)
+@kernel
 def best_collection(have, m, top_up_allowed, out_used):
     """Best set of warehouse cards completing main resource ``m`` (5-4..5-12, R-26).
 
@@ -500,7 +500,7 @@ def best_collection(have, m, top_up_allowed, out_used):
     return status
 
 
-@njit(cache=True)
+@kernel
 def can_collect(have, m, free_gold):
     """-1 / 0 / 1 as :func:`best_collection`; the top-up is allowed iff ``free_gold >= 10`` (R-26d)."""
     scratch = np.zeros(NUM_GOODS, dtype=np.int64)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from .actions import A_ANNOUNCE, A_CLOSE, A_PACK
 from .cards import MAX_CRATE, NUM_GOODS, NUM_LEGAL, TOBACCO
+from .jit import kernel
 from .piles import NOBODY, goods_in_hand, is_inspector, num_players, remove_from_hand
 from .state import (CFG_TOBACCO_3P, CRATE_ANNOUNCED, CRATE_CLOSED, CRATE_PACKING,
                     CRATE_SITTING_OUT, PH_ANNOUNCE, PH_CHOOSE_CRATE)
 
 
-@njit(cache=True)
+@kernel
 def seek_pack(s):
     """Smugglers pack in round order; one with no goods sits the round out (R-23). Nobody
     learns anything of a crate but that it was packed until the announcement (P-3)."""
@@ -35,7 +35,7 @@ def seek_pack(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_pack(s, out):
     p = s.turn
     for t in range(NUM_GOODS):
@@ -45,7 +45,7 @@ def legal_pack(s, out):
         out[A_CLOSE] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_pack(s, a):
     p = s.turn
     if a == A_CLOSE:
@@ -58,7 +58,7 @@ def apply_pack(s, a):
         s.crate_size[p] += 1
 
 
-@njit(cache=True)
+@kernel
 def seek_announce(s):
     n = num_players(s)
     while s.pos < n:
@@ -72,7 +72,7 @@ def seek_announce(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_announce(s, out):
     for t in range(NUM_LEGAL):
         if t == TOBACCO and num_players(s) == 3 and s.cfg[CFG_TOBACCO_3P] == 0:
@@ -80,7 +80,7 @@ def legal_announce(s, out):
         out[A_ANNOUNCE + t] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_announce(s, a):
     """The count is filled in by the engine (4.3-1a); the type may be a lie (4.3-2)."""
     p = s.turn

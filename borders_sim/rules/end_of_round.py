@@ -5,12 +5,12 @@ start of the next round (round order 4-3, action-card activation 7.2)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .actions import A_COLLECT, A_SKIP_COLLECT
 from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAIN_MIN_CARDS, MAX_MAIN_HELD,
                     NUM_ACTION, NUM_GOODS, NUM_MAIN)
 from .collection import best_collection
+from .jit import kernel
 from .piles import (PUBLIC, discard_from_hand, draw_up_to_limit, free_gold, free_warehouse,
                     is_deferred_for_inspector, is_inspector, num_inspectors, num_players,
                     take_from_warehouse)
@@ -18,7 +18,7 @@ from .state import (CFG_ACTION_CARDS, CFG_COLLECT_A_PLUS_1, CRATE_NONE, CRATE_PA
                     END_MAIN_RESOURCES, PH_GAME_OVER, PH_MARKET, PH_WINDOW)
 
 
-@njit(cache=True)
+@kernel
 def start_round(s):
     """Round order starts left of the left-most inspector (4-3, R-04); cards waiting for this
     round become active unless their holder is an inspector and they are #1/#3/#4/#6 (7.2-3)."""
@@ -48,7 +48,7 @@ def start_round(s):
 
 
 # --- P-6 collection -----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _collector(s, i):
     n = num_players(s)
     if num_inspectors(s) == 2 and s.cfg[CFG_COLLECT_A_PLUS_1] != 0:
@@ -56,7 +56,7 @@ def _collector(s, i):
     return s.order[i]
 
 
-@njit(cache=True)
+@kernel
 def _held(s, p):
     k = 0
     for m in range(NUM_MAIN):
@@ -64,7 +64,7 @@ def _held(s, p):
     return k
 
 
-@njit(cache=True)
+@kernel
 def _free_goods(s, p, have):
     """Fill ``have`` (int64[NUM_GOODS]) with ``p``'s free warehouse cards by type; returns
     their number."""
@@ -75,7 +75,7 @@ def _free_goods(s, p, have):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _collection_plan(s, p, m, have, total, used):
     """:func:`best_collection` of ``m`` for ``p``, whose free goods are ``have`` (``total``
     cards, see :func:`_free_goods`): -1, 0, or 1 with the black market; ``used`` gets the cards."""
@@ -84,7 +84,7 @@ def _collection_plan(s, p, m, have, total, used):
     return best_collection(have, m, free_gold(s, p) >= BLACK_MARKET_PRICE, used)
 
 
-@njit(cache=True)
+@kernel
 def seek_collect(s):
     if s.pos < num_players(s):
         s.turn = _collector(s, s.pos)
@@ -93,7 +93,7 @@ def seek_collect(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_collect(s, out):
     """Legal only if the player can complete it now, with the black market if affordable,
     holds fewer than 2 and has not collected this round (P-6, 5-13, 5-14)."""
@@ -108,7 +108,7 @@ def legal_collect(s, out):
     out[A_SKIP_COLLECT] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_collect(s, a):
     """The engine picks the cards spent (R-26f); they go to the open discard pile (5-3)."""
     p = s.turn
@@ -137,7 +137,7 @@ def apply_collect(s, a):
 
 
 # --- 4.5-2 .. 4.5-5 ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def end_round(s):
     n = num_players(s)
     for p in range(n):  # 4.5-2: active action cards not used expire

@@ -23,12 +23,12 @@ is already near it stays at the bound instead of overflowing.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
 from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .end_of_round import apply_collect, legal_collect, seek_collect
+from .jit import kernel
 from .limits import (decisions_per_round_limit, game_length_limit, max_game_length, max_rounds,
                      rounds_limit)
 from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
@@ -79,7 +79,7 @@ STEPS_FLOOR = min(max_game_length(c) for c in _configs())
 ADVANCE_SPINS = 16 * max(decisions_per_round_limit(c.pack()[0]) for c in _configs()) + 64
 
 
-@njit(cache=True)
+@kernel
 def _seek(s):
     """Find who decides next, running automatic steps; False means 'look again'."""
     ph = s.phase
@@ -123,7 +123,7 @@ def _seek(s):
     return True
 
 
-@njit(cache=True)
+@kernel
 def legal_mask(s, out):
     """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0."""
     out[:] = 0
@@ -165,7 +165,7 @@ def legal_mask(s, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _apply(s, a):
     ph = s.phase
     if ph == PH_WINDOW:
@@ -211,7 +211,7 @@ _ONES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
 
 
-@njit(cache=True)
+@kernel
 def count_legal(mask, lo, hi):
     """Number of legal actions in ``mask[lo:hi]`` (a 0/1 byte per action); a phase's legal ids
     lie in ``PHASE_LO[phase] .. PHASE_HI[phase]``. (The unsigned loop index spares numba's
@@ -222,7 +222,7 @@ def count_legal(mask, lo, hi):
     return np.int64(total)
 
 
-@njit(cache=True)
+@kernel
 def last_legal(mask, lo, hi):
     """The highest legal action in ``mask[lo:hi]``, or -1. :func:`advance` finds a forced move
     (P-0.3) with it: that single legal action is most often the pass or done id that closes
@@ -233,7 +233,7 @@ def last_legal(mask, lo, hi):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def first_legal(mask, lo, hi):
     for a in range(lo, hi):
         if mask[a]:
@@ -241,7 +241,7 @@ def first_legal(mask, lo, hi):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def kth_legal(mask, words, k, lo):
     """The ``k``-th legal action (0-based) at or after ``lo``; ``words`` is ``mask`` viewed as
     uint64 (make the view once: creating it costs more than a scan)."""
@@ -261,7 +261,7 @@ def kth_legal(mask, words, k, lo):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def advance(s, mask):
     """Run the game forward to the next decision that needs a player. On return ``mask``
     (uint8[MASK_SIZE], see :func:`new_mask`) holds the legal mask of that decision; returns the
@@ -292,7 +292,7 @@ def advance(s, mask):
         _apply(s, last_legal(mask, lo, hi))
 
 
-@njit(cache=True)
+@kernel
 def step(s, a, mask):
     """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision; ``mask``
     then holds the next legal mask and the number of legal actions is returned (or
@@ -304,12 +304,12 @@ def step(s, a, mask):
     return advance(s, mask)
 
 
-@njit(cache=True)
+@kernel
 def is_terminal(s):
     return s.phase == PH_GAME_OVER
 
 
-@njit(cache=True)
+@kernel
 def current_player(s):
     """Seat to decide, or -1 when the game is over."""
     return -1 if s.phase == PH_GAME_OVER else s.turn
@@ -324,12 +324,12 @@ def new_mask() -> np.ndarray:
 # --- entry points for Python callers ----------------------------------------------------------
 # Numba types a record argument slowly (~40 us a call) but an array quickly (~3 us), so Python
 # code passes the state array and an index.
-@njit(cache=True)
+@kernel
 def legal_mask_at(states, i, out):
     return legal_mask(states[i], out)
 
 
-@njit(cache=True)
+@kernel
 def advance_at(states, i, mask):
     return advance(states[i], mask)
 
@@ -341,7 +341,7 @@ LISTED_SIZE = MASK_SIZE + 2 * NUM_ACTIONS
 ILLEGAL = -2
 
 
-@njit(cache=True)
+@kernel
 def list_legal(mask, ids):
     """Write the legal ids of ``mask`` (``MASK_SIZE`` bytes) into ``ids`` in increasing order
     and return how many there are, skipping 8 ids at a time through a uint64 view."""
@@ -356,7 +356,7 @@ def list_legal(mask, ids):
     return count
 
 
-@njit(cache=True)
+@kernel
 def step_list_at(states, i, a, buf):
     """:func:`step` on ``states[i]`` for the Python :class:`~borders_sim.Game`, whose ``buf``
     (uint8[LISTED_SIZE]) holds the legal mask and then the legal ids as int16. Refuses an
@@ -372,7 +372,7 @@ def step_list_at(states, i, a, buf):
     return count
 
 
-@njit(cache=True)
+@kernel
 def seek_at(states, i):
     """One look for the next decision (what :func:`advance` repeats): True when ``s.turn``
     decides now in ``s.phase``; a state at a decision point is left unchanged. Used to check

@@ -16,7 +16,6 @@ inspector is still holding when the crate is settled.
 
 from __future__ import annotations
 
-from numba import njit
 
 from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
                       A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_KEEP_DEAL,
@@ -24,6 +23,7 @@ from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A
                       A_OPEN, A_OPEN_AND_VOID, A_PASS, A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE,
                       A_REFUSE_DEMAND, A_STAY_OUT, A_WAIT, A_WITHDRAW)
 from .cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
+from .jit import kernel
 from .piles import (active_cards, free_gold, free_warehouse, hand_over_goods, is_inspector,
                     num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
@@ -38,18 +38,18 @@ from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY
                     PH_REACT, PH_RESPOND)
 
 
-@njit(cache=True)
+@kernel
 def _menu_len(s):
     return s.cfg[CFG_MENU_LEN]
 
 
-@njit(cache=True)
+@kernel
 def _full(s):
     return s.cfg[CFG_HAGGLING] == HAGGLE_FULL
 
 
 # --- P-5.1 crate choice -------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def start_crate(s, c):
     """The crate of seat ``c`` comes up: a fresh negotiation (P-5.2, P-5.3)."""
     s.cur = c
@@ -93,7 +93,7 @@ def start_crate(s, c):
         s.phase = PH_OFFER
 
 
-@njit(cache=True)
+@kernel
 def seek_choose_crate(s):
     n = num_players(s)
     first = -1
@@ -113,32 +113,32 @@ def seek_choose_crate(s):
     return True
 
 
-@njit(cache=True)
+@kernel
 def legal_choose_crate(s, out):
     for p in range(num_players(s)):
         if s.crate_status[p] == CRATE_ANNOUNCED:
             out[A_INSPECT + p] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_choose_crate(s, a):
     start_crate(s, a - A_INSPECT)
 
 
 # --- P-5.2 bounties (R-07) and gifts (R-06c) --------------------------------------------------
-@njit(cache=True)
+@kernel
 def _bounty_budget(s, x):
     """Gold ``x`` may still promise: free gold less standing bounties, so that accepting every
     bounty stays payable (R-09)."""
     return free_gold(s, x) - s.bounty_gold[x, 0] - s.bounty_gold[x, 1]
 
 
-@njit(cache=True)
+@kernel
 def _bounty_cards_left(s, x, t):
     return free_warehouse(s, x, t) - s.bounty_wh[x, 0, t] - s.bounty_wh[x, 1, t]
 
 
-@njit(cache=True)
+@kernel
 def seek_bounty(s):
     """Each smuggler other than the owner, in round order, gets one bounty turn (P-5.2)."""
     n = num_players(s)
@@ -152,7 +152,7 @@ def seek_bounty(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_bounty(s, out):
     x = s.turn
     budget = _bounty_budget(s, x)
@@ -183,7 +183,7 @@ def legal_bounty(s, out):
     out[A_BOUNTY_DONE] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_bounty(s, a):
     x = s.turn
     if a == A_BOUNTY_DONE:
@@ -207,7 +207,7 @@ def apply_bounty(s, a):
         hand_over_goods(s, x, k // NUM_GOODS, k % NUM_GOODS, False)
 
 
-@njit(cache=True)
+@kernel
 def _note_bounty(s, x, g):
     """Count a new bounty from ``x`` to slot ``g`` in the public history (not an addition to
     one already standing)."""
@@ -220,7 +220,7 @@ def _note_bounty(s, x, g):
 
 
 # --- P-5.3a the owner's offer turn -----------------------------------------------------------
-@njit(cache=True)
+@kernel
 def offer_is_empty(s, g):
     if s.offer_gold[g] > 0 or s.offer_promise[g] > 0:
         return False
@@ -230,7 +230,7 @@ def offer_is_empty(s, g):
     return True
 
 
-@njit(cache=True)
+@kernel
 def offer_is_affordable(s, g):
     """Offers are not escrowed until accepted (P-5.3a); an offer can only be accepted while the
     owner's free assets still cover it (R-09)."""
@@ -243,13 +243,13 @@ def offer_is_affordable(s, g):
     return True
 
 
-@njit(cache=True)
+@kernel
 def seek_offer(s):
     s.turn = s.cur
     return True
 
 
-@njit(cache=True)
+@kernel
 def legal_offer(s, out):
     c = s.cur
     gold = free_gold(s, c)
@@ -277,7 +277,7 @@ def legal_offer(s, out):
     out[A_OFFER_DONE] = 1
 
 
-@njit(cache=True)
+@kernel
 def _clear_offer(s, g):
     s.offer_gold[g] = 0
     s.offer_promise[g] = 0
@@ -286,7 +286,7 @@ def _clear_offer(s, g):
         s.offer_crate[g, t] = 0
 
 
-@njit(cache=True)
+@kernel
 def apply_offer(s, a):
     if a == A_OFFER_DONE:
         for g in range(num_inspectors(s)):
@@ -317,12 +317,12 @@ def apply_offer(s, a):
 
 
 # --- P-5.3b the inspectors' turns --------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _last_exchange(s):
     return s.exchange >= s.cfg[CFG_HAGGLE_ROUNDS]
 
 
-@njit(cache=True)
+@kernel
 def _commit(s, g, gold, with_offer):
     """Inspector ``g`` accepts a let-through deal: committed not to open (R-05), assets escrowed
     (R-09), acceptance order recorded for crate goods (R-08). With ``accept_commits=False`` the
@@ -352,7 +352,7 @@ def _commit(s, g, gold, with_offer):
     _clear_offer(s, g)
 
 
-@njit(cache=True)
+@kernel
 def _void_deal(s, g):
     """P-5.3(b'): the deal held by ``g`` is void because ``g`` opens; its escrow is released and
     its promise of a future pass, never binding, is no longer owed."""
@@ -371,7 +371,7 @@ def _void_deal(s, g):
         s.deal_crate[g, t] = 0
 
 
-@njit(cache=True)
+@kernel
 def _accept_bounties(s, g):
     """Declaring Open accepts every bounty addressed to ``g`` (R-07); they are escrowed."""
     for x in range(num_players(s)):
@@ -391,7 +391,7 @@ def _accept_bounties(s, g):
         s.bounty_on[x, g] = 1
 
 
-@njit(cache=True)
+@kernel
 def _all_decided(s):
     for g in range(num_inspectors(s)):
         if s.g_status[g] == G_UNDECIDED:
@@ -399,7 +399,7 @@ def _all_decided(s):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _after_open(s):
     """R-10: an Open cannot be withdrawn; pending offers lapse; then join, then reaction."""
     for g in range(2):
@@ -408,7 +408,7 @@ def _after_open(s):
     s.phase = PH_JOIN
 
 
-@njit(cache=True)
+@kernel
 def _end_without_open(s):
     """The negotiation ends with no open: the crate passes, after the final keep-or-open choice
     of any inspector holding a deal (P-5.3(b'))."""
@@ -421,7 +421,7 @@ def _end_without_open(s):
     begin_settlement(s)
 
 
-@njit(cache=True)
+@kernel
 def _end_exchange(s):
     for g in range(2):
         s.demand[g] = 0
@@ -437,7 +437,7 @@ def _end_exchange(s):
         _end_without_open(s)
 
 
-@njit(cache=True)
+@kernel
 def seek_respond(s):
     ni = num_inspectors(s)
     while s.pos < ni:
@@ -454,7 +454,7 @@ def seek_respond(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_respond(s, out):
     g = s.pos
     if s.cfg[CFG_HAGGLING] != HAGGLE_NONE:
@@ -470,7 +470,7 @@ def legal_respond(s, out):
     out[A_PASS] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_respond(s, a):
     g = s.pos
     if a == A_ACCEPT:
@@ -489,7 +489,7 @@ def apply_respond(s, a):
 
 
 # --- P-5.3c the owner answers demands ---------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seek_answer_demand(s):
     while s.pos < num_inspectors(s):
         if s.demand[s.pos] > 0 and s.g_status[s.pos] == G_UNDECIDED:
@@ -500,14 +500,14 @@ def seek_answer_demand(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_answer_demand(s, out):
     if s.demand[s.pos] <= free_gold(s, s.cur):
         out[A_ACCEPT_DEMAND] = 1
     out[A_REFUSE_DEMAND] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_answer_demand(s, a):
     g = s.pos
     if a == A_ACCEPT_DEMAND:
@@ -517,7 +517,7 @@ def apply_answer_demand(s, a):
 
 
 # --- P-5.3(b') the final choice of an inspector holding a deal -------------------------------
-@njit(cache=True)
+@kernel
 def seek_keep_or_open(s):
     """Each inspector holding a deal, A then B, keeps it or opens; if all keep, the crate
     passes."""
@@ -531,13 +531,13 @@ def seek_keep_or_open(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_keep_or_open(s, out):
     out[A_KEEP_DEAL] = 1
     out[A_OPEN_AND_VOID] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_keep_or_open(s, a):
     """Keeping makes the deal binding (paid at settlement like a committed one); opening voids
     it, releases its escrow and accepts this inspector's bounties (R-07), then P-5.4 follows."""
@@ -554,7 +554,7 @@ def apply_keep_or_open(s, a):
 
 
 # --- P-5.4 join and reaction ------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seek_join(s):
     """The other inspector, if undecided or holding a deal (P-5.3(b')), joins or stays out."""
     for g in range(num_inspectors(s)):
@@ -566,13 +566,13 @@ def seek_join(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_join(s, out):
     out[A_JOIN] = 1
     out[A_STAY_OUT] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_join(s, a):
     """Joining voids a held deal; staying out keeps it, binding, paid like the deal of an
     inspector who did not open (P-5.3(b'), SR-3, Appendix A)."""
@@ -589,14 +589,14 @@ def apply_join(s, a):
     s.phase = PH_REACT
 
 
-@njit(cache=True)
+@kernel
 def _can_react(s):
     if s.cfg[CFG_ACTION_CARDS] == 0:
         return False
     return active_cards(s, s.cur, SECRET_ROUTE) > 0 or active_cards(s, s.cur, FALSE_BOTTOM) > 0
 
 
-@njit(cache=True)
+@kernel
 def seek_react(s):
     """SR-1, FB-1: the owner may answer an Open with Secret Route or False Bottom (R-13)."""
     if _can_react(s):
@@ -607,7 +607,7 @@ def seek_react(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_react(s, out):
     if active_cards(s, s.cur, SECRET_ROUTE) > 0:
         out[A_PLAY_ROUTE] = 1
@@ -616,7 +616,7 @@ def legal_react(s, out):
     out[A_NO_REACTION] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_react(s, a):
     if a == A_PLAY_ROUTE:
         play_card(s, s.cur, SECRET_ROUTE)

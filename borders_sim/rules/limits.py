@@ -22,17 +22,17 @@ of a :class:`GameConfig` below wrap them.
 
 from __future__ import annotations
 
-from numba import njit
 
 from .cards import (COPIES, CYCLE_LENGTH, FIRST_ACTION, MAX_CRATE, MAX_MARKET_DISCARDS,
                     NIGHT_RAID, NUM_CARD_TYPES, ROBBERY, deck_tier)
 from .config import GameConfig
+from .jit import kernel
 from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_HAGGLE_ROUNDS, CFG_LAWYER_CHOICE,
                     CFG_NUM_INSPECTORS,
                     CFG_NUM_PLAYERS)
 
 
-@njit(cache=True)
+@kernel
 def deck_size_of(cfg):
     """Cards in the deck of the game configured by ``cfg`` (3.1, action cards with the flag)."""
     tier = deck_tier(cfg[CFG_NUM_PLAYERS])
@@ -43,13 +43,13 @@ def deck_size_of(cfg):
     return d
 
 
-@njit(cache=True)
+@kernel
 def rounds_limit(cfg):
     """``max_rounds``: no game with this ``cfg`` plays more rounds (module docstring)."""
     return 2 * (deck_size_of(cfg) + 1) + 2 * CYCLE_LENGTH[cfg[CFG_NUM_PLAYERS]]
 
 
-@njit(cache=True)
+@kernel
 def decisions_per_round_limit(cfg):
     """An upper bound on the decisions of one round with this ``cfg``."""
     n = cfg[CFG_NUM_PLAYERS]
@@ -70,7 +70,7 @@ def decisions_per_round_limit(cfg):
     return window + market + pack + announce + smugglers * per_crate + n
 
 
-@njit(cache=True)
+@kernel
 def game_length_limit(cfg):
     """``max_game_length``: an upper bound on the decisions of any game with this ``cfg``."""
     return rounds_limit(cfg) * decisions_per_round_limit(cfg)

@@ -6,11 +6,11 @@ return False), ``legal_*`` (set the legal ids in a mask) and ``apply_*`` (apply 
 
 from __future__ import annotations
 
-from numba import njit
 
 from .actions import A_DISCARD, A_END_MARKET, A_RAID, A_ROB, A_WINDOW_PASS
 from .cards import (HAND_LIMIT, MAX_MARKET_DISCARDS, NIGHT_RAID, NUM_CARD_TYPES, ROBBERY,
                     ROBBERY_DIE)
+from .jit import kernel
 from .piles import (active_cards, add_to_hand, discard_from_hand, draw_up_to_limit, free_gold,
                     hand_size, is_inspector, num_players, play_card, rand_below,
                     random_hand_card, remove_from_hand)
@@ -18,19 +18,19 @@ from .state import CFG_ROBBERY_OWN_TURN, PH_MARKET, PH_PACK, PH_RAID_DISCARD, PH
 
 
 # --- action window (P-1) --------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _may_rob_in_window(s, p):
     if active_cards(s, p, ROBBERY) == 0:
         return False
     return s.cfg[CFG_ROBBERY_OWN_TURN] == 0 or is_inspector(s, p)
 
 
-@njit(cache=True)
+@kernel
 def _has_window_play(s, p):
     return active_cards(s, p, NIGHT_RAID) > 0 or _may_rob_in_window(s, p)
 
 
-@njit(cache=True)
+@kernel
 def seek_window(s):
     """The window goes round in round order until every player has passed in a row (R-02);
     a player with nothing to play passes without being asked."""
@@ -48,7 +48,7 @@ def seek_window(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_window(s, out):
     p = s.turn
     if active_cards(s, p, NIGHT_RAID) > 0:
@@ -60,7 +60,7 @@ def legal_window(s, out):
     out[A_WINDOW_PASS] = 1
 
 
-@njit(cache=True)
+@kernel
 def rob(s, p, target):
     """Robbery (RB-2): roll a d6; the target pays that much gold, or all they have."""
     play_card(s, p, ROBBERY)
@@ -70,7 +70,7 @@ def rob(s, p, target):
     s.gold[p] += paid
 
 
-@njit(cache=True)
+@kernel
 def night_raid(s, p):
     """Night Raid (NR-2, R-20, R-21): one random card from every opponent, then discard to 6.
     The cards are taken face down: only the raider and each victim learn what was taken (R-39),
@@ -89,7 +89,7 @@ def night_raid(s, p):
                 s.know_hand[q, p, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def apply_window(s, a):
     p = s.turn
     n = num_players(s)
@@ -107,7 +107,7 @@ def apply_window(s, a):
     s.pos = (s.pos + 1) % n
 
 
-@njit(cache=True)
+@kernel
 def seek_raid_discard(s):
     if hand_size(s, s.turn) > HAND_LIMIT:
         return True
@@ -116,20 +116,20 @@ def seek_raid_discard(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_raid_discard(s, out):
     for t in range(NUM_CARD_TYPES):
         if s.hand[s.turn, t] > 0:
             out[A_DISCARD + t] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_raid_discard(s, a):
     discard_from_hand(s, s.turn, a - A_DISCARD)
 
 
 # --- market (P-2) ----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seek_market(s):
     """Smugglers in round order; inspectors take no part (4.1-3)."""
     n = num_players(s)
@@ -144,7 +144,7 @@ def seek_market(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_market(s, out):
     p = s.turn
     if s.count < MAX_MARKET_DISCARDS:
@@ -158,7 +158,7 @@ def legal_market(s, out):
     out[A_END_MARKET] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_market(s, a):
     p = s.turn
     if a == A_END_MARKET:

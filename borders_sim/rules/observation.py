@@ -29,6 +29,7 @@ from .cards import CYCLE_LENGTH, FIRST_ACTION, NUM_ACTION, NUM_CARD_TYPES, NUM_G
     NUM_MAIN
 from .actions import NUM_ACTIONS
 from .engine import step
+from .jit import kernel
 from .rowcopy import put_row
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
                     G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
@@ -230,7 +231,7 @@ O_LAWYER_PAYER = offset_of("lawyer_payer")
 _NUM_G_STATUS = len(G_STATUS_NAMES)
 
 
-@njit(cache=True)
+@kernel
 def _rel(p, viewer, n):
     """Row of seat ``p`` for ``viewer``: places to the viewer's left (no division: hot)."""
     r = p - viewer
@@ -264,7 +265,7 @@ def _parcel(out, o, gold, wh, crate, promise):
     out[o + 1 + 2 * NUM_GOODS] = promise
 
 
-@njit(cache=True)
+@kernel
 def observe_kernel(s, viewer, out):
     """Write ``viewer``'s observation of state record ``s`` into ``out`` (float32[OBS_SIZE]);
     see :data:`OBSERVATION_LAYOUT`. Reads only what ``viewer`` may know (R-39)."""
@@ -375,20 +376,20 @@ def observe_kernel(s, viewer, out):
         out[O_LAWYER_PAYER + _rel(s.pool_payer, viewer, n)] = 1
 
 
-@njit(cache=True)
+@kernel
 def observe_at(states, i, viewer, out):
     """:func:`observe_kernel` on ``states[i]`` (array entry point: cheap to call from Python)."""
     observe_kernel(states[i], viewer, out)
 
 
-@njit(cache=True)
+@kernel
 def observe_all(states, viewers, out):
     """Observation of game ``i`` for seat ``viewers[i]`` into ``out[i]`` (a batch)."""
     for i in range(states.shape[0]):
         observe_kernel(states[i], viewers[i], out[i])
 
 
-@njit(cache=True)
+@kernel
 def step_observe_at(states, i, a, mask, obs, obs_mask):
     """Apply the legal action ``a`` to ``states[i]`` (:func:`~.engine.step`, leaving the next
     legal mask in ``mask``), then write the observation of the player to move next into

@@ -6,10 +6,10 @@ All randomness comes from the xorshift128+ generator in ``s.rng`` (DESIGN proper
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
                     NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
+from .jit import kernel
 from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK, H_PLAYED
 
 _U11 = np.uint64(11)
@@ -25,7 +25,7 @@ _U30, _U27, _U31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True)
+@kernel
 def splitmix64(z):
     """The splitmix64 output function, a bijection of uint64 (seeds and seed derivations)."""
     z = (z ^ (z >> _U30)) * _MIX1
@@ -33,7 +33,7 @@ def splitmix64(z):
     return z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@kernel
 def seed_rng(rng, seed):
     """Fill ``rng`` (uint64[2]) with two non-zero xorshift128+ words from ``seed`` (uint64):
     two consecutive splitmix64 outputs."""
@@ -44,7 +44,7 @@ def seed_rng(rng, seed):
         rng[i] = z if z != 0 else np.uint64(1)
 
 
-@njit(cache=True)
+@kernel
 def mix_seed(seed, k):
     """A uint64 seed derived from ``seed`` and the index ``k`` (a seat, a game, an episode):
     distinct ``k`` give unrelated streams."""
@@ -59,7 +59,7 @@ def seed_words(seed: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def next_below(rng, k):
     """Uniform int in ``[0, k)`` (k >= 1) from xorshift128+ words ``rng`` (uint64[2])."""
     a = rng[0]
@@ -72,23 +72,23 @@ def next_below(rng, k):
     return np.int64(((a + b) >> _U11) % np.uint64(k))
 
 
-@njit(cache=True)
+@kernel
 def rand_below(s, k):
     """Uniform int in ``[0, k)`` from the state's own generator (P-0.2)."""
     return next_below(s.rng, k)
 
 
-@njit(cache=True)
+@kernel
 def num_players(s):
     return s.cfg[CFG_NUM_PLAYERS]
 
 
-@njit(cache=True)
+@kernel
 def num_inspectors(s):
     return s.cfg[CFG_NUM_INSPECTORS]
 
 
-@njit(cache=True)
+@kernel
 def is_inspector(s, p):
     return p == s.insp[0] or p == s.insp[1]
 
@@ -98,7 +98,7 @@ def is_inspector(s, p):
 PUBLIC, NOBODY = -2, -1
 
 
-@njit(cache=True)
+@kernel
 def forget(know, n, o, t, witness):
     """A hidden card of type ``t`` left ``o``'s hand or face-down warehouse (``know`` is
     ``s.know_hand`` or ``s.know_down``). A viewer who saw the type lowers its bound for that
@@ -116,7 +116,7 @@ def forget(know, n, o, t, witness):
 
 
 # --- hands and action-card lifetimes (7.2) ------------------------------------------------
-@njit(cache=True)
+@kernel
 def hand_size(s, p):
     n = 0
     for t in range(NUM_CARD_TYPES):
@@ -124,7 +124,7 @@ def hand_size(s, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def goods_in_hand(s, p):
     n = 0
     for t in range(NUM_GOODS):
@@ -132,19 +132,19 @@ def goods_in_hand(s, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def active_cards(s, p, t):
     """Copies of action card type ``t`` that ``p`` may use this round (7.2 lifetime model)."""
     return s.hand[p, t] - s.hand_later[p, t - FIRST_ACTION]
 
 
-@njit(cache=True)
+@kernel
 def is_deferred_for_inspector(t):
     """Secret Route, False Bottom, Syndicate Fund and Lawyer wait for a smuggler round (7.2-3)."""
     return t != FIRST_ACTION + 1 and t != FIRST_ACTION + 4
 
 
-@njit(cache=True)
+@kernel
 def add_to_hand(s, p, t, later):
     """A card enters ``p``'s hand. Action cards are active now unless ``later`` (refill, setup)
     or deferred because ``p`` is an inspector this round (7.2-3, R-20)."""
@@ -153,7 +153,7 @@ def add_to_hand(s, p, t, later):
         s.hand_later[p, t - FIRST_ACTION] += 1
 
 
-@njit(cache=True)
+@kernel
 def remove_from_hand(s, p, t, witness):
     """A card leaves ``p``'s hand; of an action card the copy that expires soonest goes (P-0.6).
     ``witness`` saw its type besides ``p``: a seat, :data:`PUBLIC` or :data:`NOBODY`."""
@@ -165,7 +165,7 @@ def remove_from_hand(s, p, t, witness):
     forget(s.know_hand, num_players(s), p, t, witness)
 
 
-@njit(cache=True)
+@kernel
 def random_hand_card(s, p):
     """A uniformly random card of ``p``'s hand (Night Raid, NR-2), or -1 for an empty hand."""
     n = hand_size(s, p)
@@ -180,7 +180,7 @@ def random_hand_card(s, p):
 
 
 # --- draw and discard piles (4.5-6, R-29, R-30) --------------------------------------------
-@njit(cache=True)
+@kernel
 def shuffle_discard_into_draw(s):
     n = 0
     for t in range(NUM_CARD_TYPES):
@@ -196,7 +196,7 @@ def shuffle_discard_into_draw(s):
     s.draw_len = n
 
 
-@njit(cache=True)
+@kernel
 def note_runout(s, trigger_round):
     """Count a run-out of the draw pile; the second one starts the fallback (6-6, R-29)."""
     s.runouts += 1
@@ -205,7 +205,7 @@ def note_runout(s, trigger_round):
         s.end_reason = END_FALLBACK
 
 
-@njit(cache=True)
+@kernel
 def draw_up_to_limit(s, p, later, trigger_round):
     """``p`` draws until holding 6 cards, reshuffling lazily (R-30). A draw from an empty pile
     is a run-out; if the discard pile is empty too the hand stays short (R-29). Cards drawn
@@ -223,14 +223,14 @@ def draw_up_to_limit(s, p, later, trigger_round):
         add_to_hand(s, p, t, later or (rollover and (t == NIGHT_RAID or t == ROBBERY)))
 
 
-@njit(cache=True)
+@kernel
 def discard_from_hand(s, p, t):
     """``p`` discards a card of type ``t`` face up onto the open discard pile."""
     remove_from_hand(s, p, t, PUBLIC)
     s.discard[t] += 1
 
 
-@njit(cache=True)
+@kernel
 def play_card(s, p, t):
     """``p`` plays action card ``t``: it is shown, counted in the public history and
     discarded (§7)."""
@@ -239,23 +239,23 @@ def play_card(s, p, t):
 
 
 # --- warehouses and escrow (R-09, R-33) ----------------------------------------------------
-@njit(cache=True)
+@kernel
 def warehouse_count(s, p, t):
     return s.wh_up[p, t] + s.wh_down[p, t]
 
 
-@njit(cache=True)
+@kernel
 def free_gold(s, p):
     """Gold not reserved by an accepted deal or bounty (R-09)."""
     return s.gold[p] - s.res_gold[p]
 
 
-@njit(cache=True)
+@kernel
 def free_warehouse(s, p, t):
     return warehouse_count(s, p, t) - s.res_wh[p, t]
 
 
-@njit(cache=True)
+@kernel
 def store(s, p, t):
     """A goods card enters ``p``'s warehouse: legal face up, the rest face down (4.4-A1, R-33)."""
     if CARD_CLASS[t] == CLASS_LEGAL:
@@ -264,7 +264,7 @@ def store(s, p, t):
         s.wh_down[p, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def take_from_warehouse(s, p, t, witness):
     """Remove one card of type ``t`` from ``p``'s warehouse, face-up copies first; ``witness``
     (a seat, :data:`PUBLIC` or :data:`NOBODY`) saw the type of a face-down one."""
@@ -275,7 +275,7 @@ def take_from_warehouse(s, p, t, witness):
         forget(s.know_down, num_players(s), p, t, witness)
 
 
-@njit(cache=True)
+@kernel
 def hand_over_goods(s, src, dst, t, from_crate):
     """A goods card of type ``t`` goes from ``src``'s warehouse (or crate) to ``dst``'s
     warehouse. Only the two of them learn a face-down card's type (R-33), so ``src`` now
@@ -289,13 +289,13 @@ def hand_over_goods(s, src, dst, t, from_crate):
         s.know_down[src, dst, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def card_order_key(t):
     """Sort key for automatic goods payments: lowest value, then lowest fine, then id (R-14d)."""
     return (CARD_VALUE[t] * 16 + CARD_FINE[t]) * 32 + t
 
 
-@njit(cache=True)
+@kernel
 def cheapest_free_card(s, p, legal):
     """Type of ``p``'s free warehouse card of the given class (legal, or contraband and
     premium) with the lowest :func:`card_order_key`, or -1 if there is none."""
@@ -311,7 +311,7 @@ def cheapest_free_card(s, p, legal):
     return best
 
 
-@njit(cache=True)
+@kernel
 def pay_debt(s, payer, creditor, amount):
     """Pay a fine of ``amount`` (R-14): free gold, then free legal warehouse cards, then
     contraband and premium, lowest value first; each card counts its value, no change; the

@@ -12,19 +12,20 @@ on stderr while numba compiles (:mod:`borders_sim._compile_notice`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .._compile_notice import compile_notice
 from .actions import PHASE_LO
 from .config import GameConfig
 from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
+from .jit import kernel
 from .piles import next_below
 from .scoring import scores, winners
 from .setup import new_state
 from .state import MAX_PLAYERS, STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def play_random(s, policy_rng, mask, max_steps):
     """Play ``s`` to the end with uniform random legal actions; returns the decisions taken, or
     ``ENGINE_ERROR`` if the engine gave up on the state (see :mod:`~borders_sim.rules.engine`)."""
@@ -38,7 +39,7 @@ def play_random(s, policy_rng, mask, max_steps):
     return ENGINE_ERROR if count == ENGINE_ERROR else steps
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def random_games(states, seeds, max_steps, out_steps):
     """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
     ``i`` with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions
@@ -108,7 +109,7 @@ def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndar
     return out
 
 
-@njit(cache=True)
+@kernel
 def _score_batch(states, sc, win):
     for i in range(states.shape[0]):
         scores(states[i], sc[i])

@@ -29,24 +29,25 @@ held wins (tie-break 1); then more legal goods (tie-break 2, R-32): the number o
 cards plus premium cards' pieces). Seats still tied share the victory (tie-break 3).
 
 Only seats ``p < cfg[CFG_NUM_PLAYERS]`` take part; the rows of the other seats in every output are
-0. All kernels are ``@njit(cache=True)``, take a state record ``s = states[i]`` (or plain arrays),
-write into a caller-provided ``out`` buffer and also return it.
+0. All kernels are ``@kernel`` (numba's ``njit``, see :mod:`.jit`), take a state record
+``s = states[i]`` (or plain arrays), write into a caller-provided ``out`` buffer and also return
+it.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .cards import (CARD_VALUE, KING_BONUS, MAIN_POINTS, NUM_GOODS, NUM_LEGAL, NUM_MAIN, PIECES,
                     PIECE_TYPE, QUEEN_BONUS, TOBACCO)
+from .jit import kernel
 from .state import CFG_NUM_PLAYERS, CFG_TIEBREAK_PIECES, MAX_PLAYERS
 
 #: Fewest players for which Tobacco carries a King/Queen bonus (9-5).
 TOBACCO_BONUS_MIN_PLAYERS = 4
 
 
-@njit(cache=True)
+@kernel
 def _num_seats(s):
     """Seats taking part: ``cfg[CFG_NUM_PLAYERS]`` clamped to ``0..MAX_PLAYERS``."""
     n = np.int64(s.cfg[CFG_NUM_PLAYERS])
@@ -57,7 +58,7 @@ def _num_seats(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def king_queen_bonus(pieces, num_players, out):
     """Add the King/Queen bonuses (9-4..9-8, R-31) of every legal type into ``out``.
 
@@ -111,7 +112,7 @@ def king_queen_bonus(pieces, num_players, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def warehouse_pieces(s, out):
     """Fill ``out`` int64[MAX_PLAYERS, 4] with each seat's warehouse pieces per legal type (9-4).
 
@@ -129,7 +130,7 @@ def warehouse_pieces(s, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def scores(s, out):
     """Fill ``out`` int64[MAX_PLAYERS] with the final scores (9-1..9-8). Returns ``out``.
 
@@ -151,7 +152,7 @@ def scores(s, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _legal_goods(s, p, by_pieces):
     """Tie-break 2 key of seat ``p`` (R-32): legal cards in the warehouse, or legal pieces."""
     total = np.int64(0)
@@ -164,7 +165,7 @@ def _legal_goods(s, p, by_pieces):
     return total
 
 
-@njit(cache=True)
+@kernel
 def winners(s, out):
     """Fill ``out`` int64[MAX_PLAYERS] with 1 for each winner, else 0 (9-9, R-32). Returns ``out``.
 
@@ -201,13 +202,13 @@ def winners(s, out):
     return out                             # tie-break 3: the remaining seats share the victory
 
 
-@njit(cache=True)
+@kernel
 def scores_at(states, i, out):
     """:func:`scores` of ``states[i]`` (fast to call from Python, see engine.py)."""
     return scores(states[i], out)
 
 
-@njit(cache=True)
+@kernel
 def winners_at(states, i, out):
     """:func:`winners` of ``states[i]``."""
     return winners(states[i], out)

@@ -13,10 +13,10 @@ Order of steps (R-16):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_FUND, A_NO_LAWYER
 from .cards import CARD_CLASS, CARD_FINE, CLASS_LEGAL, LAWYER, NUM_GOODS, SYNDICATE_FUND
+from .jit import kernel
 from .piles import (active_cards, card_order_key, free_gold, hand_over_goods, is_inspector,
                     num_inspectors, num_players, pay_debt, play_card, rand_below, store)
 from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED,
@@ -28,12 +28,12 @@ from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED
 MAX_FUND_SHARE = 5  # SF-3
 
 
-@njit(cache=True)
+@kernel
 def _passed(s):
     return s.outcome == OUT_PASSED or s.outcome == OUT_PASSED_SR
 
 
-@njit(cache=True)
+@kernel
 def _settle_promises(s, c):
     """A promise of a future pass (P-5.3a) that an inspector owes the owner of crate ``c`` is
     kept when that inspector does not open it, broken when it does (public history, R-39)."""
@@ -44,7 +44,7 @@ def _settle_promises(s, c):
             s.hist[x, H_PROMISES_BROKEN if s.g_status[g] == G_OPENED else H_PROMISES_KEPT] += 1
 
 
-@njit(cache=True)
+@kernel
 def begin_settlement(s):
     """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13). What the
     table saw of the crate is kept in ``seen``/``seen_hidden`` for this round (R-39)."""
@@ -116,7 +116,7 @@ def begin_settlement(s):
     s.phase = PH_LAWYER
 
 
-@njit(cache=True)
+@kernel
 def _payable(s, g):
     if s.g_status[g] != G_COMMITTED:
         return False
@@ -128,7 +128,7 @@ def _payable(s, g):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
     """Pay promised parts to the inspectors (slot 0 = A, 1 = B). ``gold[g]``, ``wh[g, t]``
     (escrowed warehouse cards) and ``crate[g, t]`` (cards still in the payer's crate) are owed
@@ -177,7 +177,7 @@ def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
     return paid
 
 
-@njit(cache=True)
+@kernel
 def hand_over(s, t):
     """One card of type ``t`` of the Lawyer's pool goes to the halved inspector: a card still
     in the crate first, else an escrowed warehouse card."""
@@ -190,7 +190,7 @@ def hand_over(s, t):
     s.pool_left -= 1
 
 
-@njit(cache=True)
+@kernel
 def _pay_deals(s, lawyer_slot):
     # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
     # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
@@ -207,7 +207,7 @@ def _pay_deals(s, lawyer_slot):
         _unpicked_crate_goods_home(s)
 
 
-@njit(cache=True)
+@kernel
 def _unpicked_crate_goods_home(s):
     """Crate cards not handed over in deals go to the owner's warehouse."""
     c = s.cur
@@ -217,7 +217,7 @@ def _unpicked_crate_goods_home(s):
         s.crate[c, t] = 0
 
 
-@njit(cache=True)
+@kernel
 def seek_lawyer(s):
     """Step 2: the owner's Lawyer (P-5.5); without one, deals are paid in full."""
     if s.cfg[CFG_ACTION_CARDS] != 0 and active_cards(s, s.cur, LAWYER) > 0:
@@ -229,7 +229,7 @@ def seek_lawyer(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_lawyer(s, out):
     """The half goes to an inspector owed a binding deal (R-17b); only with an active Lawyer."""
     if active_cards(s, s.turn, LAWYER) > 0:
@@ -239,7 +239,7 @@ def legal_lawyer(s, out):
     out[A_NO_LAWYER] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_lawyer(s, a):
     slot = -1
     if a != A_NO_LAWYER:
@@ -256,7 +256,7 @@ def apply_lawyer(s, a):
 
 
 # --- R-17d variant: the Lawyer's player picks the goods ---------------------------------------
-@njit(cache=True)
+@kernel
 def seek_lawyer_goods(s):
     if s.pool_left > 0:
         s.turn = s.pool_payer
@@ -270,20 +270,20 @@ def seek_lawyer_goods(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_lawyer_goods(s, out):
     for t in range(NUM_GOODS):
         if s.pool_wh[t] + s.pool_crate[t] > 0:
             out[A_HAND_OVER + t] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_lawyer_goods(s, a):
     hand_over(s, a - A_HAND_OVER)
 
 
 # --- step 3: the Syndicate Fund ---------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def syndicate_fund(s, owner, paid):
     """SF-2..SF-5, R-18: the other smugglers, clockwise from the owner's left, each pay
     min(ceil(paid / k), 5, their free gold, what is still due); no redistribution."""
@@ -306,7 +306,7 @@ def syndicate_fund(s, owner, paid):
         due -= pay
 
 
-@njit(cache=True)
+@kernel
 def seek_fund(s):
     """Step 3: the Fund covers gold paid in deals on the owner's own crate (7.4-6, R-18b)."""
     if s.fund_paid > 0 and s.cfg[CFG_ACTION_CARDS] != 0 \
@@ -317,14 +317,14 @@ def seek_fund(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_fund(s, out):
     if active_cards(s, s.cur, SYNDICATE_FUND) > 0:
         out[A_FUND] = 1
     out[A_NO_FUND] = 1
 
 
-@njit(cache=True)
+@kernel
 def apply_fund(s, a):
     if a == A_FUND:
         play_card(s, s.cur, SYNDICATE_FUND)
@@ -333,7 +333,7 @@ def apply_fund(s, a):
 
 
 # --- step 4: fines ------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _pay_fines(s):
     """4.4-B1/B4 with §8's split: one opener takes or pays it all; two openers halve it, the
     odd gold going to (or, never with these cards, R-36, coming from) the bank."""
@@ -365,7 +365,7 @@ def _pay_fines(s):
 
 
 # --- step 5: bounties ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _pay_bounties(s, x, lawyer_slot):
     gold = np.zeros(2, dtype=np.int64)
     wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
@@ -379,7 +379,7 @@ def _pay_bounties(s, x, lawyer_slot):
     _pay_parts(s, x, gold, wh, crate, lawyer_slot)
 
 
-@njit(cache=True)
+@kernel
 def seek_bounty_lawyer(s):
     """Bounties of inspectors who declared Open are paid, even after Secret Route (R-07)."""
     n = num_players(s)
@@ -395,7 +395,7 @@ def seek_bounty_lawyer(s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _finish_crate(s):
     c = s.cur
     s.crate_status[c] = CRATE_DONE

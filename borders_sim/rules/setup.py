@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .cards import (COPIES, FIRST_ACTION, FIRST_INSPECTOR_BONUS, MAIN_IN_MIDDLE,
                     MAIN_MIN_PLAYERS, NUM_CARD_TYPES, NUM_MAIN, START_GOLD, deck_tier)
 from .config import GameConfig
 from .end_of_round import start_round
+from .jit import kernel
 from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, seed_words
 from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def setup_kernel(s):
     """Fill a state whose ``cfg``, ``menu`` and ``rng`` are set (3.1-3.4)."""
     n = num_players(s)
