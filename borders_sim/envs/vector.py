@@ -64,7 +64,11 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
 @kernel
 def _deal(states, raw, blank, i, seed, episodes, mask):
     """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
-    raw[i, :] = blank  # zeroed record with the rules (cfg, menu) set, as new_state makes it
+    # the zeroed record with the rules (cfg, menu) set, as new_state makes it; a loop, since
+    # numba compiles a slice assignment with its shape-mismatch message (seconds of compiling)
+    row = raw[i]
+    for k in range(np.uint64(blank.shape[0])):
+        row[k] = blank[k]
     s = states[i]
     seed_rng(s.rng, derived_seed(seed, i, episodes[i]))
     episodes[i] += 1
@@ -102,14 +106,17 @@ def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions,
                 return i
     for i in prange(n):
         s = states[i]
+        # one int type for _deal's slot: numba types prange's index differently in the two
+        # branches below, which compiled _deal twice
+        slot = np.int64(i)
         if reset_all:
-            _deal(states, raw, blank, i, seed, episodes, masks[i])
+            _deal(states, raw, blank, slot, seed, episodes, masks[i])
             _clear(rewards[i])
             term[i] = False
         elif step(s, actions[i], masks[i]) == 0:
             final_rewards(s, mode, rewards[i])
             term[i] = True
-            _deal(states, raw, blank, i, seed, episodes, masks[i])
+            _deal(states, raw, blank, slot, seed, episodes, masks[i])
         else:
             _clear(rewards[i])
             term[i] = False
@@ -158,7 +165,7 @@ class VectorEnv:
     The seat to move differs from game to game; ``rewards`` rows are indexed by absolute seat
     (``rewards[k, p]`` for seat ``p``), observations are seat-relative (the viewer first).
     The threads are numba's (``numba.set_num_threads``); results do not depend on them. Each
-    call costs ~10 us of Python and dispatch plus ~1.5-2 us per game and thread (the observation
+    call costs ~10 us of Python and dispatch plus ~1-1.5 us per game and thread (the observation
     is most of it), so use N in the hundreds or more. On a machine whose cores are busy with
     other work, OpenMP's spin-waiting can make a second thread slower than one;
     ``OMP_WAIT_POLICY=passive`` (set before numba starts) or one thread avoids that.
