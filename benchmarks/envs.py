@@ -15,8 +15,9 @@ Measured (every figure the median of ``--repeat`` timed runs of about ``--second
   ``step``; steps/s;
 * :func:`borders_sim.envs.observe` from Python: calls/s;
 * :class:`borders_sim.envs.VectorEnv` with ``--vector-envs`` games: env steps/s with
-  observations and masks written, on one numba thread and on all; the random legal actions are
-  chosen by a small compiled helper, timed apart and excluded.
+  observations and masks written, on one numba thread and on all (``--repeat`` pairs of runs,
+  one thread then all, back to back); the random legal actions are chosen by a small compiled
+  helper, timed apart and excluded.
 
 Ratios against the peers are of figures measured in this same run (the machine may be busy).
 """
@@ -116,6 +117,22 @@ def vector_rate(n: int, num_envs: int, threads: int, seconds: float) -> tuple[fl
     return calls * num_envs / stepping, choosing / (choosing + stepping)
 
 
+def vector_rates(n: int, num_envs: int, threads: int, seconds: float,
+                 repeat: int) -> tuple[float, float, float]:
+    """(VectorEnv steps/s on one thread, on ``threads`` threads, the share of the one-thread
+    loop spent choosing actions): medians of ``repeat`` back-to-back pairs of runs, so both
+    figures see the same machine (a shared host's speed drifts within minutes). Leaves numba
+    on ``threads`` threads."""
+    ones, alls, shares = [], [], []
+    for _ in range(repeat):
+        rate, share = vector_rate(n, num_envs, 1, seconds)
+        ones.append(rate)
+        shares.append(share)
+        alls.append(vector_rate(n, num_envs, threads, seconds)[0])
+    numba.set_num_threads(threads)
+    return statistics.median(ones), statistics.median(alls), statistics.median(shares)
+
+
 def median(f, repeat: int) -> float:
     return statistics.median(f() for _ in range(repeat))
 
@@ -174,9 +191,7 @@ def main(argv=None) -> int:
         raw = median(lambda: aec_rate(borders_v0.raw_env(num_players=n), secs), rep)
         wrapped = median(lambda: aec_rate(borders_v0.env(num_players=n), secs), rep)
         obs = median(lambda: observe_rate(n, secs), rep)
-        v1, share1 = vector_rate(n, args.vector_envs, 1, secs)
-        vn, _share = vector_rate(n, args.vector_envs, cores, secs)
-        numba.set_num_threads(cores)
+        v1, vn, share1 = vector_rates(n, args.vector_envs, cores, secs, rep)
         rows.append([str(n), si(raw), si(wrapped),
                      f"{raw / texas[0]:.1f}x" if texas else "-",
                      f"{wrapped / texas[1]:.1f}x" if texas else "-",

@@ -19,7 +19,7 @@ One table, one row per measure and player count:
 * :meth:`borders_sim.Game.step` through a Python loop (random legal actions);
 * the PettingZoo AEC env ``borders_v0`` raw and wrapped, :func:`borders_sim.envs.observe`, and
   :class:`borders_sim.envs.VectorEnv` with observations and masks, on one thread and on all
-  (``benchmarks/envs.py``);
+  (medians of ``--repeat`` back-to-back pairs of runs; ``benchmarks/envs.py``);
 * peers, each where installed (the ``bench`` extra): OpenSpiel's ``sheriff`` and
   ``leduc_poker`` with random play through a Python loop over pyspiel and through its C++ loop
   (``pyspiel.evaluate_bots`` with uniform random bots, one call per game), PettingZoo's
@@ -234,9 +234,7 @@ def env_rows(args, threads: int) -> list[dict]:
         raw = envs_bench.median(lambda: envs_bench.aec_rate(v0.raw_env(num_players=n), secs), rep)
         wrapped = envs_bench.median(lambda: envs_bench.aec_rate(v0.env(num_players=n), secs), rep)
         obs = envs_bench.median(lambda: envs_bench.observe_rate(n, secs), rep)
-        v1, _ = envs_bench.vector_rate(n, args.vector_envs, 1, secs)
-        vn, _ = envs_bench.vector_rate(n, args.vector_envs, threads, secs)
-        numba.set_num_threads(threads)
+        v1, vn, _ = envs_bench.vector_rates(n, args.vector_envs, threads, secs, rep)
         rows += [row("AEC env borders_v0, raw_env", n, "steps/s", raw),
                  row("AEC env borders_v0, env() wrapped", n, "steps/s", wrapped),
                  row("observe() from Python", n, "calls/s", obs),
