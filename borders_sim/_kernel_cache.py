@@ -37,7 +37,8 @@ from pathlib import Path
 from numba.core import config as numba_config
 from numba.core.caching import CacheImpl  # numba's own choice of cache directory
 
-_KERNEL = re.compile(r"^@(njit|kernel)\b", re.MULTILINE)  # a decorated kernel, not a mention
+# a decorated kernel or fastcall builtin (rules/entry.py), not a mention
+_KERNEL = re.compile(r"^@(njit|kernel|fastcall)\b", re.MULTILINE)
 STAMP = "borders_sim-kernels.sha256"
 NOWHERE = "nowhere (no writable cache directory: every new process compiles again)"
 

@@ -24,6 +24,7 @@ numpy record), so vector environments and worker processes can ship games.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Union
 
 import numpy as np
@@ -33,12 +34,12 @@ from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
 from .rules.config import GameConfig
-from .rules.entry import direct_entry
+from .rules.entry import direct_entry, fast_state, game_step_builtin, id_list_builtin
 from .rules.limits import max_game_length
 from .rules.setup import new_state
 
 
-_NUM_ACTIONS = act.NUM_ACTIONS
+_GAME_OVER = st.PH_GAME_OVER
 
 
 class IllegalActionError(ValueError):
@@ -46,6 +47,9 @@ class IllegalActionError(ValueError):
 
 
 _kernels_ready = False  # the Game kernels have run once in this process
+# the builtins of rules.entry.game_step and rules.entry.id_list, set by _prepare_kernels
+_step_list: Any = None
+_id_list: Any = None
 
 
 def _prepare_kernels() -> None:
@@ -53,13 +57,16 @@ def _prepare_kernels() -> None:
     argument types :class:`Game` passes, so that numba compiles them (or loads its cache) under
     one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
     ``scores``."""
-    global _kernels_ready
+    global _kernels_ready, _step_list, _id_list
     with compile_notice("the rules kernels"):
         states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
         buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
         mask = buf[:engine.MASK_SIZE]
         engine.advance_at(states, 0, mask)
-        engine.step_list_at(states, 0, int(np.flatnonzero(mask)[0]), buf)
+        _step_list = game_step_builtin()
+        count = _step_list(states.ctypes.data, buf.ctypes.data, int(np.flatnonzero(mask)[0]))
+        _id_list = id_list_builtin()
+        _id_list(buf.ctypes.data + engine.MASK_SIZE, count)
         engine.legal_mask_at(states, 0, mask)
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.scores_at(states, 0, out)
@@ -91,6 +98,7 @@ class Game:
         self._attach(new_state(config, seed))
         if engine.advance_at(self.state, 0, self._mask) < 0:
             raise engine.engine_error(self.state, "Game()")
+        self._over = self._phase[0] == _GAME_OVER
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
@@ -116,14 +124,17 @@ class Game:
         # the same bytes as bools: nonzero() of a bool array is ~2.5x faster than of uint8
         self._legal = self._mask.view(np.bool_)
         self._id_array = self._buf[engine.MASK_SIZE:].view(np.int16)
-        self._ids = memoryview(self._id_array)  # slicing it and tolist() beat numpy's
-        self._count = -1  # legal ids listed in _ids; -1: not listed (legal_actions lists them)
-        self._step_state = None  # the state _step_kernel was bound to (see step)
+        self._ids_address = self._id_array.ctypes.data
+        self._count = -1  # legal ids listed in _id_array; -1: not listed (legal_actions lists them)
+        self._buf_address = self._buf.ctypes.data
+        self._step_state = None  # the state the step is bound to (see _bind_step)
         # field views: reading memoryview(state["phase"])[0] is ~20x faster than
         # state[0]["phase"] (and ~4x faster than state["phase"][0])
         self._phase = memoryview(state["phase"])
         self._turn = memoryview(state["turn"])
         self._round = memoryview(state["round"])
+        # whether the game is over, read by is_terminal; kept by the steps and refresh
+        self._over = self._phase[0] == _GAME_OVER
 
     def refresh(self) -> None:
         """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
@@ -131,7 +142,8 @@ class Game:
         hand."""
         self._mask[:] = 0
         self._count = -1
-        if not self.is_terminal:
+        self._over = self._phase[0] == _GAME_OVER
+        if not self._over:
             engine.legal_mask_at(self.state, 0, self._mask)
 
     # --- saving and loading --------------------------------------------------------------
@@ -163,11 +175,12 @@ class Game:
     @property
     def current_player(self) -> int:
         """Seat to decide now, or -1 when the game is over."""
-        return -1 if self.is_terminal else int(self._turn[0])
+        return -1 if self._over else int(self._turn[0])
 
-    @property
-    def is_terminal(self) -> bool:
-        return self._phase[0] == st.PH_GAME_OVER
+    # a property whose getter is C code (no Python frame): the loop of a Python player reads
+    # it after every step
+    is_terminal = property(operator.attrgetter("_over"),
+                           doc="Whether the game is over (no player decides any more).")
 
     @property
     def phase(self) -> str:
@@ -188,7 +201,7 @@ class Game:
             ids = self._legal.nonzero()[0]
             count = self._count = ids.size
             self._id_array[:count] = ids
-        return self._ids[:count].tolist()
+        return _id_list(self._ids_address, count)
 
     def action_to_string(self, action: int) -> str:
         return act.action_to_string(action, self.config.gold_menu)
@@ -212,25 +225,38 @@ class Game:
                 or edited by hand can cause it, see :mod:`borders_sim.rules.engine`).
         """
         # the common case first: an int id by the player to move, on the state the compiled
-        # step is bound to; the kernel refuses an action the mask does not allow (the mask is
-        # all 0 once the game is over), and everything else takes the checked path below
-        if type(action) is int and 0 <= action < _NUM_ACTIONS and self.state is self._step_state \
+        # step is bound to by address; the kernel refuses an action the mask does not allow
+        # (the mask is all 0 once the game is over, an id out of range is never allowed), and
+        # everything else takes the checked path below
+        if type(action) is int and self.state is self._step_state \
                 and (player is None or (type(player) is int and player == self._turn[0])):
-            count = self._step_kernel(self._step_state, 0, action, self._buf)
-            if count >= 0:
+            count = _step_list(self._state_address, self._buf_address, action)
+            if count > 0:
                 self._count = count
+                return
+            if count == 0:  # the game is over
+                self._count = 0
+                self._over = True
                 return
             if count != engine.ILLEGAL:
                 self._count = -1
+                self._over = self._phase[0] == _GAME_OVER
                 raise engine.engine_error(self.state, f"step({action!r})")
         self._step_checked(action, player)
 
     def _bind_step(self) -> None:
-        """Bind :attr:`state` to the compiled ``step_list_at`` for its exact array type, so that
-        :meth:`step` calls it without numba's type dispatch on every call (a third of a step's
-        cost). A state array replaced by hand is bound again, its type checked by numba."""
-        self._step_kernel = direct_entry(engine.step_list_at, self.state, 0, 0, self._buf)
-        self._step_state = self.state
+        """Bind :attr:`state` for :meth:`step`'s fast path: the builtin of
+        :func:`~borders_sim.rules.entry.game_step` steps it by its address (about half the cost
+        of numba's own entry point), so the state must be an array that builtin can read (see
+        :func:`~borders_sim.rules.entry.fast_state`); holding it in ``_step_state`` keeps that
+        address valid. A state array replaced by hand is bound again; one that does not qualify
+        (a read-only or unaligned array, another dtype) is left to the checked path, which calls
+        ``step_list_at`` through numba's entry point, typed by numba."""
+        if fast_state(self.state):
+            self._step_state = self.state
+            self._state_address = self.state.ctypes.data
+        else:
+            self._step_state = None
 
     def _step_checked(self, action: Any, player: Any) -> None:
         if self.is_terminal:
@@ -262,8 +288,13 @@ class Game:
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
         if self.state is not self._step_state:
             self._bind_step()
-        count = self._step_kernel(self.state, 0, a, self._buf)
+        if self.state is self._step_state:
+            count = _step_list(self._state_address, self._buf_address, a)
+        else:
+            count = direct_entry(engine.step_list_at, self.state, 0, 0, self._buf)(
+                self.state, 0, a, self._buf)
         self._count = count if count >= 0 else -1
+        self._over = self._phase[0] == _GAME_OVER
         if count < 0:  # not ILLEGAL: the mask allowed ``a``
             raise engine.engine_error(self.state, f"step({action!r})")
 

@@ -43,3 +43,93 @@ def test_entry_is_compiled_once_per_signature():
     assert f is entry.direct_entry(add, np.ones(3, np.int64), 5)
     assert f(a, 3) == 3 and a[0] == 3
     assert entry.direct_entry(add, np.zeros(2, np.float64), 1) is not f
+
+
+# --- fastcall builtins (Game.step and Game.legal_actions) ---------------------------------------
+from borders_sim import Game, GameConfig  # noqa: E402
+from borders_sim import game as game_module  # noqa: E402
+from borders_sim.rules import engine  # noqa: E402
+from borders_sim.rules.setup import new_state  # noqa: E402
+
+
+def _fresh():
+    """A new game's state and buffer, advanced to its first decision."""
+    states = new_state(GameConfig(num_players=4), 3)
+    buf = np.zeros(engine.LISTED_SIZE, np.uint8)
+    engine.advance_at(states, 0, buf[:engine.MASK_SIZE])
+    return states, buf
+
+
+def test_game_step_builtin_is_step_list_at():
+    """The builtin plays a whole game exactly as the dispatcher's step_list_at does: the same
+    counts, the same bytes of state and buffer after every step."""
+    step = entry.game_step_builtin()
+    a_states, a_buf = _fresh()
+    b_states, b_buf = _fresh()
+    while True:
+        a = int(np.flatnonzero(a_buf[:engine.MASK_SIZE])[-1])
+        got = step(a_states.ctypes.data, a_buf.ctypes.data, a)
+        want = engine.step_list_at(b_states, 0, a, b_buf)
+        assert got == want
+        assert a_states.tobytes() == b_states.tobytes() and a_buf.tobytes() == b_buf.tobytes()
+        if got == 0:
+            break
+
+
+@pytest.mark.parametrize("action", [-1, engine.NUM_ACTIONS, 2**63 - 1, 2**64, -2**70])
+def test_game_step_builtin_refuses_actions_out_of_range_unchanged(action):
+    step = entry.game_step_builtin()
+    states, buf = _fresh()
+    before = states.tobytes() + buf.tobytes()
+    assert step(states.ctypes.data, buf.ctypes.data, action) == engine.ILLEGAL
+    assert states.tobytes() + buf.tobytes() == before
+
+
+@pytest.mark.parametrize("builtin", [entry.game_step_builtin, entry.id_list_builtin])
+def test_fastcall_builtins_refuse_wrong_arguments_with_type_errors(builtin):
+    f = builtin()
+    with pytest.raises(TypeError, match="wrong number of arguments"):
+        f()
+    with pytest.raises(TypeError, match="wrong number of arguments"):
+        f(1, 2, 3, 4)
+    with pytest.raises(TypeError):
+        f("not an address", 0, 0) if f is entry.game_step_builtin() else f("x", 0)
+    with pytest.raises(OverflowError):
+        f(2**64, 0, 0) if f is entry.game_step_builtin() else f(2**64, 0)
+
+
+@pytest.mark.parametrize("ids", [[], [7], [0, 1, 255, 256, 257, 300, engine.NUM_ACTIONS - 1]])
+def test_id_list_builtin_lists_the_int16_ids(ids):
+    array = np.array(ids + [-5], dtype=np.int16)  # one more, not to be listed
+    got = entry.id_list_builtin()(array.ctypes.data, len(ids))
+    assert got == ids and all(type(x) is int for x in got)
+
+
+@pytest.mark.parametrize("make, fast", [
+    (lambda: np.zeros(1, STATE_DTYPE), True),
+    (lambda: np.zeros(3, STATE_DTYPE)[1:2], True),
+    (lambda: _readonly(np.zeros(1, STATE_DTYPE)), False),
+    (lambda: np.zeros(0, STATE_DTYPE), False),
+    (lambda: np.zeros((1, 1), STATE_DTYPE), False),
+    (lambda: np.zeros(1, STATE_DTYPE).view(np.recarray), False),
+    (lambda: np.zeros(STATE_DTYPE.itemsize, np.uint8), False),
+    (lambda: [0], False),
+], ids=["array", "view", "readonly", "empty", "2d", "recarray", "bytes", "list"])
+def test_fast_state_accepts_only_arrays_the_builtin_can_step(make, fast):
+    assert entry.fast_state(make()) is fast
+
+
+def test_game_steps_a_state_the_builtin_cannot_take_through_numbas_entry(monkeypatch):
+    """A state that is not a fast_state is stepped by step_list_at through numba's entry point:
+    the same game."""
+    fast = Game(GameConfig(num_players=3), seed=11)
+    monkeypatch.setattr(game_module, "fast_state", lambda state: False)
+    slow = Game(GameConfig(num_players=3), seed=11)
+    while not fast.is_terminal:
+        a = fast.legal_actions()[len(fast.legal_actions()) // 2]
+        fast.step(a)
+        slow.step(a)
+        assert slow.legal_actions() == fast.legal_actions()
+        assert slow.is_terminal == fast.is_terminal
+    assert slow._step_state is None
+    assert slow.state.tobytes() == fast.state.tobytes()

@@ -421,6 +421,7 @@ class raw_env(AECEnv):
                 self._view = {"observation": obs, "action_mask": mask}
             elif to_move == -1:  # the game is over
                 self._view = None
+                game._over = True  # (Game.is_terminal)
             else:
                 raise engine_error(game.state, f"step({action!r})")
             self._to_move = to_move

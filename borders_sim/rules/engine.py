@@ -23,6 +23,7 @@ is already near it stays at the bound instead of overflowing.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
@@ -356,13 +357,14 @@ def list_legal(mask, ids):
     return count
 
 
-@kernel
-def step_list_at(states, i, a, buf):
+@njit(inline="always")
+def step_list(states, i, a, buf):
     """:func:`step` on ``states[i]`` for the Python :class:`~borders_sim.Game`, whose ``buf``
     (uint8[LISTED_SIZE]) holds the legal mask and then the legal ids as int16. Refuses an
     action the mask does not allow (returns :data:`ILLEGAL`, changing nothing); otherwise
     steps, lists the next legal ids after the mask, and returns their count (0 once the game is
-    over) or :data:`ENGINE_ERROR`."""
+    over) or :data:`ENGINE_ERROR`. Inlined into its two entry points: :func:`step_list_at` and
+    the builtin of :func:`borders_sim.rules.entry.game_step_builtin`."""
     mask = buf[:MASK_SIZE]
     if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
         return ILLEGAL
@@ -370,6 +372,12 @@ def step_list_at(states, i, a, buf):
     if count > 0:
         list_legal(mask, buf[MASK_SIZE:].view(np.int16))
     return count
+
+
+@kernel
+def step_list_at(states, i, a, buf):
+    """:func:`step_list` called from Python through numba's dispatcher (any state array)."""
+    return step_list(states, i, a, buf)
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""Compiled kernels called without numba's per-call type dispatch (the hot Python paths).
+"""Compiled kernels called from Python at the lowest cost per call (the hot Python paths).
 
 Calling an ``@njit`` function from Python makes numba type every argument and look up the
 matching compiled version on every call; for a kernel that runs in a microsecond that dispatch
@@ -6,14 +6,36 @@ is a third of the cost. :func:`direct_entry` does the typing once, for example a
 returns the compiled entry point itself. The caller must then pass arguments of exactly those
 types (the same arrays, or arrays of the same dtype, dimensions and layout, and ints): a caller
 binds once per array it owns and binds again when the array is replaced.
+
+That entry point still unboxes every argument (an array costs tens of nanoseconds: numba reads
+its shape, strides, dtype and flags) and packs the arguments into a tuple first. A
+:func:`fastcall` function goes below it: a Python builtin (``METH_FASTCALL``, the calling
+convention of CPython's own builtins) whose C body is a numba ``cfunc``. It takes Python ints,
+reads them with ``PyLong_AsLongLong`` and calls the kernels it holds directly. A trivial one
+costs ~30 ns a call where the entry point of a kernel taking a record array, a uint8 array and
+two ints costs ~160 ns. Its arrays are passed as addresses, so it is unchecked: a wrong address
+is a wrong write. Only the class that owns the arrays calls it (:class:`~borders_sim.Game`, with
+addresses of arrays it holds and has checked).
+
+Two are in use, both by :class:`~borders_sim.Game`: :func:`game_step` (the compiled
+:func:`~borders_sim.rules.engine.step_list` for :meth:`~borders_sim.Game.step`) and
+:func:`id_list` (the legal ids it lists, as the Python list of
+:meth:`~borders_sim.Game.legal_actions`).
 """
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Callable
 
 import numba
 import numpy as np
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .engine import LISTED_SIZE, step_list
+from .state import STATE_DTYPE
 
 _entries: dict = {}  # (dispatcher, argument types) -> compiled entry point
 _array_types: dict = {}  # (dtype, ndim, layout, writeable, aligned) -> numba array type
@@ -41,3 +63,210 @@ def direct_entry(kernel: Any, *args: Any) -> Callable:
     if entry is None:
         entry = _entries[(kernel, sig)] = kernel.compile(sig)
     return entry
+
+
+# --- builtins with a compiled body ------------------------------------------------------------
+#: The C signature of a ``METH_FASTCALL`` builtin:
+#: ``PyObject *f(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``.
+FASTCALL_SIGNATURE = types.voidptr(types.voidptr, types.CPointer(types.voidptr), types.intp)
+_METH_FASTCALL = 0x0080
+
+
+class _MethodDef(ctypes.Structure):
+    """CPython's ``PyMethodDef``."""
+    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
+                ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
+
+
+_new_builtin = ctypes.pythonapi.PyCFunction_NewEx
+_new_builtin.restype = ctypes.py_object
+_new_builtin.argtypes = [ctypes.POINTER(_MethodDef), ctypes.py_object, ctypes.py_object]
+
+
+@intrinsic
+def int_arg(typingctx, args, k):
+    """``PyLong_AsLongLong(args[k])``: -1 with a Python error set if it is not an int that fits
+    (check :func:`error_set`)."""
+    def codegen(context, builder, sig, llargs):
+        obj = builder.load(builder.gep(llargs[0], [llargs[1]]))
+        return context.get_python_api(builder).long_as_longlong(obj)
+    return types.int64(args, k), codegen
+
+
+@intrinsic
+def error_set(typingctx):
+    """Whether a Python error is set (``PyErr_Occurred() != NULL``)."""
+    def codegen(context, builder, sig, llargs):
+        return cgutils.is_not_null(builder, context.get_python_api(builder).err_occurred())
+    return types.boolean(), codegen
+
+
+@intrinsic
+def clear_error(typingctx):
+    """``PyErr_Clear()``."""
+    def codegen(context, builder, sig, llargs):
+        context.get_python_api(builder).err_clear()
+        return context.get_dummy_value()
+    return types.none(), codegen
+
+
+@intrinsic
+def arity_error(typingctx, nargs):
+    """Set a ``TypeError`` for a wrong number of arguments; returns NULL, the builtin's answer."""
+    def codegen(context, builder, sig, llargs):
+        context.get_python_api(builder).err_set_string(
+            "PyExc_TypeError", "wrong number of arguments for a borders_sim fastcall builtin")
+        return cgutils.voidptr_t(None)
+    return types.voidptr(nargs), codegen
+
+
+@intrinsic
+def null(typingctx):
+    """NULL, a builtin's answer when a Python error is set."""
+    def codegen(context, builder, sig, llargs):
+        return cgutils.voidptr_t(None)
+    return types.voidptr(), codegen
+
+
+@intrinsic
+def new_int(typingctx, value):
+    """``PyLong_FromLongLong(value)``: a new reference, a builtin's answer."""
+    def codegen(context, builder, sig, llargs):
+        v = context.cast(builder, llargs[0], sig.args[0], types.int64)
+        return context.get_python_api(builder).long_from_longlong(v)
+    return types.voidptr(value), codegen
+
+
+@intrinsic
+def at_address(typingctx, address):
+    """The pointer with address ``address`` (an int64)."""
+    def codegen(context, builder, sig, llargs):
+        return builder.inttoptr(llargs[0], cgutils.voidptr_t)
+    return types.voidptr(types.int64), codegen
+
+
+@intrinsic
+def new_list(typingctx, size):
+    """``PyList_New(size)``: a new list of ``size`` empty slots, or NULL with an error set."""
+    def codegen(context, builder, sig, llargs):
+        n = context.cast(builder, llargs[0], sig.args[0], types.intp)
+        return context.get_python_api(builder).list_new(n)
+    return types.voidptr(size), codegen
+
+
+@intrinsic
+def list_put(typingctx, lst, k, value):
+    """Fill slot ``k`` of the new list ``lst`` with the int ``value``; False (with an error
+    set) if the int could not be made."""
+    def codegen(context, builder, sig, llargs):
+        pyapi = context.get_python_api(builder)
+        item = pyapi.long_from_longlong(context.cast(builder, llargs[2], sig.args[2], types.int64))
+        made = cgutils.is_not_null(builder, item)
+        with builder.if_then(made, likely=True):
+            pyapi.list_setitem(llargs[0], context.cast(builder, llargs[1], sig.args[1],
+                                                       types.intp), item)
+        return made
+    return types.boolean(lst, k, value), codegen
+
+
+@intrinsic
+def is_null(typingctx, ptr):
+    """Whether the pointer ``ptr`` is NULL."""
+    def codegen(context, builder, sig, llargs):
+        return cgutils.is_null(builder, llargs[0])
+    return types.boolean(ptr), codegen
+
+
+@intrinsic
+def release(typingctx, obj):
+    """``Py_DECREF(obj)``; returns NULL, a builtin's answer when a Python error is set."""
+    def codegen(context, builder, sig, llargs):
+        context.get_python_api(builder).decref(llargs[0])
+        return cgutils.voidptr_t(None)
+    return types.voidptr(obj), codegen
+
+
+class fastcall:
+    """Decorator: ``pyfunc(self, args, nargs)``, written with the intrinsics above, becomes a
+    Python builtin (:data:`FASTCALL_SIGNATURE`) the first time :meth:`builtin` is asked for it,
+    compiled as a cached numba ``cfunc`` (or loaded from numba's cache)."""
+
+    def __init__(self, pyfunc: Callable) -> None:
+        self.pyfunc = pyfunc
+        self._builtin: Callable | None = None
+
+    def builtin(self) -> Callable:
+        """The builtin function (compiled on the first call)."""
+        if self._builtin is None:
+            self._cfunc = numba.cfunc(FASTCALL_SIGNATURE, cache=True)(self.pyfunc)
+            self._name = self.pyfunc.__name__.encode()
+            self._doc = (self.pyfunc.__doc__ or "").encode()
+            # the definition must live as long as the builtin: both are kept on self
+            self._def = _MethodDef(self._name, self._cfunc.address, _METH_FASTCALL, self._doc)
+            self._builtin = _new_builtin(ctypes.byref(self._def), None, None)
+        return self._builtin
+
+
+@fastcall
+def game_step(self, args, nargs):
+    """game_step(state_address, buf_address, action) -> count: engine.step_list(states, 0,
+    action, buf) on the one-element STATE_DTYPE array and the uint8[LISTED_SIZE] buffer at those
+    addresses. An action that is not an int64 is refused like an illegal one."""
+    if nargs != 3:
+        return arity_error(nargs)
+    state_address = int_arg(args, 0)
+    if state_address == -1 and error_set():
+        return null()
+    buf_address = int_arg(args, 1)
+    if buf_address == -1 and error_set():
+        return null()
+    a = int_arg(args, 2)
+    if a == -1 and error_set():  # too big for an int64: no action
+        clear_error()
+    states = carray(at_address(state_address), 1, dtype=STATE_DTYPE)
+    buf = carray(at_address(buf_address), LISTED_SIZE, dtype=np.uint8)
+    return new_int(step_list(states, 0, a, buf))
+
+
+@fastcall
+def id_list(self, args, nargs):
+    """id_list(ids_address, count) -> list: the ``count`` int16 action ids at ``ids_address``
+    (the list ``engine.step_list`` writes) as a new list of ints."""
+    if nargs != 2:
+        return arity_error(nargs)
+    ids_address = int_arg(args, 0)
+    if ids_address == -1 and error_set():
+        return null()
+    count = int_arg(args, 1)
+    if count == -1 and error_set():
+        return null()
+    ids = carray(at_address(ids_address), max(count, 0), dtype=np.int16)
+    out = new_list(max(count, 0))
+    if is_null(out):
+        return out
+    for k in range(ids.shape[0]):
+        if not list_put(out, k, ids[k]):
+            return release(out)
+    return out
+
+
+def game_step_builtin() -> Callable:
+    """The builtin ``(state_address, buf_address, action) -> count`` of :func:`game_step`,
+    compiled (or loaded from numba's cache) on first use."""
+    return game_step.builtin()
+
+
+def fast_state(state: Any) -> bool:
+    """Whether :func:`game_step` may step ``state`` by its address: a writable, aligned,
+    C-contiguous one-dimensional array of :data:`STATE_DTYPE` with at least one element."""
+    if type(state) is not np.ndarray:
+        return False
+    flags = state.flags
+    return (state.dtype == STATE_DTYPE and state.ndim == 1 and state.shape[0] >= 1
+            and flags.c_contiguous and flags.writeable and flags.aligned)
+
+
+def id_list_builtin() -> Callable:
+    """The builtin ``(ids_address, count) -> list`` of :func:`id_list`, compiled (or loaded
+    from numba's cache) on first use."""
+    return id_list.builtin()
