@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
@@ -343,41 +344,45 @@ ILLEGAL = -2
 
 
 @kernel
-def list_legal(mask, ids):
-    """Write the legal ids of ``mask`` (``MASK_SIZE`` bytes) into ``ids`` in increasing order
-    and return how many there are, skipping 8 ids at a time through a uint64 view."""
-    words = mask.view(np.uint64)
+def list_legal(words, ids, lo, hi):
+    """Write the legal ids of ``mask[lo:hi]`` into ``ids`` in increasing order and return how
+    many there are; ``words`` is the mask (``MASK_SIZE`` bytes of 0/1, no legal id outside
+    ``lo:hi``) viewed as uint64. Each word's set bytes are found with a count of trailing zeros,
+    not by testing its 8 bytes, whose branches the processor mispredicts at random."""
     count = 0
-    for w in range(words.shape[0]):
-        if words[w] != 0:
-            for a in range(8 * w, 8 * w + 8):
-                if mask[a]:
-                    ids[count] = a
-                    count += 1
+    for w in range(lo // 8, (hi + 7) // 8):
+        x = words[w]
+        while x != 0:
+            ids[count] = 8 * w + (trailing_zeros(x) >> 3)
+            count += 1
+            x &= x - np.uint64(1)
     return count
 
 
 @njit(inline="always")
-def step_list(states, i, a, buf):
-    """:func:`step` on ``states[i]`` for the Python :class:`~borders_sim.Game`, whose ``buf``
-    (uint8[LISTED_SIZE]) holds the legal mask and then the legal ids as int16. Refuses an
-    action the mask does not allow (returns :data:`ILLEGAL`, changing nothing); otherwise
-    steps, lists the next legal ids after the mask, and returns their count (0 once the game is
-    over) or :data:`ENGINE_ERROR`. Inlined into its two entry points: :func:`step_list_at` and
-    the builtin of :func:`borders_sim.rules.entry.game_step_builtin`."""
-    mask = buf[:MASK_SIZE]
+def step_list(s, a, mask, words, ids):
+    """:func:`step` for the Python :class:`~borders_sim.Game`: refuses an action ``mask`` does
+    not allow (returns :data:`ILLEGAL`, changing nothing); otherwise steps, writes the next
+    legal ids into ``ids`` (int16[NUM_ACTIONS]) with :func:`list_legal` (``words``: ``mask`` as
+    uint64) and returns their count (0 once the game is over) or :data:`ENGINE_ERROR`. Inlined
+    into its two entry points, :func:`step_list_at` and the builtin of
+    :func:`borders_sim.rules.entry.game_step`, which make the views of one buffer differently
+    (``.view`` here, costly in numba; addresses there)."""
     if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
         return ILLEGAL
-    count = step(states[i], a, mask)
+    count = step(s, a, mask)
     if count > 0:
-        list_legal(mask, buf[MASK_SIZE:].view(np.int16))
+        list_legal(words, ids, PHASE_LO[s.phase], PHASE_HI[s.phase])
     return count
 
 
 @kernel
 def step_list_at(states, i, a, buf):
-    """:func:`step_list` called from Python through numba's dispatcher (any state array)."""
-    return step_list(states, i, a, buf)
+    """:func:`step_list` on ``states[i]``, with ``buf`` (uint8[LISTED_SIZE]) holding the legal
+    mask and then the legal ids as int16; called through numba's dispatcher (any state
+    array)."""
+    mask = buf[:MASK_SIZE]
+    return step_list(states[i], a, mask, mask.view(np.uint64), buf[MASK_SIZE:].view(np.int16))
 
 
 @kernel

@@ -34,7 +34,8 @@ from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .engine import LISTED_SIZE, step_list
+from .actions import NUM_ACTIONS
+from .engine import MASK_SIZE, step_list
 from .state import STATE_DTYPE
 
 _entries: dict = {}  # (dispatcher, argument types) -> compiled entry point
@@ -209,9 +210,10 @@ class fastcall:
 
 @fastcall
 def game_step(self, args, nargs):
-    """game_step(state_address, buf_address, action) -> count: engine.step_list(states, 0,
-    action, buf) on the one-element STATE_DTYPE array and the uint8[LISTED_SIZE] buffer at those
-    addresses. An action that is not an int64 is refused like an illegal one."""
+    """game_step(state_address, buf_address, action) -> count: engine.step_list on the
+    one-element STATE_DTYPE array at ``state_address`` and the buffer of
+    engine.step_list_at (uint8[LISTED_SIZE]: the mask, then the legal ids as int16) at
+    ``buf_address``. An action that is not an int64 is refused like an illegal one."""
     if nargs != 3:
         return arity_error(nargs)
     state_address = int_arg(args, 0)
@@ -224,8 +226,10 @@ def game_step(self, args, nargs):
     if a == -1 and error_set():  # too big for an int64: no action
         clear_error()
     states = carray(at_address(state_address), 1, dtype=STATE_DTYPE)
-    buf = carray(at_address(buf_address), LISTED_SIZE, dtype=np.uint8)
-    return new_int(step_list(states, 0, a, buf))
+    mask = carray(at_address(buf_address), MASK_SIZE, dtype=np.uint8)
+    words = carray(at_address(buf_address), MASK_SIZE // 8, dtype=np.uint64)
+    ids = carray(at_address(buf_address + MASK_SIZE), NUM_ACTIONS, dtype=np.int16)
+    return new_int(step_list(states[0], a, mask, words, ids))
 
 
 @fastcall
