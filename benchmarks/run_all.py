@@ -15,7 +15,8 @@ One table, one row per measure and player count:
   compiled bot of :data:`borders_sim.agents.COMPILED_BOTS` in every seat (every decision writes
   the seat's observation, then asks the bot), 3..8 players: games/s and decisions/s with one
   numba thread and with all of them, and the scaling factor (``benchmarks/rollouts.py``,
-  ``benchmarks/bots.py``);
+  ``benchmarks/bots.py``), from ``--repeat`` back-to-back pairs of a one-thread and an
+  all-thread run: medians of each, and the scaling is the median of the pairs' own ratios;
 * :meth:`borders_sim.Game.step` through a Python loop (random legal actions);
 * the PettingZoo AEC env ``borders_v0`` raw and wrapped, :func:`borders_sim.envs.observe`, and
   :class:`borders_sim.envs.VectorEnv` with observations and masks, on one thread and on all
@@ -173,10 +174,14 @@ def header() -> dict:
 
 
 def row(measure: str, players, unit: str, one: float, many: float | None = None,
-        games_one: float | None = None, games_many: float | None = None) -> dict:
-    """One row of the table; ``one`` is the figure with one numba thread (or the only one)."""
+        games_one: float | None = None, games_many: float | None = None,
+        scaling: float | None = None) -> dict:
+    """One row of the table; ``one`` is the figure with one numba thread (or the only one);
+    ``scaling`` defaults to ``many / one``."""
+    if scaling is None and many is not None and one:
+        scaling = many / one
     return {"measure": measure, "players": players, "unit": unit, "one": one, "many": many,
-            "scaling": many / one if many is not None and one else None,
+            "scaling": scaling,
             "games_one": games_one, "games_many": games_many, "peer": None, "peer_short": None,
             "ratio": None}
 
@@ -186,31 +191,50 @@ def say(text: str) -> None:
 
 
 # --- measurements ---------------------------------------------------------------------------
+def thread_pairs(play, threads: int, repeat: int):
+    """Time ``play(threads) -> (seconds, decisions, states)`` in ``repeat`` back-to-back pairs of
+    runs, one numba thread then ``threads``, so both runs of a pair see the same machine (a
+    shared host's speed drifts within minutes). Returns the median seconds on one thread and on
+    ``threads``, the median of the pairs' scaling (one-thread seconds / all-thread seconds),
+    the decisions of each, and the final states of each."""
+    ones, alls, scalings = [], [], []
+    for _ in range(repeat):
+        t1, dec1, s1 = play(1)
+        tn, decn, sn = play(threads)
+        ones.append(t1)
+        alls.append(tn)
+        scalings.append(t1 / tn)
+    return (statistics.median(ones), statistics.median(alls), statistics.median(scalings),
+            dec1, decn, s1, sn)
+
+
 def rollout_rows(args, threads: int, checks: dict) -> list[dict]:
-    """The random-play kernel and the bot kernel with every compiled bot, per player count."""
+    """The random-play kernel and the bot kernel with every compiled bot, per player count;
+    one-thread and all-thread runs in back-to-back pairs (:func:`thread_pairs`)."""
     rows = []
     for n in args.players:
         config = GameConfig(num_players=n)
         template, pseeds = make_batch(config, 0, args.games)
         cap = max_game_length(config)
         say(f"  rollouts, {n} players: random_games")
-        t1, dec, s1 = rollouts_bench.time_kernel(template, pseeds, 1, args.repeat, cap)
-        tn, dec_n, sn = rollouts_bench.time_kernel(template, pseeds, threads, args.repeat, cap)
+        t1, tn, scaling, dec, dec_n, s1, sn = thread_pairs(
+            lambda k: rollouts_bench.time_kernel(template, pseeds, k, 1, cap), threads,
+            args.repeat)
         checks["same_games"] &= dec == dec_n and s1.tobytes() == sn.tobytes()
         checks["unfinished"] += int(np.sum(s1["phase"] != PH_GAME_OVER))
         rows.append(row("rollout kernel, random play", n, "decisions/s", dec / t1, dec_n / tn,
-                        args.games / t1, args.games / tn))
+                        args.games / t1, args.games / tn, scaling))
         seeds = np.arange(args.games, dtype=np.int64)
         for bot in COMPILED_BOTS:
             say(f"  rollouts, {n} players: {bot} bots")
             kinds = bots_bench.lineups(bot, args.games, n)
-            t1, dec, s1 = bots_bench.time_bots(template, kinds, seeds, 1, args.repeat, cap)
-            tn, dec_n, sn = bots_bench.time_bots(template, kinds, seeds, threads, args.repeat,
-                                                 cap)
+            t1, tn, scaling, dec, dec_n, s1, sn = thread_pairs(
+                lambda k: bots_bench.time_bots(template, kinds, seeds, k, 1, cap), threads,
+                args.repeat)
             checks["same_games"] &= dec == dec_n and s1.tobytes() == sn.tobytes()
             checks["unfinished"] += int(np.sum(s1["phase"] != PH_GAME_OVER))
             rows.append(row(f"bot kernel, every seat {bot} (observes)", n, "decisions/s",
-                            dec / t1, dec_n / tn, args.games / t1, args.games / tn))
+                            dec / t1, dec_n / tn, args.games / t1, args.games / tn, scaling))
     numba.set_num_threads(threads)
     return rows
 
