@@ -98,10 +98,33 @@ def test_registry_and_options():
 
 
 def test_time_limit_stops_the_search():
+    """A million rollouts in one round (2 legal actions): the limit stops them within the
+    round, after a call of ROLLOUTS_PER_CALL (it took minutes and 10 GB when the clock was
+    read only between rounds)."""
     game = Game(GameConfig(num_players=4), seed=2)
+    assert len(game.legal_actions()) == 2
     bot = ISMCTSBot(seed=0, simulations=10**6, worlds=1, time_limit=0.05)
     p = game.current_player
     assert game.legal_mask()[bot.act(observe(game, p), game.legal_mask())]
+
+
+def test_rollouts_in_smaller_calls_decide_the_same(monkeypatch):
+    """Without a time limit the search is the same whatever the calls its rounds are cut into:
+    sample j is the same (world, opponents, chance) triple in any call."""
+    game = Game(GameConfig(num_players=4), seed=5)
+    decisions = []
+    for per_call in (256, 7):
+        monkeypatch.setattr("borders_sim.agents.ismcts.ROLLOUTS_PER_CALL", per_call)
+        g = game.copy()
+        bot = ISMCTSBot(seed=3, simulations=60, worlds=4)
+        chosen = []
+        while len(chosen) < 6 and not g.is_terminal:
+            p = g.current_player
+            a = bot.act(observe(g, p), g.legal_mask())
+            chosen.append(a)
+            g.step(a)
+        decisions.append(chosen)
+    assert decisions[0] == decisions[1]
 
 
 def test_base_policy_choice_is_kept_without_a_clear_gain():

@@ -60,6 +60,9 @@ from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
 
 #: Cap on the decisions of one rollout (far above any game's length, P-0.4).
 _MAX_STEPS = 1 << 20
+#: Rollouts per compiled call of a search (:meth:`ISMCTSBot.act` checks its time limit between
+#: calls): enough to keep every thread busy, few enough to stop soon after the limit.
+ROLLOUTS_PER_CALL = 256
 
 
 @kernel
@@ -116,8 +119,9 @@ class ISMCTSBot:
         seed: seeds the worlds, the opponents' bots and the chance of the rollouts (any int).
         simulations: rollouts per decision (at least 1); each round gives every surviving
             action the same new samples, at least one.
-        time_limit: optional seconds per decision; the search stops at the first round
-            boundary past it (then the bot is no longer deterministic).
+        time_limit: optional seconds per decision; the search stops at the first batch of
+            rollouts (:data:`ROLLOUTS_PER_CALL`) that ends past it (then the bot is no longer
+            deterministic).
         worlds: worlds rebuilt per decision; samples take them in turn.
         rollout: the compiled bot (:data:`~.policies.COMPILED_BOTS`) that is the base policy
             and plays the bot's own seat in the rollouts.
@@ -201,16 +205,26 @@ class ISMCTSBot:
         per_round = max(1, self.simulations // rounds)
         table = np.full((n, 0), np.nan)  # rewards [action, sample]; NaN once it is dropped
         done = 0
+        out_of_time = False
         for r in range(rounds):
             k = max(1, per_round // len(alive))
-            samples = done + np.arange(k)
             block = np.full((n, k), np.nan)
-            block[alive] = self._evaluate(worlds, legal[alive], samples, seat, key,
-                                           belief)
+            # the round's samples in calls of about ROLLOUTS_PER_CALL rollouts, the clock read
+            # after each: a time limit stops the search within a call, and memory stays small
+            # (each rollout plays a copy of its world). Sample j is the same triple whatever
+            # the call it falls in, so without a time limit the calls change nothing.
+            per_call = max(1, ROLLOUTS_PER_CALL // len(alive))
+            for lo in range(0, k, per_call):
+                hi = min(k, lo + per_call)
+                block[alive, lo:hi] = self._evaluate(worlds, legal[alive],
+                                                     done + np.arange(lo, hi), seat, key, belief)
+                out_of_time = (self.time_limit is not None
+                               and time.perf_counter() - start > self.time_limit)
+                if out_of_time:
+                    block = block[:, :hi]
+                    break
             table = np.concatenate([table, block], axis=1)
-            done += k
-            out_of_time = (self.time_limit is not None
-                           and time.perf_counter() - start > self.time_limit)
+            done += block.shape[1]
             if r == rounds - 1 or out_of_time or len(alive) <= 2:
                 break
             means = table[alive].mean(axis=1)
