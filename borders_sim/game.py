@@ -34,7 +34,7 @@ from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
 from .rules.config import GameConfig
-from .rules.entry import direct_entry, fast_state, game_step_builtin, id_list_builtin
+from .rules.entry import direct_entry, fast_state, game_call_builtin, id_list_builtin
 from .rules.limits import max_game_length
 from .rules.setup import new_state
 
@@ -47,9 +47,10 @@ class IllegalActionError(ValueError):
 
 
 _kernels_ready = False  # the Game kernels have run once in this process
-# the builtins of rules.entry.game_step and rules.entry.id_list, set by _prepare_kernels
-_step_list: Any = None
+# the builtins of rules.entry.game_call and rules.entry.id_list, set by _prepare_kernels
+_game_call: Any = None
 _id_list: Any = None
+_OP_STEP, _OP_ADVANCE, _OP_LIST = engine.OP_STEP, engine.OP_ADVANCE, engine.OP_LIST
 
 
 def _prepare_kernels() -> None:
@@ -57,17 +58,16 @@ def _prepare_kernels() -> None:
     argument types :class:`Game` passes, so that numba compiles them (or loads its cache) under
     one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
     ``scores``."""
-    global _kernels_ready, _step_list, _id_list
+    global _kernels_ready, _game_call, _id_list
     with compile_notice("the rules kernels"):
         states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
         buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
-        mask = buf[:engine.MASK_SIZE]
-        engine.advance_at(states, 0, mask)
-        _step_list = game_step_builtin()
-        count = _step_list(states.ctypes.data, buf.ctypes.data, int(np.flatnonzero(mask)[0]))
+        _game_call = game_call_builtin()
+        _game_call(states.ctypes.data, buf.ctypes.data, _OP_ADVANCE, 0)
+        first = int(np.flatnonzero(buf[:engine.MASK_SIZE])[0])
+        count = _game_call(states.ctypes.data, buf.ctypes.data, _OP_STEP, first)
         _id_list = id_list_builtin()
         _id_list(buf.ctypes.data + engine.MASK_SIZE, count)
-        engine.legal_mask_at(states, 0, mask)
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.scores_at(states, 0, out)
         scoring.winners_at(states, 0, out)
@@ -96,9 +96,7 @@ class Game:
             _prepare_kernels()
         self.config = config
         self._attach(new_state(config, seed))
-        if engine.advance_at(self.state, 0, self._mask) < 0:
-            raise engine.engine_error(self.state, "Game()")
-        self._over = self._phase[0] == _GAME_OVER
+        self._call(_OP_ADVANCE, 0, "Game()")
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
@@ -118,7 +116,7 @@ class Game:
 
     def _attach(self, state: np.ndarray) -> None:
         self.state = state
-        # the legal mask, then the legal ids as int16, as engine.step_list_at writes them
+        # the legal mask, then the legal ids as int16, as engine.game_op writes them
         self._buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
         self._mask = self._buf[:engine.MASK_SIZE]
         # the same bytes as bools: nonzero() of a bool array is ~2.5x faster than of uint8
@@ -127,7 +125,7 @@ class Game:
         self._ids_address = self._id_array.ctypes.data
         self._count = -1  # legal ids listed in _id_array; -1: not listed (legal_actions lists them)
         self._buf_address = self._buf.ctypes.data
-        self._step_state = None  # the state the step is bound to (see _bind_step)
+        self._step_state = None  # the state bound to the builtin (see _bind)
         # field views: reading memoryview(state["phase"])[0] is ~20x faster than
         # state[0]["phase"] (and ~4x faster than state["phase"][0])
         self._phase = memoryview(state["phase"])
@@ -140,11 +138,7 @@ class Game:
         """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
         decision (the step kernel computes it anyway); call this after editing ``state`` by
         hand."""
-        self._mask[:] = 0
-        self._count = -1
-        self._over = self._phase[0] == _GAME_OVER
-        if not self._over:
-            engine.legal_mask_at(self.state, 0, self._mask)
+        self._call(_OP_LIST, 0, "refresh()")
 
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -230,7 +224,7 @@ class Game:
         # everything else takes the checked path below
         if type(action) is int and self.state is self._step_state \
                 and (player is None or (type(player) is int and player == self._turn[0])):
-            count = _step_list(self._state_address, self._buf_address, action)
+            count = _game_call(self._state_address, self._buf_address, _OP_STEP, action)
             if count > 0:
                 self._count = count
                 return
@@ -244,19 +238,36 @@ class Game:
                 raise engine.engine_error(self.state, f"step({action!r})")
         self._step_checked(action, player)
 
-    def _bind_step(self) -> None:
-        """Bind :attr:`state` for :meth:`step`'s fast path: the builtin of
-        :func:`~borders_sim.rules.entry.game_step` steps it by its address (about half the cost
-        of numba's own entry point), so the state must be an array that builtin can read (see
-        :func:`~borders_sim.rules.entry.fast_state`); holding it in ``_step_state`` keeps that
-        address valid. A state array replaced by hand is bound again; one that does not qualify
-        (a read-only or unaligned array, another dtype) is left to the checked path, which calls
-        ``step_list_at`` through numba's entry point, typed by numba."""
+    def _bind(self) -> None:
+        """Bind :attr:`state` to the builtin of :func:`~borders_sim.rules.entry.game_call`,
+        which plays it by its address (about half the cost of numba's own entry point); the
+        state must be an array that builtin can read (see
+        :func:`~borders_sim.rules.entry.fast_state`), and holding it in ``_step_state`` keeps
+        that address valid. A state array replaced by hand is bound again; one that does not
+        qualify (a read-only array, another dtype) is played by ``engine.game_op_at`` through
+        numba's entry point instead, typed by numba."""
         if fast_state(self.state):
             self._step_state = self.state
             self._state_address = self.state.ctypes.data
         else:
             self._step_state = None
+
+    def _call(self, op: int, a: int, what: str) -> int:
+        """``engine.game_op`` (``op``, action ``a``) on :attr:`state` and the game's buffer;
+        keeps ``_count`` and ``_over``; raises the EngineError of ``what`` if the engine gives
+        up. Returns the count (or ``ILLEGAL``)."""
+        if self.state is not self._step_state:
+            self._bind()
+        if self.state is self._step_state:
+            count = _game_call(self._state_address, self._buf_address, op, a)
+        else:
+            count = direct_entry(engine.game_op_at, self.state, 0, 0, 0, self._buf)(
+                self.state, 0, op, a, self._buf)
+        self._count = count if count >= 0 else -1
+        self._over = self._phase[0] == _GAME_OVER
+        if count < 0 and count != engine.ILLEGAL:
+            raise engine.engine_error(self.state, what)
+        return count
 
     def _step_checked(self, action: Any, player: Any) -> None:
         if self.is_terminal:
@@ -286,17 +297,7 @@ class Game:
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        if self.state is not self._step_state:
-            self._bind_step()
-        if self.state is self._step_state:
-            count = _step_list(self._state_address, self._buf_address, a)
-        else:
-            count = direct_entry(engine.step_list_at, self.state, 0, 0, self._buf)(
-                self.state, 0, a, self._buf)
-        self._count = count if count >= 0 else -1
-        self._over = self._phase[0] == _GAME_OVER
-        if count < 0:  # not ILLEGAL: the mask allowed ``a``
-            raise engine.engine_error(self.state, f"step({action!r})")
+        self._call(_OP_STEP, a, f"step({action!r})")  # (not ILLEGAL: the mask allowed ``a``)
 
     def _check_seat(self, player: Any) -> None:
         """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""

@@ -93,7 +93,7 @@ def legal_strings(game: Game) -> list[str]:
 
 def reseek(game: Game) -> None:
     """After editing the state by hand, let the engine find the next decision again."""
-    engine.advance_at(game.state, 0, game._mask)
+    game._call(engine.OP_ADVANCE, 0, "reseek")
 
 
 def assert_consistent(game: Game) -> None:

@@ -56,46 +56,60 @@ def _fresh():
     """A new game's state and buffer, advanced to its first decision."""
     states = new_state(GameConfig(num_players=4), 3)
     buf = np.zeros(engine.LISTED_SIZE, np.uint8)
-    engine.advance_at(states, 0, buf[:engine.MASK_SIZE])
+    engine.game_op_at(states, 0, engine.OP_ADVANCE, 0, buf)
     return states, buf
 
 
-def test_game_step_builtin_is_step_list_at():
-    """The builtin plays a whole game exactly as the dispatcher's step_list_at does: the same
-    counts, the same bytes of state and buffer after every step."""
-    step = entry.game_step_builtin()
+def _call(states, buf, op, a):
+    return entry.game_call_builtin()(states.ctypes.data, buf.ctypes.data, op, a)
+
+
+def test_game_call_builtin_is_game_op_at():
+    """The builtin plays a whole game exactly as the dispatcher's game_op_at does: the same
+    counts, the same bytes of state and buffer after every step and every listing."""
     a_states, a_buf = _fresh()
     b_states, b_buf = _fresh()
+    assert a_states.tobytes() == b_states.tobytes() and a_buf.tobytes() == b_buf.tobytes()
     while True:
         a = int(np.flatnonzero(a_buf[:engine.MASK_SIZE])[-1])
-        got = step(a_states.ctypes.data, a_buf.ctypes.data, a)
-        want = engine.step_list_at(b_states, 0, a, b_buf)
+        got = _call(a_states, a_buf, engine.OP_STEP, a)
+        want = engine.game_op_at(b_states, 0, engine.OP_STEP, a, b_buf)
         assert got == want
         assert a_states.tobytes() == b_states.tobytes() and a_buf.tobytes() == b_buf.tobytes()
+        before = a_states.tobytes() + a_buf.tobytes()
+        assert _call(a_states, a_buf, engine.OP_LIST, 0) == got  # listing changes nothing
+        assert a_states.tobytes() + a_buf.tobytes() == before
         if got == 0:
             break
 
 
+def test_game_call_lists_nothing_for_an_unknown_phase():
+    states, buf = _fresh()
+    states[0]["phase"] = 99
+    assert _call(states, buf, engine.OP_LIST, 0) == 0
+    assert not buf[:engine.MASK_SIZE].any()
+
+
 @pytest.mark.parametrize("action", [-1, engine.NUM_ACTIONS, 2**63 - 1, 2**64, -2**70])
-def test_game_step_builtin_refuses_actions_out_of_range_unchanged(action):
-    step = entry.game_step_builtin()
+def test_game_call_refuses_actions_out_of_range_unchanged(action):
     states, buf = _fresh()
     before = states.tobytes() + buf.tobytes()
-    assert step(states.ctypes.data, buf.ctypes.data, action) == engine.ILLEGAL
+    assert _call(states, buf, engine.OP_STEP, action) == engine.ILLEGAL
     assert states.tobytes() + buf.tobytes() == before
 
 
-@pytest.mark.parametrize("builtin", [entry.game_step_builtin, entry.id_list_builtin])
-def test_fastcall_builtins_refuse_wrong_arguments_with_type_errors(builtin):
+@pytest.mark.parametrize("builtin, arity", [(entry.game_call_builtin, 4),
+                                            (entry.id_list_builtin, 2)])
+def test_fastcall_builtins_refuse_wrong_arguments_with_type_errors(builtin, arity):
     f = builtin()
     with pytest.raises(TypeError, match="wrong number of arguments"):
         f()
     with pytest.raises(TypeError, match="wrong number of arguments"):
-        f(1, 2, 3, 4)
+        f(*range(arity + 1))
     with pytest.raises(TypeError):
-        f("not an address", 0, 0) if f is entry.game_step_builtin() else f("x", 0)
+        f("not an address", *range(arity - 1))
     with pytest.raises(OverflowError):
-        f(2**64, 0, 0) if f is entry.game_step_builtin() else f(2**64, 0)
+        f(2**64, *range(arity - 1))
 
 
 @pytest.mark.parametrize("ids", [[], [7], [0, 1, 255, 256, 257, 300, engine.NUM_ACTIONS - 1]])
@@ -119,8 +133,8 @@ def test_fast_state_accepts_only_arrays_the_builtin_can_step(make, fast):
     assert entry.fast_state(make()) is fast
 
 
-def test_game_steps_a_state_the_builtin_cannot_take_through_numbas_entry(monkeypatch):
-    """A state that is not a fast_state is stepped by step_list_at through numba's entry point:
+def test_game_plays_a_state_the_builtin_cannot_take_through_numbas_entry(monkeypatch):
+    """A state that is not a fast_state is played by game_op_at through numba's entry point:
     the same game."""
     fast = Game(GameConfig(num_players=3), seed=11)
     monkeypatch.setattr(game_module, "fast_state", lambda state: False)

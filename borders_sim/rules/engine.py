@@ -263,7 +263,7 @@ def kth_legal(mask, words, k, lo):
     return -1
 
 
-@kernel
+@njit(inline="always")
 def advance(s, mask):
     """Run the game forward to the next decision that needs a player. On return ``mask``
     (uint8[MASK_SIZE], see :func:`new_mask`) holds the legal mask of that decision; returns the
@@ -294,7 +294,7 @@ def advance(s, mask):
         _apply(s, last_legal(mask, lo, hi))
 
 
-@kernel
+@njit(inline="always")
 def step(s, a, mask):
     """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision; ``mask``
     then holds the next legal mask and the number of legal actions is returned (or
@@ -331,16 +331,15 @@ def legal_mask_at(states, i, out):
     return legal_mask(states[i], out)
 
 
-@kernel
-def advance_at(states, i, mask):
-    return advance(states[i], mask)
-
-
-#: Size of the buffer of :func:`step_list_at`: the mask (``MASK_SIZE`` bytes), then the legal
-#: ids as native int16 (room for every action).
+#: Size of the buffer of :func:`game_op`: the mask (``MASK_SIZE`` bytes), then the legal ids
+#: as native int16 (room for every action).
 LISTED_SIZE = MASK_SIZE + 2 * NUM_ACTIONS
-#: :func:`step_list_at`'s answer to an action that is not legal now (nothing changed).
+#: :func:`game_op`'s answer to an action that is not legal now (nothing changed).
 ILLEGAL = -2
+#: What :func:`game_op` does: apply a legal action and advance (:func:`step`); advance a new
+#: state to its first decision (:func:`advance`); only compute the legal mask of the current
+#: decision (a loaded or edited state, nothing changes).
+OP_STEP, OP_ADVANCE, OP_LIST = 0, 1, 2
 
 
 @kernel
@@ -360,29 +359,47 @@ def list_legal(words, ids, lo, hi):
 
 
 @njit(inline="always")
-def step_list(s, a, mask, words, ids):
-    """:func:`step` for the Python :class:`~borders_sim.Game`: refuses an action ``mask`` does
-    not allow (returns :data:`ILLEGAL`, changing nothing); otherwise steps, writes the next
-    legal ids into ``ids`` (int16[NUM_ACTIONS]) with :func:`list_legal` (``words``: ``mask`` as
-    uint64) and returns their count (0 once the game is over) or :data:`ENGINE_ERROR`. Inlined
-    into its two entry points, :func:`step_list_at` and the builtin of
-    :func:`borders_sim.rules.entry.game_step`, which make the views of one buffer differently
+def game_op(s, op, a, mask, words, ids):
+    """What the Python :class:`~borders_sim.Game` asks of the engine, ``op`` (``OP_*``):
+
+    * ``OP_STEP``: :func:`step` with action ``a``, refused if ``mask`` does not allow it
+      (returns :data:`ILLEGAL`, changing nothing);
+    * ``OP_ADVANCE``: :func:`advance` (a new game);
+    * ``OP_LIST``: the legal mask of the current decision, nothing else (an unknown phase has
+      no legal action).
+
+    Then the legal ids of ``mask`` go into ``ids`` (int16[NUM_ACTIONS]) by :func:`list_legal`
+    (``words``: ``mask`` as uint64), and their count is returned (0 once the game is over) or
+    :data:`ENGINE_ERROR`. One function for the three, so that :class:`~borders_sim.Game`
+    compiles one entry point over the engine, not three (each takes seconds on a fresh
+    install). Inlined into :func:`game_op_at` and the builtin of
+    :func:`borders_sim.rules.entry.game_call`, which make the views of one buffer differently
     (``.view`` here, costly in numba; addresses there)."""
-    if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
-        return ILLEGAL
-    count = step(s, a, mask)
+    if op == OP_STEP:
+        if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
+            return ILLEGAL
+        count = step(s, a, mask)
+    elif op == OP_ADVANCE:
+        count = advance(s, mask)
+    elif s.phase < 0 or s.phase >= NUM_PHASES or s.phase == PH_GAME_OVER:
+        mask[:] = 0
+        count = 0
+    else:
+        legal_mask(s, mask)
+        count = count_legal(mask, PHASE_LO[s.phase], PHASE_HI[s.phase])
     if count > 0:
         list_legal(words, ids, PHASE_LO[s.phase], PHASE_HI[s.phase])
     return count
 
 
 @kernel
-def step_list_at(states, i, a, buf):
-    """:func:`step_list` on ``states[i]``, with ``buf`` (uint8[LISTED_SIZE]) holding the legal
+def game_op_at(states, i, op, a, buf):
+    """:func:`game_op` on ``states[i]``, with ``buf`` (uint8[LISTED_SIZE]) holding the legal
     mask and then the legal ids as int16; called through numba's dispatcher (any state
     array)."""
     mask = buf[:MASK_SIZE]
-    return step_list(states[i], a, mask, mask.view(np.uint64), buf[MASK_SIZE:].view(np.int16))
+    return game_op(states[i], op, a, mask, mask.view(np.uint64),
+                   buf[MASK_SIZE:].view(np.int16))
 
 
 @kernel

@@ -17,8 +17,8 @@ two ints costs ~160 ns. Its arrays are passed as addresses, so it is unchecked: 
 is a wrong write. Only the class that owns the arrays calls it (:class:`~borders_sim.Game`, with
 addresses of arrays it holds and has checked).
 
-Two are in use, both by :class:`~borders_sim.Game`: :func:`game_step` (the compiled
-:func:`~borders_sim.rules.engine.step_list` for :meth:`~borders_sim.Game.step`) and
+Two are in use, both by :class:`~borders_sim.Game`: :func:`game_call` (the compiled
+:func:`~borders_sim.rules.engine.game_op`, for :meth:`~borders_sim.Game.step` and the rest) and
 :func:`id_list` (the legal ids it lists, as the Python list of
 :meth:`~borders_sim.Game.legal_actions`).
 """
@@ -35,7 +35,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .actions import NUM_ACTIONS
-from .engine import MASK_SIZE, step_list
+from .engine import MASK_SIZE, game_op
 from .state import STATE_DTYPE
 
 _entries: dict = {}  # (dispatcher, argument types) -> compiled entry point
@@ -209,12 +209,12 @@ class fastcall:
 
 
 @fastcall
-def game_step(self, args, nargs):
-    """game_step(state_address, buf_address, action) -> count: engine.step_list on the
-    one-element STATE_DTYPE array at ``state_address`` and the buffer of
-    engine.step_list_at (uint8[LISTED_SIZE]: the mask, then the legal ids as int16) at
+def game_call(self, args, nargs):
+    """game_call(state_address, buf_address, op, action) -> count: engine.game_op (op is one
+    of engine.OP_*) on the one-element STATE_DTYPE array at ``state_address`` and the buffer
+    of engine.game_op_at (uint8[LISTED_SIZE]: the mask, then the legal ids as int16) at
     ``buf_address``. An action that is not an int64 is refused like an illegal one."""
-    if nargs != 3:
+    if nargs != 4:
         return arity_error(nargs)
     state_address = int_arg(args, 0)
     if state_address == -1 and error_set():
@@ -222,20 +222,23 @@ def game_step(self, args, nargs):
     buf_address = int_arg(args, 1)
     if buf_address == -1 and error_set():
         return null()
-    a = int_arg(args, 2)
+    op = int_arg(args, 2)
+    if op == -1 and error_set():
+        return null()
+    a = int_arg(args, 3)
     if a == -1 and error_set():  # too big for an int64: no action
         clear_error()
     states = carray(at_address(state_address), 1, dtype=STATE_DTYPE)
     mask = carray(at_address(buf_address), MASK_SIZE, dtype=np.uint8)
     words = carray(at_address(buf_address), MASK_SIZE // 8, dtype=np.uint64)
     ids = carray(at_address(buf_address + MASK_SIZE), NUM_ACTIONS, dtype=np.int16)
-    return new_int(step_list(states[0], a, mask, words, ids))
+    return new_int(game_op(states[0], op, a, mask, words, ids))
 
 
 @fastcall
 def id_list(self, args, nargs):
     """id_list(ids_address, count) -> list: the ``count`` int16 action ids at ``ids_address``
-    (the list ``engine.step_list`` writes) as a new list of ints."""
+    (the list ``engine.game_op`` writes) as a new list of ints."""
     if nargs != 2:
         return arity_error(nargs)
     ids_address = int_arg(args, 0)
@@ -254,14 +257,14 @@ def id_list(self, args, nargs):
     return out
 
 
-def game_step_builtin() -> Callable:
-    """The builtin ``(state_address, buf_address, action) -> count`` of :func:`game_step`,
-    compiled (or loaded from numba's cache) on first use."""
-    return game_step.builtin()
+def game_call_builtin() -> Callable:
+    """The builtin ``(state_address, buf_address, op, action) -> count`` of
+    :func:`game_call`, compiled (or loaded from numba's cache) on first use."""
+    return game_call.builtin()
 
 
 def fast_state(state: Any) -> bool:
-    """Whether :func:`game_step` may step ``state`` by its address: a writable, aligned,
+    """Whether :func:`game_call` may play ``state`` by its address: a writable, aligned,
     C-contiguous one-dimensional array of :data:`STATE_DTYPE` with at least one element."""
     if type(state) is not np.ndarray:
         return False
