@@ -26,8 +26,9 @@ count, a path that cannot be written, an unreachable Ray address, a corrupt trac
 during a tournament prints the results of the games finished so far and exits with 130.
 
 ``simulate`` plays ``G`` games (default 1000) per player count with uniformly random legal
-actions, inside the compiled whole-game kernel :func:`borders_sim.rules.rollout.random_games`
-(batches of games, ``prange`` over the games of a batch), with a progress bar on stderr. It then
+actions, with the compiled whole-game kernels of :func:`borders_sim.rules.rollout.random_games`
+(batches of games, each cut into chunks played on all numba threads), with a progress bar on
+stderr. It then
 prints one row per player count (``--players all`` runs 3..8):
 
 * ``decisions``: decisions per game (the state's ``steps``; forced moves applied by the engine
@@ -75,7 +76,7 @@ from .rules import state as st
 from .rules.actions import ranges_table
 from .rules.config import GameConfig
 from .rules.limits import max_game_length
-from .rules.rollout import final_scores, make_batch, play_batch, random_games
+from .rules.rollout import final_scores, make_batch, play_batch, random_chunk
 from .tournament import default_lineup, parse_lineup
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
@@ -98,7 +99,7 @@ def warm_up() -> tuple[float, str]:
         play_batch(states, seeds, DEFAULT_MAX_STEPS)
         final_scores(states)
     dt = time.perf_counter() - t0
-    stats = random_games.stats
+    stats = random_chunk.stats
     how = "compiled" if sum(stats.cache_misses.values()) else (
         "loaded from cache" if sum(stats.cache_hits.values()) else "ready")
     return dt, how
