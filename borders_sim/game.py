@@ -34,7 +34,8 @@ from .rules import actions as act
 from .rules import engine, scoring, serialize
 from .rules import state as st
 from .rules.config import GameConfig
-from .rules.entry import direct_entry, fast_state, game_call_builtin, id_list_builtin
+from .rules.entry import (ACTION_INTS, direct_entry, fast_state, game_call_builtin,
+                          id_list_builtin)
 from .rules.limits import max_game_length
 from .rules.setup import new_state
 
@@ -67,7 +68,7 @@ def _prepare_kernels() -> None:
         first = int(np.flatnonzero(buf[:engine.MASK_SIZE])[0])
         count = _game_call(states.ctypes.data, buf.ctypes.data, _OP_STEP, first)
         _id_list = id_list_builtin()
-        _id_list(buf.ctypes.data + engine.MASK_SIZE, count)
+        _id_list(buf.ctypes.data + engine.MASK_SIZE, count, ACTION_INTS)
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.scores_at(states, 0, out)
         scoring.winners_at(states, 0, out)
@@ -195,7 +196,7 @@ class Game:
             ids = self._legal.nonzero()[0]
             count = self._count = ids.size
             self._id_array[:count] = ids
-        return _id_list(self._ids_address, count)
+        return _id_list(self._ids_address, count, ACTION_INTS)
 
     def action_to_string(self, action: int) -> str:
         return act.action_to_string(action, self.config.gold_menu)

@@ -99,7 +99,7 @@ def test_game_call_refuses_actions_out_of_range_unchanged(action):
 
 
 @pytest.mark.parametrize("builtin, arity", [(entry.game_call_builtin, 4),
-                                            (entry.id_list_builtin, 2)])
+                                            (entry.id_list_builtin, 3)])
 def test_fastcall_builtins_refuse_wrong_arguments_with_type_errors(builtin, arity):
     f = builtin()
     with pytest.raises(TypeError, match="wrong number of arguments"):
@@ -115,8 +115,18 @@ def test_fastcall_builtins_refuse_wrong_arguments_with_type_errors(builtin, arit
 @pytest.mark.parametrize("ids", [[], [7], [0, 1, 255, 256, 257, 300, engine.NUM_ACTIONS - 1]])
 def test_id_list_builtin_lists_the_int16_ids(ids):
     array = np.array(ids + [-5], dtype=np.int16)  # one more, not to be listed
-    got = entry.id_list_builtin()(array.ctypes.data, len(ids))
+    got = entry.id_list_builtin()(array.ctypes.data, len(ids), entry.ACTION_INTS)
     assert got == ids and all(type(x) is int for x in got)
+    assert all(x is entry.ACTION_INTS[x] for x in got)  # shared, not made per list
+
+
+def test_id_list_builtin_refuses_a_bad_int_table():
+    array = np.array([3, 9], dtype=np.int16)
+    f = entry.id_list_builtin()
+    with pytest.raises(SystemError):  # PyTuple_Size's answer to a list: a bad internal call
+        f(array.ctypes.data, 2, [0] * 10)
+    with pytest.raises(IndexError):
+        f(array.ctypes.data, 2, (0, 1, 2, 3))  # no item 9
 
 
 @pytest.mark.parametrize("make, fast", [

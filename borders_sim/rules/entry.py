@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -156,18 +157,32 @@ def new_list(typingctx, size):
 
 
 @intrinsic
-def list_put(typingctx, lst, k, value):
-    """Fill slot ``k`` of the new list ``lst`` with the int ``value``; False (with an error
-    set) if the int could not be made."""
+def list_put(typingctx, lst, k, items, i):
+    """Fill slot ``k`` of the new list ``lst`` with item ``i`` of the tuple ``items`` (a new
+    reference to it); False (with an error set) if ``items`` has no item ``i``."""
     def codegen(context, builder, sig, llargs):
         pyapi = context.get_python_api(builder)
-        item = pyapi.long_from_longlong(context.cast(builder, llargs[2], sig.args[2], types.int64))
-        made = cgutils.is_not_null(builder, item)
-        with builder.if_then(made, likely=True):
+        # (pyapi.tuple_getitem takes a constant index)
+        getitem = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(pyapi.pyobj, [pyapi.pyobj, pyapi.py_ssize_t]),
+            "PyTuple_GetItem")
+        i = context.cast(builder, llargs[3], sig.args[3], types.intp)
+        item = builder.call(getitem, [llargs[2], i])  # a borrowed reference, or NULL
+        found = cgutils.is_not_null(builder, item)
+        with builder.if_then(found, likely=True):
+            pyapi.incref(item)
             pyapi.list_setitem(llargs[0], context.cast(builder, llargs[1], sig.args[1],
                                                        types.intp), item)
-        return made
-    return types.boolean(lst, k, value), codegen
+        return found
+    return types.boolean(lst, k, items, i), codegen
+
+
+@intrinsic
+def tuple_length(typingctx, obj):
+    """``PyTuple_Size(obj)``: -1 with an error set if ``obj`` is not a tuple."""
+    def codegen(context, builder, sig, llargs):
+        return context.get_python_api(builder).tuple_size(llargs[0])
+    return types.intp(obj), codegen
 
 
 @intrinsic
@@ -237,9 +252,11 @@ def game_call(self, args, nargs):
 
 @fastcall
 def id_list(self, args, nargs):
-    """id_list(ids_address, count) -> list: the ``count`` int16 action ids at ``ids_address``
-    (the list ``engine.game_op`` writes) as a new list of ints."""
-    if nargs != 2:
+    """id_list(ids_address, count, ints) -> list: the ``count`` int16 action ids at
+    ``ids_address`` (the list ``engine.game_op`` writes) as a new list of the int objects
+    ``ints[id]`` (a tuple of every id, :data:`ACTION_INTS`: ids above 256 would otherwise be
+    made and freed one by one, which cost more than the rest of the list)."""
+    if nargs != 3:
         return arity_error(nargs)
     ids_address = int_arg(args, 0)
     if ids_address == -1 and error_set():
@@ -247,14 +264,20 @@ def id_list(self, args, nargs):
     count = int_arg(args, 1)
     if count == -1 and error_set():
         return null()
+    if tuple_length(args[2]) == -1 and error_set():
+        return null()
     ids = carray(at_address(ids_address), max(count, 0), dtype=np.int16)
     out = new_list(max(count, 0))
     if is_null(out):
         return out
     for k in range(ids.shape[0]):
-        if not list_put(out, k, ids[k]):
+        if not list_put(out, k, args[2], ids[k]):
             return release(out)
     return out
+
+
+#: Every action id as a Python int, the items of :func:`id_list`'s lists.
+ACTION_INTS = tuple(range(NUM_ACTIONS))
 
 
 def game_call_builtin() -> Callable:
@@ -274,6 +297,6 @@ def fast_state(state: Any) -> bool:
 
 
 def id_list_builtin() -> Callable:
-    """The builtin ``(ids_address, count) -> list`` of :func:`id_list`, compiled (or loaded
-    from numba's cache) on first use."""
+    """The builtin ``(ids_address, count, ints) -> list`` of :func:`id_list`, compiled (or
+    loaded from numba's cache) on first use."""
     return id_list.builtin()
