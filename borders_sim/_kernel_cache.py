@@ -7,8 +7,13 @@ is therefore not recompiled when one of those other files changes, and a stale c
 would run against a changed state layout or action space: a silent wrong result, or a write
 past a buffer.
 
+The same holds for a module with no kernels at all whose names a kernel uses: the constants of
+``rules/actions.py`` and ``rules/state.py`` and the intrinsics of ``rules/rowcopy.py`` are
+compiled into the kernels that import them.
+
 :func:`sync_kernel_cache` closes that gap. It hashes the source of every kernel file of the
-package together and keeps that digest in a small file in each directory where numba caches
+package and of every module of the package they import, directly or through others
+(:func:`dependency_files`, read from their import statements), together, and keeps that digest in a small file in each directory where numba caches
 them (the locations numba itself would choose: ``NUMBA_CACHE_DIR``, ``__pycache__`` beside the
 sources, or the user-wide cache for a read-only install). Where the digest differs, the
 package's cached kernels in that directory are deleted, so numba compiles them afresh once.
@@ -28,6 +33,7 @@ under the system's temporary directory before the kernel modules are imported. A
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -52,10 +58,66 @@ def kernel_files(package_dir: Path) -> list[Path]:
                   if "__pycache__" not in p.parts and _KERNEL.search(p.read_text(encoding="utf-8")))
 
 
+def _module_file(package_dir: Path, parts: list[str]) -> Path | None:
+    """The file of the package's module ``parts`` (relative to the package), if it exists."""
+    path = package_dir.joinpath(*parts)
+    for candidate in ([path.with_suffix(".py")] if parts else []) + [path / "__init__.py"]:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imported_files(source: Path, package_dir: Path) -> set[Path]:
+    """The package's own modules that ``source`` imports, relatively (``from .actions import
+    NUM_ACTIONS``) or by the package's name: their constants, intrinsics and helpers are
+    compiled into ``source``'s kernels as much as its own code is."""
+    here = list(source.relative_to(package_dir).parent.parts)
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                if node.level - 1 > len(here):
+                    continue  # above the package
+                base = here[:len(here) - (node.level - 1)]
+            elif node.module and node.module.split(".")[0] == package_dir.name:
+                base = []
+            else:
+                continue
+            module = (node.module or "").split(".") if node.module else []
+            if not node.level:
+                module = module[1:]
+            parts = base + module
+            names = [parts + [alias.name] for alias in node.names]  # submodules, if any
+        elif isinstance(node, ast.Import):
+            names = [alias.name.split(".")[1:] for alias in node.names
+                     if alias.name.split(".")[0] == package_dir.name]
+            parts = None
+        else:
+            continue
+        for module_parts in ([parts] if parts is not None else []) + names:
+            path = _module_file(package_dir, module_parts)
+            if path is not None:
+                found.add(path)
+    return found
+
+
+def dependency_files(package_dir: Path, files: list[Path]) -> list[Path]:
+    """``files`` and every module of the package they import, directly or through others."""
+    seen = set(files)
+    todo = list(files)
+    while todo:
+        for path in imported_files(todo.pop(), package_dir):
+            if path not in seen:
+                seen.add(path)
+                todo.append(path)
+    return sorted(seen)
+
+
 def source_digest(package_dir: Path, files: list[Path]) -> str:
-    """One hash of the relative paths and contents of ``files``."""
+    """One hash of the relative paths and contents of ``files`` and of every module of the
+    package they import (:func:`dependency_files`)."""
     h = hashlib.sha256()
-    for p in files:
+    for p in dependency_files(package_dir, files):
         h.update(str(p.relative_to(package_dir)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()

@@ -10,7 +10,8 @@ import textwrap
 from pathlib import Path
 
 import borders_sim
-from borders_sim._kernel_cache import STAMP, cache_dir, kernel_files, sync_kernel_cache
+from borders_sim._kernel_cache import (STAMP, cache_dir, dependency_files, kernel_files,
+                                      sync_kernel_cache)
 
 PACKAGE = Path(borders_sim.__file__).parent
 
@@ -50,3 +51,37 @@ def test_an_unchanged_package_keeps_its_cache():
     assert sync_kernel_cache(PACKAGE) == 0
     where = cache_dir(PACKAGE / "rules" / "engine.py")
     assert where is None or (where / STAMP).exists()
+
+
+def test_the_digest_covers_the_modules_kernels_import():
+    """Constants (actions.py, state.py) and intrinsics (rowcopy.py) are compiled into the
+    kernels that import them, so their sources count as much as the kernels' own."""
+    deps = {p.relative_to(PACKAGE).as_posix()
+            for p in dependency_files(PACKAGE, kernel_files(PACKAGE))}
+    assert {"rules/actions.py", "rules/state.py", "rules/rowcopy.py", "rules/jit.py",
+            "rules/engine.py", "envs/vector.py"} <= deps
+
+
+def test_an_edit_of_an_imported_constant_clears_the_kernels_that_use_it(tmp_path):
+    """A module without kernels, imported relatively from a subpackage: editing its constant
+    must clear the cached kernel that folded the old value in."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "consts.py").write_text("N = 1\n")
+    (pkg / "user.py").write_text("from numba import njit\nfrom .sub.consts import N\n"
+                                 "@njit(cache=True)\ndef g():\n    return N\n")
+    run = textwrap.dedent(f"""
+        import sys; from pathlib import Path
+        sys.path.insert(0, {str(tmp_path)!r})
+        from borders_sim._kernel_cache import sync_kernel_cache
+        sync_kernel_cache(Path({str(pkg)!r}))
+        from pkg.user import g
+        print(g())""")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
+    assert first.stdout.split() == ["1"], first.stderr
+    (pkg / "sub" / "consts.py").write_text("N = 2\n")
+    second = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
+    assert second.stdout.split() == ["2"], second.stderr  # not the stale cached g
