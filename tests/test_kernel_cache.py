@@ -22,7 +22,22 @@ def test_kernel_files_are_the_files_with_kernels():
     assert "cli.py" not in names and "_kernel_cache.py" not in names
 
 
-def test_an_edit_in_one_file_clears_the_cached_kernels_of_another(tmp_path, monkeypatch):
+def _g_in_a_new_process(tmp_path: Path, module: str) -> str:
+    """What ``g()`` of ``pkg.<module>`` prints in a new process that syncs the cache of
+    ``tmp_path/pkg`` first (numba caching in ``tmp_path/cache``)."""
+    run = textwrap.dedent(f"""
+        import sys; from pathlib import Path
+        sys.path.insert(0, {str(tmp_path)!r})
+        from borders_sim._kernel_cache import sync_kernel_cache
+        sync_kernel_cache(Path({str(tmp_path / "pkg")!r}))
+        from pkg.{module} import g
+        print(g())""")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
+    return done.stdout.strip() or done.stderr
+
+
+def test_an_edit_in_one_file_clears_the_cached_kernels_of_another(tmp_path):
     """A caller compiled against an old callee (another file) must not be loaded again."""
     pkg = tmp_path / "pkg"
     pkg.mkdir()
@@ -30,20 +45,10 @@ def test_an_edit_in_one_file_clears_the_cached_kernels_of_another(tmp_path, monk
                                    "    return 1\n")
     (pkg / "caller.py").write_text("from numba import njit\nfrom pkg.callee import f\n"
                                    "@njit(cache=True)\ndef g():\n    return f()\n")
-    run = textwrap.dedent(f"""
-        import sys; from pathlib import Path
-        sys.path.insert(0, {str(tmp_path)!r})
-        from borders_sim._kernel_cache import sync_kernel_cache
-        sync_kernel_cache(Path({str(pkg)!r}))
-        from pkg.caller import g
-        print(g())""")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    first = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
-    assert first.stdout.split() == ["1"], first.stderr
+    assert _g_in_a_new_process(tmp_path, "caller") == "1"
     (pkg / "callee.py").write_text("from numba import njit\n@njit(cache=True)\ndef f():\n"
                                    "    return 2\n")
-    second = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
-    assert second.stdout.split() == ["2"], second.stderr  # not the stale cached g
+    assert _g_in_a_new_process(tmp_path, "caller") == "2"  # not the stale cached g
 
 
 def test_an_unchanged_package_keeps_its_cache():
@@ -72,16 +77,6 @@ def test_an_edit_of_an_imported_constant_clears_the_kernels_that_use_it(tmp_path
     (pkg / "sub" / "consts.py").write_text("N = 1\n")
     (pkg / "user.py").write_text("from numba import njit\nfrom .sub.consts import N\n"
                                  "@njit(cache=True)\ndef g():\n    return N\n")
-    run = textwrap.dedent(f"""
-        import sys; from pathlib import Path
-        sys.path.insert(0, {str(tmp_path)!r})
-        from borders_sim._kernel_cache import sync_kernel_cache
-        sync_kernel_cache(Path({str(pkg)!r}))
-        from pkg.user import g
-        print(g())""")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    first = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
-    assert first.stdout.split() == ["1"], first.stderr
+    assert _g_in_a_new_process(tmp_path, "user") == "1"
     (pkg / "sub" / "consts.py").write_text("N = 2\n")
-    second = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
-    assert second.stdout.split() == ["2"], second.stderr  # not the stale cached g
+    assert _g_in_a_new_process(tmp_path, "user") == "2"  # not the stale cached g
