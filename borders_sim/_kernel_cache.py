@@ -11,24 +11,24 @@ The same holds for a module with no kernels at all whose names a kernel uses: th
 ``rules/actions.py`` and ``rules/state.py`` and the intrinsics of ``rules/rowcopy.py`` are
 compiled into the kernels that import them.
 
-:func:`sync_kernel_cache` closes that gap. It hashes the source of every kernel file of the
-package and of every module of the package they import, directly or through others
-(:func:`dependency_files`, read from their import statements), together, and keeps that digest in a small file in each directory where numba caches
-them (the locations numba itself would choose: ``NUMBA_CACHE_DIR``, ``__pycache__`` beside the
-sources, or the user-wide cache for a read-only install). Where the digest differs, the
-package's cached kernels in that directory are deleted, so numba compiles them afresh once.
-An unchanged install finds matching digests and touches nothing.
+:func:`sync_kernel_cache` closes that gap. It hashes, together, the source of every kernel
+file of the package and of every module of the package they import, directly or through others
+(:func:`dependency_files`, read from their import statements), and keeps that digest in a small
+file in each directory where numba caches them (the locations numba itself would choose:
+``NUMBA_CACHE_DIR``, ``__pycache__`` beside the sources, or the user-wide cache for a read-only
+install). Where the digest differs, the package's cached kernels in that directory are deleted,
+so numba compiles them afresh once. An unchanged install finds matching digests and touches nothing.
 
-:func:`configure_cache_dir` runs first and makes sure numba has somewhere to cache them. numba
-0.68 picks a cache directory per kernel file when the module is imported (when ``@njit`` or ``@kernel`` runs):
-``NUMBA_CACHE_DIR`` if set and writable, else ``__pycache__`` beside the source if writable,
-else its user-wide cache (``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``), and caches nothing
-at all when none of them is writable, silently, so that every new process compiles for minutes
-again. A read-only install (site-packages owned by root, a read-only image) lands in the
-user-wide cache by numba's own rule; where that is not writable either (no home directory, a
-read-only home), :func:`configure_cache_dir` points ``NUMBA_CACHE_DIR`` at a private directory
-under the system's temporary directory before the kernel modules are imported. A
-``NUMBA_CACHE_DIR`` set by the user is left alone.
+:func:`configure_cache_dir` runs first and makes sure numba has somewhere to cache them. numba 0.68
+picks a cache directory per kernel file when the module is imported (when ``@njit`` or ``@kernel``
+runs): ``NUMBA_CACHE_DIR`` if set and writable, else ``__pycache__`` beside the source if writable,
+else its user-wide cache (``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``), and caches nothing at
+all when none of them is writable, silently, so that every new process compiles for minutes again. A
+read-only install (site-packages owned by root, a read-only image) lands in the user-wide cache by
+numba's own rule; where that is not writable either (no home directory, a read-only home),
+:func:`configure_cache_dir` points ``NUMBA_CACHE_DIR`` at a private directory under the system's
+temporary directory before the kernel modules are imported. A ``NUMBA_CACHE_DIR`` set by the user is
+left alone.
 """
 
 from __future__ import annotations
