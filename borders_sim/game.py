@@ -123,9 +123,9 @@ class Game:
         # the same bytes as bools: nonzero() of a bool array is ~2.5x faster than of uint8
         self._legal = self._mask.view(np.bool_)
         self._id_array = self._buf[engine.MASK_SIZE:].view(np.int16)
-        self._ids_address = self._id_array.ctypes.data
         self._count = -1  # legal ids listed in _id_array; -1: not listed (legal_actions lists them)
         self._buf_address = self._buf.ctypes.data
+        self._ids_address = self._buf_address + engine.MASK_SIZE
         self._step_state = None  # the state bound to the builtin (see _bind)
         # field views: reading memoryview(state["phase"])[0] is ~20x faster than
         # state[0]["phase"] (and ~4x faster than state["phase"][0])
