@@ -229,14 +229,9 @@ class Game:
             if count > 0:
                 self._count = count
                 return
-            if count == 0:  # the game is over
-                self._count = 0
-                self._over = True
+            if count != engine.ILLEGAL:  # the game is over, or the engine gave up
+                self._keep(count, f"step({action!r})")
                 return
-            if count != engine.ILLEGAL:
-                self._count = -1
-                self._over = self._phase[0] == _GAME_OVER
-                raise engine.engine_error(self.state, f"step({action!r})")
         self._step_checked(action, player)
 
     def _bind(self) -> None:
@@ -254,9 +249,8 @@ class Game:
             self._step_state = None
 
     def _call(self, op: int, a: int, what: str) -> int:
-        """``engine.game_op`` (``op``, action ``a``) on :attr:`state` and the game's buffer;
-        keeps ``_count`` and ``_over``; raises the EngineError of ``what`` if the engine gives
-        up. Returns the count (or ``ILLEGAL``)."""
+        """``engine.game_op`` (``op``, action ``a``) on :attr:`state` and the game's buffer,
+        its answer recorded by :meth:`_keep`. Returns the count (or ``ILLEGAL``)."""
         if self.state is not self._step_state:
             self._bind()
         if self.state is self._step_state:
@@ -264,11 +258,16 @@ class Game:
         else:
             count = direct_entry(engine.game_op_at, self.state, 0, 0, 0, self._buf)(
                 self.state, 0, op, a, self._buf)
+        self._keep(count, what)
+        return count
+
+    def _keep(self, count: int, what: str) -> None:
+        """Record the engine's answer ``count`` in ``_count`` and ``_over``; raise the
+        EngineError of ``what`` if the engine gave up on the state."""
         self._count = count if count >= 0 else -1
         self._over = self._phase[0] == _GAME_OVER
         if count < 0 and count != engine.ILLEGAL:
             raise engine.engine_error(self.state, what)
-        return count
 
     def _step_checked(self, action: Any, player: Any) -> None:
         if self.is_terminal:
