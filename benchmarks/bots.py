@@ -36,7 +36,8 @@ import numpy as np  # noqa: E402
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
 from borders_sim.agents.play import run_bot_games  # noqa: E402
-from borders_sim.cli import INT64_MAX, MAX_BATCH, int_in, markdown_table, player_counts, si  # noqa: E402
+from borders_sim.cli.common import INT64_MAX, int_in, markdown_table, player_counts, si  # noqa: E402
+from borders_sim.cli.simulate import MAX_BATCH  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.rollout import make_batch  # noqa: E402
 from borders_sim.rules.state import MAX_PLAYERS, PH_GAME_OVER  # noqa: E402

@@ -42,7 +42,8 @@ import numpy as np  # noqa: E402
 
 import borders_sim  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli import (DEFAULT_MAX_STEPS, INT64_MAX, MAX_BATCH, int_in,  # noqa: E402
+from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
+from borders_sim.cli.common import (INT64_MAX, int_in,  # noqa: E402
                              markdown_table, player_counts, si)
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.rollout import make_batch, play_batch, random_games  # noqa: E402

@@ -68,14 +68,15 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import borders_sim  # noqa: E402
-from borders_sim import GameConfig, _kernel_cache  # noqa: E402
+from borders_sim import GameConfig
+from borders_sim._compile import cache as _kernel_cache  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.cli import player_counts, si  # noqa: E402
+from borders_sim.cli.common import player_counts, si  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 from borders_sim.rules.rollout import make_batch  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER, STATE_DTYPE  # noqa: E402
-from borders_sim.warmup import warm_up  # noqa: E402
+from borders_sim.cli.warmup import warm_up  # noqa: E402
 
 import bots as bots_bench  # noqa: E402
 import envs as envs_bench  # noqa: E402
@@ -460,7 +461,7 @@ def measure(args) -> dict:
     threads = numba.config.NUMBA_NUM_THREADS
     head = header()
     say(f"borders_sim run_all: {head['date']}, {head['cpu']}, {threads} numba threads")
-    say("preparing every kernel (borders_sim.warmup) ...")
+    say("preparing every kernel (borders_sim.cli.warmup) ...")
     t0 = time.perf_counter()
     steps = warm_up()
     head["warmup_in_process"] = {"seconds": time.perf_counter() - t0,

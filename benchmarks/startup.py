@@ -9,7 +9,7 @@ Usage::
 Each measurement is a new Python process (this script with ``--child``) that imports
 borders_sim, plays the first step of a :class:`~borders_sim.Game`, plays the first whole-game
 batch of :mod:`borders_sim.rules.rollout` (``make_batch``, ``play_batch``, ``final_scores``)
-and, unless ``--no-warmup``, prepares everything else (:func:`borders_sim.warmup.warm_up`, what
+and, unless ``--no-warmup``, prepares everything else (:func:`borders_sim.cli.warmup.warm_up`, what
 ``borders-sim warmup`` does). Times are wall seconds from the moment the parent starts the
 child (the interpreter's own start included) to the end of each of those points, so each
 includes the ones before it.
@@ -101,7 +101,7 @@ def child(warmup: bool, profile: bool) -> None:
     final_scores(states)
     mark("batch")
     if warmup:
-        from borders_sim.warmup import warm_up
+        from borders_sim.cli.warmup import warm_up
         warm_up()
         mark("warmup")
     compiles = list(recorder.compiles.values()) if recorder else []

@@ -8,19 +8,19 @@
   Performance section has the measured figures) and says so on stderr;
   ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1``
   silences that note. Later runs load numba's on-disk cache and print nothing;
-  ``borders-sim warmup`` (:mod:`borders_sim.warmup`) compiles every kernel ahead of time.
+  ``borders-sim warmup`` (:mod:`borders_sim.cli.warmup`) compiles every kernel ahead of time.
 """
 
 from pathlib import Path
 
-from ._kernel_cache import configure_cache_dir, sync_kernel_cache
+from ._compile.cache import configure_cache_dir, sync_kernel_cache
 
 # Before any kernel module is imported: numba picks each kernel's cache directory then.
 configure_cache_dir(Path(__file__).parent)
 sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
 
-from ._compile_notice import set_compile_messages  # noqa: E402
-from .game import Game, IllegalActionError  # noqa: E402
+from ._compile.notice import set_compile_messages  # noqa: E402
+from .game.game import Game, IllegalActionError  # noqa: E402
 from .rules.actions import NUM_ACTIONS  # noqa: E402
 from .rules.config import GameConfig  # noqa: E402
 from .rules.engine import EngineError  # noqa: E402

@@ -6,7 +6,7 @@ phases included). Each trial changes one place of one dict and loads it:
 
 * a refused dict must raise ``ValueError`` whose message starts with ``bad state dict``;
 * an accepted dict must play to the end with random legal actions within ``max_game_length``
-  decisions, with :func:`borders_sim.rules.invariants.check` clean after every step, and
+  decisions, with :func:`borders_sim.game.invariants.check` clean after every step, and
   ``Game.from_dict(game.to_dict())`` must load (byte for byte) right after the load, at random
   points along the way and at the end.
 
@@ -47,9 +47,9 @@ from pathlib import Path
 from borders_sim import Game, GameConfig
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_KEYS, MAIN_NAMES
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.limits import max_game_length, max_rounds
-from borders_sim.rules.serialize import (BADGES, CRATE_STATUS_NAMES, END_REASON_NAMES,
+from borders_sim.game.dict_format import (BADGES, CRATE_STATUS_NAMES, END_REASON_NAMES,
                                          INSPECTOR_STATUS_NAMES, OUTCOME_NAMES)
 
 #: Rule variants of the games the dicts come from (action cards on and off each).

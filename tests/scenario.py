@@ -13,7 +13,7 @@ from borders_sim import Game, GameConfig
 from borders_sim.rules import engine
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_CLASS, CARD_KEYS, CLASS_LEGAL, FIRST_ACTION
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 
 KEY = {k: i for i, k in enumerate(CARD_KEYS)}
 

@@ -13,14 +13,14 @@ from borders_sim.agents.play import (IllegalBotAction, bot_seed, play_bot_games,
 from borders_sim.envs import observe
 from borders_sim.rules.cards import CARD_KEYS, MR_MALT
 from borders_sim.rules.engine import MASK_SIZE
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules.observation import OBS_SIZE
 from borders_sim.rules.rollout import make_batch
 from borders_sim.rules.state import (H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                                      H_OPENS, PH_GAME_OVER)
 
-from . import scenario as sc
+from tests import scenario as sc
 
 
 def play_python(config, seed, names):

@@ -1,4 +1,4 @@
-"""Where numba caches the kernels of a read-only install (borders_sim._kernel_cache).
+"""Where numba caches the kernels of a read-only install (borders_sim._compile.cache).
 
 A copy of the package is installed into a directory that is really read-only for the child
 processes (``chmod`` for an ordinary user; for root, whom ``chmod`` does not stop, a read-only
@@ -30,7 +30,7 @@ PACKAGE = Path(borders_sim.__file__).parent
 CHILD = """
 import json
 import borders_sim
-from borders_sim import _kernel_cache
+from borders_sim._compile import cache as _kernel_cache
 from borders_sim.agents.play import bot_seed, bot_seed_kernel
 assert borders_sim.__file__.startswith({site!r}), borders_sim.__file__
 bot_seed(7, 1)

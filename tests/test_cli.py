@@ -24,6 +24,9 @@ import numpy as np
 import pytest
 
 from borders_sim import cli
+from borders_sim.cli import bench, common, simulate
+from borders_sim.cli.main import build_parser
+from borders_sim.rules.limits import max_game_length
 from borders_sim.rules import state as st
 from borders_sim.rules.config import GameConfig
 from borders_sim.rules.rollout import final_scores, make_batch, play_batch
@@ -99,8 +102,8 @@ def _benchmark_module():
 @pytest.mark.parametrize("text,counts", [("3,4", (3, 4)), (" 8 , 5", (8, 5)), ("6", (6,)),
                                          ("all", tuple(range(3, 9))), ("ALL", tuple(range(3, 9)))])
 def test_simulate_and_bench_share_the_player_list_parser(text, counts):
-    assert cli.player_counts(text) == counts
-    sim = cli.build_parser().parse_args(["simulate", "--players", text])
+    assert common.player_counts(text) == counts
+    sim = build_parser().parse_args(["simulate", "--players", text])
     assert sim.players == counts
     assert _benchmark_module().parse_args(["--players", text]).players == counts
 
@@ -113,7 +116,7 @@ def test_bench_refuses_what_simulate_refuses(capsys):
         assert stop.value.code == 2
         assert "Traceback" not in capsys.readouterr().err
     with pytest.raises(argparse.ArgumentTypeError):
-        cli.player_counts("3,9")
+        common.player_counts("3,9")
 
 
 def test_simulate_several_counts_and_the_last_seed(capsys):
@@ -127,11 +130,11 @@ def test_simulate_several_counts_and_the_last_seed(capsys):
 
 def test_simulate_rows_do_not_depend_on_the_batch_size():
     """The streamed statistics equal those of all games at once."""
-    whole = cli.simulate(5, 7, seed=40, batch_size=7, progress=False)
-    batched = cli.simulate(5, 7, seed=40, batch_size=2, progress=False)
+    whole = simulate.simulate(5, 7, seed=40, batch_size=7, progress=False)
+    batched = simulate.simulate(5, 7, seed=40, batch_size=2, progress=False)
     config = GameConfig(num_players=5)
     states, seeds = make_batch(config, 40, 7)
-    play_batch(states, seeds, cli.max_game_length(config))
+    play_batch(states, seeds, max_game_length(config))
     sc, win = final_scores(states)
     for row in (whole, batched):
         assert row["steps_mean"] == pytest.approx(states["steps"].mean())
@@ -149,7 +152,7 @@ def test_simulate_rows_do_not_depend_on_the_batch_size():
 
 
 def test_bench_outside_a_checkout(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_bench_script", lambda: None)
+    monkeypatch.setattr(bench, "_bench_script", lambda: None)
     for flag in ("--help", "-h"):
         assert cli.main(["bench", flag]) == 0
         out = capsys.readouterr().out
@@ -182,9 +185,9 @@ def test_the_module_entry_point_refuses_without_traceback():
 
 
 def test_warmup_prepares_every_part_and_says_so(capsys):
-    """``borders-sim warmup`` runs every step of borders_sim.warmup (compiling whatever this
+    """``borders-sim warmup`` runs every step of borders_sim.cli.warmup (compiling whatever this
     process and the cache do not hold yet) and reports each with its time."""
-    from borders_sim.warmup import STEPS, warm_up
+    from borders_sim.cli.warmup import STEPS, warm_up
     assert cli.main(["warmup"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("borders-sim warmup: numba cache: ")

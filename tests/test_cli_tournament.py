@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig, cli
-from borders_sim import tournament as tournament_module
+from borders_sim.arena import tournament as tournament_module
+from borders_sim.cli import tournament as cli_tournament
 from borders_sim.agents import make
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
-from borders_sim.tournament import default_lineup
+from borders_sim.arena.tournament import default_lineup
 
 BOTS = ",".join(default_lineup(4))
 
@@ -67,12 +68,12 @@ def test_tournament_defaults_to_four_players_and_the_compiled_bots(capsys, monke
         seen.update(players=players, bots=bots, games=games, seed=seed)
         return real(players, bots, 4, seed, **kwargs)  # the default's size, cut for the test
 
-    monkeypatch.setattr(tournament_module, "run_tournament", spy)
+    monkeypatch.setattr(cli_tournament, "run_tournament", spy)
     code, out, err = run(capsys, ["tournament", "--no-progress"])
     assert code == 0, err
-    assert seen == {"players": 4, "bots": default_lineup(4), "games": cli.DEFAULT_TOURNAMENT_GAMES,
+    assert seen == {"players": 4, "bots": default_lineup(4), "games": cli_tournament.DEFAULT_TOURNAMENT_GAMES,
                     "seed": 0}
-    assert cli.DEFAULT_TOURNAMENT_GAMES % 840 == 0  # every player count 3..8 balances its seats
+    assert cli_tournament.DEFAULT_TOURNAMENT_GAMES % 840 == 0  # every player count 3..8 balances its seats
 
 
 def test_ctrl_c_prints_the_results_so_far(capsys, monkeypatch):

@@ -1,4 +1,4 @@
-"""Tests of borders_sim.rules.collection: main-resource collection (RULINGS 5-4..5-12, R-26).
+"""Tests of borders_sim.rules.main_resources: main-resource collection (RULINGS 5-4..5-12, R-26).
 
 The property tests compare the numba kernel with a slow reference written here in plain Python
 that enumerates every sub-multiset of a small warehouse and every assignment of its cards to the
@@ -21,7 +21,7 @@ from borders_sim.rules.cards import (
     NUM_GOODS, NUM_MAIN, OYSTERS, PART_ANY, PART_DIFFERENT, PART_NAMED, PART_NONE, PART_PIECES,
     PART_SAME, PIECE_TYPE, PIECES, RUM, SUGAR, TOBACCO, WHISKY,
 )
-from borders_sim.rules.collection import _lex_less, best_collection, can_collect
+from borders_sim.rules.main_resources import _lex_less, best_collection, can_collect
 
 
 def wh(**counts):

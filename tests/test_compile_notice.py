@@ -1,4 +1,4 @@
-"""The first-use compile note (``borders_sim._compile_notice``).
+"""The first-use compile note (``borders_sim._compile.notice``).
 
 * a block in which numba compiles prints the opening line when compiling starts and the time
   at the end; a block that only runs compiled (or cached) kernels prints nothing;
@@ -21,8 +21,8 @@ import pytest
 from numba import njit
 
 import borders_sim
-from borders_sim import _compile_notice as notice
-from borders_sim import game as game_module
+from borders_sim._compile import notice
+from borders_sim.game import game as game_module
 from borders_sim.rules import rollout
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,10 +1,12 @@
-"""rules/entry.py: compiled entry points without dispatch, typed once per array kind."""
+"""_compile/fastcall.py and game/fastpath.py: compiled entry points without dispatch, typed once
+per array kind, and the builtins behind Game."""
 
 import numba
 import numpy as np
 import pytest
 
-from borders_sim.rules import entry
+from borders_sim._compile import fastcall
+from borders_sim.game import fastpath as entry
 from borders_sim.rules.state import STATE_DTYPE
 
 
@@ -28,8 +30,8 @@ def _readonly(a):
 def test_remembered_types_are_numbas(make):
     """The remembered array types are exactly numba's, twice (the second from memory)."""
     value = make()
-    assert entry._typeof(value) == numba.typeof(value)
-    assert entry._typeof(make()) == numba.typeof(make())
+    assert fastcall._typeof(value) == numba.typeof(value)
+    assert fastcall._typeof(make()) == numba.typeof(make())
 
 
 def test_entry_is_compiled_once_per_signature():
@@ -39,15 +41,15 @@ def test_entry_is_compiled_once_per_signature():
         return a[0]
 
     a = np.zeros(2, np.int64)
-    f = entry.direct_entry(add, a, 1)
-    assert f is entry.direct_entry(add, np.ones(3, np.int64), 5)
+    f = fastcall.direct_entry(add, a, 1)
+    assert f is fastcall.direct_entry(add, np.ones(3, np.int64), 5)
     assert f(a, 3) == 3 and a[0] == 3
-    assert entry.direct_entry(add, np.zeros(2, np.float64), 1) is not f
+    assert fastcall.direct_entry(add, np.zeros(2, np.float64), 1) is not f
 
 
 # --- fastcall builtins (Game.step and Game.legal_actions) ---------------------------------------
 from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim import game as game_module  # noqa: E402
+from borders_sim.game import game as game_module  # noqa: E402
 from borders_sim.rules import engine  # noqa: E402
 from borders_sim.rules.setup import new_state  # noqa: E402
 

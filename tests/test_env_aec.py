@@ -28,7 +28,7 @@ from pettingzoo.test import api_test, seed_test
 from borders_sim import Game, GameConfig, IllegalActionError
 from borders_sim.envs import OBS_SIZE, borders_v0, observe, observe_json, observe_text
 from borders_sim.envs import borders
-from borders_sim.envs.rewards import REWARD_MODES, final_rewards_at, reward_mode
+from borders_sim.rules.rewards import REWARD_MODES, final_rewards_at, reward_mode
 from borders_sim.rules import actions as act
 from borders_sim.rules.actions import NUM_ACTIONS
 from borders_sim.rules.observation import layout_table

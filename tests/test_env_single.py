@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 from borders_sim import IllegalActionError, NUM_ACTIONS
 from borders_sim.envs import OBS_SIZE, SINGLE_SEAT_ID, SingleSeatEnv, observe
-from borders_sim.envs.rewards import final_rewards_at, reward_mode
+from borders_sim.rules.rewards import final_rewards_at, reward_mode
 from borders_sim.rules.state import MAX_PLAYERS
 
 

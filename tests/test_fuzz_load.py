@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from borders_sim import EngineError, Game, GameConfig
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.rollout import play_batch
 from tests.fuzz_load import ROOT, play_out, run_campaign
 

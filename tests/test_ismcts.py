@@ -158,7 +158,7 @@ def test_every_candidate_is_played_on_the_same_samples():
     p = game.current_player
     obs, mask = observe(game, p), game.legal_mask()
     bot = ISMCTSBot(seed=3, worlds=3)
-    from borders_sim.envs.belief import world_states
+    from borders_sim.game.belief import world_states
     worlds = world_states(obs, [11, 12, 13])
     a = int(np.flatnonzero(mask)[0])
     belief = opponent_belief(obs, p, DEFAULT_OPPONENTS, 0.1)

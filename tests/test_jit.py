@@ -1,10 +1,11 @@
-"""``rules.jit.kernel``: compiled callers share one version of a kernel whatever kind of int or
+"""``_compile.jit.kernel``: compiled callers share one version of a kernel whatever kind of int or
 bool they pass (constants, int32 record fields, int64 indices), and get the same results."""
 
 import numpy as np
 from numba import njit
 
-from borders_sim.rules import jit, piles
+from borders_sim._compile import jit
+from borders_sim.rules import piles
 
 
 def _fresh_pair():

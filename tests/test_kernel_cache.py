@@ -1,4 +1,4 @@
-"""The numba cache guard (borders_sim._kernel_cache): an edit of any kernel file must clear the
+"""The numba cache guard (borders_sim._compile.cache): an edit of any kernel file must clear the
 cached kernels compiled from the old sources, since numba checks only a kernel's own file."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import borders_sim
-from borders_sim._kernel_cache import (STAMP, cache_dir, dependency_files, kernel_files,
+from borders_sim._compile.cache import (STAMP, cache_dir, dependency_files, kernel_files,
                                       sync_kernel_cache)
 
 PACKAGE = Path(borders_sim.__file__).parent
@@ -28,7 +28,7 @@ def _g_in_a_new_process(tmp_path: Path, module: str) -> str:
     run = textwrap.dedent(f"""
         import sys; from pathlib import Path
         sys.path.insert(0, {str(tmp_path)!r})
-        from borders_sim._kernel_cache import sync_kernel_cache
+        from borders_sim._compile.cache import sync_kernel_cache
         sync_kernel_cache(Path({str(tmp_path / "pkg")!r}))
         from pkg.{module} import g
         print(g())""")
@@ -63,7 +63,7 @@ def test_the_digest_covers_the_modules_kernels_import():
     kernels that import them, so their sources count as much as the kernels' own."""
     deps = {p.relative_to(PACKAGE).as_posix()
             for p in dependency_files(PACKAGE, kernel_files(PACKAGE))}
-    assert {"rules/actions.py", "rules/state.py", "rules/rowcopy.py", "rules/jit.py",
+    assert {"rules/actions.py", "rules/state.py", "_compile/rowcopy.py", "_compile/jit.py",
             "rules/engine.py", "envs/vector.py"} <= deps
 
 

@@ -15,7 +15,7 @@ from borders_sim import Game, GameConfig
 from borders_sim.envs import OBS_SIZE, OBSERVATION_LAYOUT, observe, sample_consistent_state
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_CLASS, CLASS_LEGAL, FIRST_ACTION, NUM_GOODS
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.observation import decode
 
 PLAYERS = range(3, 9)

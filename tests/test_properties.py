@@ -20,7 +20,7 @@ from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
 from tests.scenario import assert_mask_is_the_accepted_set
 from borders_sim.rules import rollout
 from borders_sim.rules.actions import PHASE_HI, PHASE_LO
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.setup import new_state
 
 PLAYERS = range(3, 9)

@@ -6,7 +6,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from borders_sim.rules.rowcopy import put_row
+from borders_sim._compile.rowcopy import put_row
 
 WIDTH = 14  # a module-level int: numba types it as a literal, as NUM_GOODS in the kernels
 

@@ -13,7 +13,7 @@ import pytest
 from borders_sim import GameConfig
 from borders_sim.rules.cards import (FALSE_BOTTOM, FIRST_ACTION, LAWYER, MAIN_NAMES, NIGHT_RAID,
                                      ROBBERY, SECRET_ROUTE, SYNDICATE_FUND)
-from borders_sim.rules.invariants import card_totals, check
+from borders_sim.game.invariants import card_totals, check
 from borders_sim.rules.setup import new_state
 from tests.scenario import legal_strings, make_game
 

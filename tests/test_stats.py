@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from borders_sim.ratings import rate_games
+from borders_sim.arena.ratings import rate_games
 from borders_sim.rules import state as st
-from borders_sim.stats import (behaviour, finishing_ranks, summarize, wilson_interval,
+from borders_sim.arena.stats import (behaviour, finishing_ranks, summarize, wilson_interval,
                                win_shares)
 
 K = {key: k for k, (key, _) in enumerate(st.HISTORY_COUNTERS)}

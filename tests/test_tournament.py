@@ -11,7 +11,7 @@ from borders_sim.agents import COMPILED_BOTS, REGISTRY, make
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
-from borders_sim.tournament import (Tournament, default_lineup, play_chunk, run_tournament,
+from borders_sim.arena.tournament import (Tournament, default_lineup, play_chunk, run_tournament,
                                     tournament)
 
 
@@ -158,7 +158,7 @@ def test_json_schema_of_the_results():
 @pytest.fixture(scope="module")
 def ray_cluster():
     ray = pytest.importorskip("ray")
-    from borders_sim.ray_backend import local_cluster_kwargs
+    from borders_sim.arena.ray_backend import local_cluster_kwargs
     ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False,
              **local_cluster_kwargs(2))
     yield ray

@@ -8,9 +8,9 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents.play import play_bot_games
 from borders_sim.envs import observe, world_from_observation
-from borders_sim.envs.belief import rotate_seats
+from borders_sim.game.belief import rotate_seats
 from borders_sim.rules import state as st
-from borders_sim.rules.invariants import check
+from borders_sim.game.invariants import check
 from borders_sim.rules.observation import offset_of
 
 FLAG_SETS = [

@@ -31,7 +31,7 @@ half the expected fine, waits, or passes.
 from __future__ import annotations
 
 
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from .heuristics import SMUGGLE_EV, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see

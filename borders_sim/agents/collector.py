@@ -30,7 +30,7 @@ an offer at least as good, demands half the expected fine, waits, or passes.
 from __future__ import annotations
 
 
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from .heuristics import SMUGGLE_NEEDED, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see

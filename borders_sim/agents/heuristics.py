@@ -38,7 +38,7 @@ from ..rules.cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_ACTION, CLAS
                            NUM_GOODS, NUM_LEGAL, NUM_MAIN, PART_ANY, PART_DIFFERENT, PART_NAMED,
                            PART_NONE, PART_PIECES, PART_SAME, PIECE_TYPE, PIECES)
 from ..rules.engine import first_legal, kth_legal
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from ..rules.observation import (O_ANNOUNCED, O_BOUNTIES, O_CRATE_COUNT,
                                  O_CRATE_UNDER_CHECK, O_DEAL, O_DEMAND, O_EXCHANGE, O_FACE_UP, O_GOLD,
                                  O_GOLD_MENU, O_HISTORY, O_INSPECTOR_A, O_INSPECTOR_B,

@@ -29,7 +29,7 @@ another badge's open, or voids a held deal to open, on the same arithmetic.
 from __future__ import annotations
 
 
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from .heuristics import SMUGGLE_NEVER, heuristic_act
 
 #: (smuggling, bribe share, pay cap, prior lie rate, open margin, collector): see

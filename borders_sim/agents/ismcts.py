@@ -10,7 +10,7 @@ At each decision with more than one legal action the bot
    rule, how likely that seat plays like ``honest``, ``bluffer`` or ``collector``
    (:func:`opponent_belief`, :data:`HABITS`), never ruling one out completely;
 3. rebuilds ``worlds`` complete games from its observation alone
-   (:func:`borders_sim.envs.belief.world_states`: every hidden card dealt at random from the
+   (:func:`borders_sim.game.belief.world_states`: every hidden card dealt at random from the
    cards it cannot place, R-39), with itself at its real seat so the action ids mean the same;
 4. draws *samples*: a world (in turn), a bot for every other seat (from the guess of step 2)
    and a chance stream, and plays **every** candidate action on the **same** samples (common
@@ -22,7 +22,7 @@ At each decision with more than one legal action the bot
    shared samples if that advantage exceeds ``margin`` standard errors, else the base choice.
    So the search only departs from ``honest`` where the rollouts say clearly that it pays.
 
-The reward of a rollout is the viewer's end-of-game reward of :mod:`borders_sim.envs.rewards`,
+The reward of a rollout is the viewer's end-of-game reward of :mod:`borders_sim.rules.rewards`,
 ``"margin"`` by default (its score minus the others' mean score: less noisy than wins, so
 fewer rollouts separate the actions); the tournament still counts wins.
 
@@ -45,12 +45,12 @@ import time
 import numpy as np
 from numba import prange
 
-from ..envs.belief import world_states
-from ..envs.rewards import final_rewards, reward_mode
+from ..game.belief import world_states
+from ..rules.rewards import final_rewards, reward_mode
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE, observe_kernel
 from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                            H_OFFERS_MADE, H_OPENS, NUM_HIST)
@@ -128,7 +128,7 @@ class ISMCTSBot:
         opponents: the compiled bots that may play the other seats of the rollouts (keys of
             :data:`HABITS`): one is drawn per seat and sample from the guess of who plays
             there.
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.envs.rewards`).
+        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
         margin: standard errors by which an action's paired advantage over the base policy's
             choice must be positive to replace it (0: the best mean wins).
         halving: halve the candidates round by round (else one round, all of them).

@@ -20,7 +20,7 @@ import numpy as np
 from numba import prange
 
 from ..rules.engine import MASK_SIZE, advance, step
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 
 from ..rules.engine import kth_legal
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from ..rules.piles import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy

@@ -12,8 +12,8 @@
 
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT
 from . import borders_v0
-from .belief import sample_consistent_state, world_from_observation
-from .observations import observe, observe_json, observe_text
+from ..game.belief import sample_consistent_state, world_from_observation
+from ..game.views import observe, observe_json, observe_text
 from .single import SingleSeatEnv
 from .vector import VectorEnv, VectorStep
 

@@ -205,7 +205,7 @@ action space fails an assertion (`AssertOutOfBoundsWrapper`).
 ### Rewards
 
 Rewards come only at the end of the game (0 at every other step), when all agents terminate
-together, by the `reward` argument (`borders_sim.envs.rewards`):
+together, by the `reward` argument (`borders_sim.rules.rewards`):
 
 | mode | reward of seat `p` when the game ends (0 at every other step) |
 |---|---|
@@ -272,15 +272,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..game import Game
+from ..game.game import Game
 from ..rules import actions as act
 from ..rules.config import GameConfig
 from ..rules.engine import engine_error
-from ..rules.entry import direct_entry
+from .._compile.fastcall import direct_entry
 from ..rules.observation import OBS_SIZE, layout_table, observe_at, step_observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
-from . import rewards as rw
-from .observations import observe_text
+from ..rules import rewards as rw
+from ..game.views import observe_text
 
 #: Largest value of the observation Box: entries are counts and one-hots, all >= 0, with no
 #: useful finite bound on gold, so the Box is [0, float32 max] (finite, as PettingZoo asks).
@@ -313,7 +313,7 @@ class raw_env(AECEnv):
 
     Args:
         num_players: 3..8.
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.envs.rewards`).
+        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
             (``render()`` prints it, and so does every ``step``).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
@@ -675,7 +675,7 @@ action space fails an assertion (`AssertOutOfBoundsWrapper`).
 ### Rewards
 
 Rewards come only at the end of the game (0 at every other step), when all agents terminate
-together, by the `reward` argument (`borders_sim.envs.rewards`):
+together, by the `reward` argument (`borders_sim.rules.rewards`):
 
 {_rewards_table()}
 

@@ -2,7 +2,7 @@
 
 Every decision of the learner's seat is one :meth:`SingleSeatEnv.step`; the opponents' decisions
 in between are played inside ``step`` and ``reset`` by their policies. The reward comes at the end
-of the game only (``reward=`` mode of :mod:`borders_sim.envs.rewards`), with ``terminated=True``;
+of the game only (``reward=`` mode of :mod:`borders_sim.rules.rewards`), with ``terminated=True``;
 the game has a proven maximum length, so ``truncated`` is always False.
 
 Action masking: the observation is the plain vector (``Box``), and the legal actions of the
@@ -23,13 +23,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from ..game import Game, IllegalActionError
+from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
-from .observations import observe
-from .rewards import final_rewards_at, reward_mode
+from ..game.views import observe
+from ..rules.rewards import final_rewards_at, reward_mode
 
 #: ``(observation, action_mask) -> action``: a policy for an opponent seat; ``observation`` is
 #: float32[OBS_SIZE] (that seat's view, as :func:`~borders_sim.envs.observe` gives it) and
@@ -65,7 +65,7 @@ class SingleSeatEnv(gym.Env):
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
-            :func:`~borders_sim.envs.observations.observe_text`) or ``"human"`` (that text is
+            :func:`~borders_sim.game.views.observe_text`) or ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention).
         illegal_action: what an illegal learner action does: ``"lose"`` (default, PettingZoo's
             classic convention): the game ends at once, the learner's reward is -1 whatever
@@ -214,7 +214,7 @@ class SingleSeatEnv(gym.Env):
             return None
         if self.game is None:
             raise RuntimeError("call reset() before render()")
-        from .observations import observe_text  # the text view lives beside observe()
+        from ..game.views import observe_text  # the text view lives beside observe()
         text = observe_text(self.game, self.seat)
         if self.render_mode == "ansi":
             return text

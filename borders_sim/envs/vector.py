@@ -7,7 +7,7 @@ and seat to move, and deals a new game wherever one ended. There is no Python wo
 
 **Auto-reset.** On the call in which game ``k`` ends, ``terminated[k]`` is True and
 ``rewards[k]`` holds the finished game's final rewards (by the ``reward`` mode of
-:mod:`borders_sim.envs.rewards`; 0 on every other call). In the same call slot ``k`` is dealt its
+:mod:`borders_sim.rules.rewards`; 0 on every other call). In the same call slot ``k`` is dealt its
 next game, so ``current_player[k]``, ``observation[k]`` and ``action_mask[k]`` already describe
 the first decision of the new game (Pgx's auto-reset; the finished game has no decision left).
 
@@ -28,17 +28,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from ..game import Game
+from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
-from ..rules.jit import kernel
+from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
-from ..rules.rowcopy import put_row
+from .._compile.rowcopy import put_row
 from ..rules.setup import setup_kernel
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
-from .rewards import final_rewards, reward_mode
+from ..rules.rewards import final_rewards, reward_mode
 
 _MASK64 = (1 << 64) - 1
 
@@ -148,7 +148,7 @@ class VectorEnv:
         num_envs: number of games N (>= 1).
         num_players: 3..8, the same in every game.
         seed: any int; the seed of the stream of games (see :func:`derive_seed`).
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.envs.rewards`).
+        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Raises:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
+from .._compile.jit import kernel
 
 # --- card types ---------------------------------------------------------------------------
 SUGAR, COFFEE, TOBACCO, FISH = 0, 1, 2, 3

@@ -13,7 +13,7 @@ actions) on an unknown phase, when the round number passes the config's ``max_ro
 (:func:`~borders_sim.rules.limits.rounds_limit`, P-0.4), or after :data:`ADVANCE_SPINS`
 automatic steps within one round. Every other loop of the kernels moves an index or a count
 toward a bound it checks (seats, card types, the cards in a pile, a hand, a crate or a
-warehouse), so it ends. States that :func:`borders_sim.rules.serialize.state_from_dict`
+warehouse), so it ends. States that :func:`borders_sim.game.dict_format.state_from_dict`
 accepts never make :func:`advance` give up; a state built or edited by hand may, and the Python
 layer turns :data:`ENGINE_ERROR` into :class:`EngineError`. :func:`step` counts decisions in
 ``s.steps`` up to ``max_game_length`` (P-0.4), which no game reaches; a loaded state whose count
@@ -28,21 +28,21 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
-from .crates import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
-from .end_of_round import apply_collect, legal_collect, seek_collect
-from .jit import kernel
+from .phases.pack_announce import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
+from .phases.end_of_round import apply_collect, legal_collect, seek_collect
+from .._compile.jit import kernel
 from .limits import (decisions_per_round_limit, game_length_limit, max_game_length, max_rounds,
                      rounds_limit)
-from .inspection import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
+from .phases.border_check import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
                          apply_keep_or_open, apply_offer, apply_react, apply_respond,
                          legal_answer_demand, legal_bounty, legal_choose_crate, legal_join,
                          legal_keep_or_open, legal_offer, legal_react, legal_respond,
                          seek_answer_demand, seek_bounty, seek_choose_crate, seek_join,
                          seek_keep_or_open, seek_offer, seek_react, seek_respond)
-from .market import (apply_market, apply_raid_discard, apply_window, legal_market,
+from .phases.market import (apply_market, apply_raid_discard, apply_window, legal_market,
                      legal_raid_discard, legal_window, seek_market, seek_raid_discard,
                      seek_window)
-from .settlement import (apply_fund, apply_lawyer, apply_lawyer_goods, legal_fund, legal_lawyer,
+from .phases.settlement import (apply_fund, apply_lawyer, apply_lawyer_goods, legal_fund, legal_lawyer,
                          legal_lawyer_goods, seek_bounty_lawyer, seek_fund, seek_lawyer,
                          seek_lawyer_goods)
 from .state import (CFG_SKIP_FORCED, MAX_PLAYERS, MIN_PLAYERS, PH_ANNOUNCE, PH_ANSWER_DEMAND,
@@ -373,7 +373,7 @@ def game_op(s, op, a, mask, words, ids):
     :data:`ENGINE_ERROR`. One function for the three, so that :class:`~borders_sim.Game`
     compiles one entry point over the engine, not three (each takes seconds on a fresh
     install). Inlined into :func:`game_op_at` and the builtin of
-    :func:`borders_sim.rules.entry.game_call`, which make the views of one buffer differently
+    :func:`borders_sim.game.fastpath.game_call`, which make the views of one buffer differently
     (``.view`` here, costly in numba; addresses there)."""
     if op == OP_STEP:
         if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from .cards import (COPIES, CYCLE_LENGTH, FIRST_ACTION, MAX_CRATE, MAX_MARKET_DISCARDS,
                     NIGHT_RAID, NUM_CARD_TYPES, ROBBERY, deck_tier)
 from .config import GameConfig
-from .jit import kernel
+from .._compile.jit import kernel
 from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_HAGGLE_ROUNDS, CFG_LAWYER_CHOICE,
                     CFG_NUM_INSPECTORS,
                     CFG_NUM_PLAYERS)

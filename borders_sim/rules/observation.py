@@ -29,8 +29,8 @@ from .cards import CYCLE_LENGTH, FIRST_ACTION, NUM_ACTION, NUM_CARD_TYPES, NUM_G
     NUM_MAIN
 from .actions import NUM_ACTIONS
 from .engine import step
-from .jit import kernel
-from .rowcopy import put_row
+from .._compile.jit import kernel
+from .._compile.rowcopy import put_row
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
                     G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
                     PH_GAME_OVER)

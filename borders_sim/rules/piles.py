@@ -9,7 +9,7 @@ import numpy as np
 
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
                     NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
-from .jit import kernel
+from .._compile.jit import kernel
 from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK, H_PLAYED
 
 _U11 = np.uint64(11)

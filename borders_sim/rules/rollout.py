@@ -7,7 +7,7 @@ policy of game ``i`` draws from its own generator seeded from ``seeds[i]``, so r
 depend on the batch size or the number of threads. :func:`make_batch`, :func:`play_batch` and
 :func:`final_scores` are the Python helpers the command line and the benchmarks share; the
 first of them to run compiles the batch kernels (or loads them from numba's cache), with a note
-on stderr while numba compiles (:mod:`borders_sim._compile_notice`).
+on stderr while numba compiles (:mod:`borders_sim._compile.notice`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import numba
 import numpy as np
 from numba import njit
 
-from .._compile_notice import compile_notice
+from .._compile.notice import compile_notice
 from .actions import PHASE_LO
 from .config import GameConfig
 from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
-from .jit import kernel
+from .._compile.jit import kernel
 from .piles import next_below
 from .scoring import scores, winners
 from .setup import new_state

@@ -40,7 +40,7 @@ import numpy as np
 
 from .cards import (CARD_VALUE, KING_BONUS, MAIN_POINTS, NUM_GOODS, NUM_LEGAL, NUM_MAIN, PIECES,
                     PIECE_TYPE, QUEEN_BONUS, TOBACCO)
-from .jit import kernel
+from .._compile.jit import kernel
 from .state import CFG_NUM_PLAYERS, CFG_TIEBREAK_PIECES, MAX_PLAYERS
 
 #: Fewest players for which Tobacco carries a King/Queen bonus (9-5).

@@ -7,8 +7,8 @@ import numpy as np
 from .cards import (COPIES, FIRST_ACTION, FIRST_INSPECTOR_BONUS, MAIN_IN_MIDDLE,
                     MAIN_MIN_PLAYERS, NUM_CARD_TYPES, NUM_MAIN, START_GOLD, deck_tier)
 from .config import GameConfig
-from .end_of_round import start_round
-from .jit import kernel
+from .phases.end_of_round import start_round
+from .._compile.jit import kernel
 from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, seed_words
 from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE
 

@@ -2,7 +2,7 @@
 loaded state (issue 6).
 
 :func:`problems` lists what is wrong with a state, each problem naming the dict path of
-:mod:`~borders_sim.rules.serialize` that causes it (``position.index``,
+:mod:`~borders_sim.game.dict_format` that causes it (``position.index``,
 ``negotiation.inspectors[0].deal.gold``, ``end_of_game.runouts``, ...). A state without problems
 is one the kernels can play: it sits at a decision point of its phase (or is over), every index
 the kernels read is in range, every count they loop over is small, and the rest of the round
@@ -58,15 +58,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import state as st
-from .actions import PHASE_HI, PHASE_LO
-from .cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
+from ..rules import state as st
+from ..rules.actions import PHASE_HI, PHASE_LO
+from ..rules.cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
                     FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, MAX_MARKET_DISCARDS,
                     NUM_CARD_TYPES, NUM_GOODS, deck_tier)
-from .config import GameConfig
-from .engine import count_legal, legal_mask_at, new_mask, seek_at
+from ..rules.config import GameConfig
+from ..rules.engine import count_legal, legal_mask_at, new_mask, seek_at
 from .invariants import check
-from .limits import deck_size, max_game_length, max_rounds
+from ..rules.limits import deck_size, max_game_length, max_rounds
 
 ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]

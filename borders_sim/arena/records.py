@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import __version__
-from .game import Game
-from .rules import state as st
-from .rules.actions import NUM_ACTIONS, action_to_string
-from .rules.config import GameConfig
+from .. import __version__
+from ..game.game import Game
+from ..rules import state as st
+from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.config import GameConfig
 
 if TYPE_CHECKING:
     from .tournament import Tournament

@@ -12,12 +12,12 @@ it reads and raises ``ValueError`` with the path of the offending entry
 (``players[2].hand.coffee: ...``, ``position.index: ...``): unknown or missing keys, wrong types,
 unknown names, negative counts, seats beyond the player count, a draw pile longer than the deck,
 a config that :class:`~borders_sim.rules.config.GameConfig` rejects; then
-:func:`borders_sim.rules.validate.problems` checks that the state is one the kernels can play
+:func:`borders_sim.game.validate.problems` checks that the state is one the kernels can play
 (its docstring has the full list): cards conserved and escrow exactly what the accepted deals
 and bounties hold (R-09); each phase's preconditions (who moves, which slot or position, crate
 statuses for the point of the round, outcome and openers, the settlement step, the cards a play
 needs: the decision has a legal action); every violation reported by
-:func:`borders_sim.rules.invariants.check`; and counters within bounds no game can exceed, so
+:func:`borders_sim.game.invariants.check`; and counters within bounds no game can exceed, so
 that nothing can wrap around:
 
 * ``round``: the game provably ends by round ``max_rounds`` (P-0.4) from this position (the
@@ -215,11 +215,11 @@ from dataclasses import fields
 
 import numpy as np
 
-from . import state as st
-from .cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
+from ..rules import state as st
+from ..rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
                     NUM_MAIN)
-from .config import GameConfig
+from ..rules.config import GameConfig
 from .validate import problems
 
 FORMAT = "borders_sim.state/2"

@@ -16,13 +16,13 @@
   game.legal_mask())``, chunks spread over worker processes. The compiled twins take the same
   actions as the Python bots, so both paths give identical games (tested).
 * **Backends.** ``"local"``: this machine (numba threads, or a pool of processes);
-  ``"ray"``: chunks of games as Ray tasks (:mod:`borders_sim.ray_backend`). Chunks are put back
+  ``"ray"``: chunks of games as Ray tasks (:mod:`borders_sim.arena.ray_backend`). Chunks are put back
   in game order before anything is computed, so the backend and the chunk size change nothing.
 * **Interrupts.** A ``KeyboardInterrupt`` during the run stops it; the results cover the games
   of the chunks finished in order up to then (``config["interrupted"]`` is true).
 
-The statistics are in :mod:`borders_sim.stats` (win shares, Wilson interval, behaviour
-metrics) and :mod:`borders_sim.ratings` (openskill Plackett-Luce over finishing orders).
+The statistics are in :mod:`borders_sim.arena.stats` (win shares, Wilson interval, behaviour
+metrics) and :mod:`borders_sim.arena.ratings` (openskill Plackett-Luce over finishing orders).
 """
 
 from __future__ import annotations
@@ -41,17 +41,17 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from . import __version__
-from ._compile_notice import compile_notice
-from .agents import COMPILED_BOTS, REGISTRY, make
-from .agents.play import bot_seed, run_bot_games
-from .envs import observe
-from .game import Game, IllegalActionError
+from .. import __version__
+from .._compile.notice import compile_notice
+from ..agents import COMPILED_BOTS, REGISTRY, make
+from ..agents.play import bot_seed, run_bot_games
+from ..game.views import observe
+from ..game.game import Game, IllegalActionError
 from .ratings import rate_games
-from .rules import state as st
-from .rules.config import GameConfig
-from .rules.limits import max_game_length
-from .rules.rollout import final_scores, make_batch
+from ..rules import state as st
+from ..rules.config import GameConfig
+from ..rules.limits import max_game_length
+from ..rules.rollout import final_scores, make_batch
 from .stats import BEHAVIOUR, finishing_ranks, summarize
 
 INT64_MAX = 2**63 - 1  # game seeds are int64 in the kernels
@@ -258,8 +258,8 @@ class Results:
     """The games of a tournament (in game order) and their statistics per bot.
 
     ``bots`` holds one dict per bot name (order of first appearance in the lineup) with the
-    keys of :func:`borders_sim.stats.summarize` plus ``rating_mu`` and ``rating_sigma``
-    (:func:`borders_sim.ratings.rate_games`). :meth:`to_dict` is the JSON document of
+    keys of :func:`borders_sim.arena.stats.summarize` plus ``rating_mu`` and ``rating_sigma``
+    (:func:`borders_sim.arena.ratings.rate_games`). :meth:`to_dict` is the JSON document of
     ``borders-sim tournament --json``.
     """
 
@@ -429,7 +429,7 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
             ``"compiled"`` or ``"python"``.
         chunk_size: games per chunk (a compiled call or a task); results do not depend on it.
         record_dir: write each game as a JSON-lines trace ``game-NNNNNN.jsonl`` into this
-            directory (created if missing; :mod:`borders_sim.records`); forces the Python
+            directory (created if missing; :mod:`borders_sim.arena.records`); forces the Python
             path, which yields the decisions.
         progress: called with the number of games of each finished chunk.
 

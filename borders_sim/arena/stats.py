@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from .rules import state as st
+from ..rules import state as st
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Sequence
 
-from .agents import make
-from .agents.play import bot_seed
-from .envs import observe, observe_text
-from .game import Game
-from .rules.config import GameConfig
+from ..agents import make
+from ..agents.play import bot_seed
+from ..game.views import observe, observe_text
+from ..game.game import Game
+from ..rules.config import GameConfig
 
 QUIT = ("q", "quit", "exit")
 

@@ -1,7 +1,7 @@
 """Multiplayer ratings from full finishing orders: openskill's Plackett-Luce model.
 
 Each game is one match of ``n`` one-player teams ranked by
-:func:`~borders_sim.stats.finishing_ranks` (the winners first, then by score; equal places are
+:func:`~borders_sim.arena.stats.finishing_ranks` (the winners first, then by score; equal places are
 ties). Games are rated one after the other
 in game order, so the ratings are a deterministic function of the per-game results: every
 backend and execution path that produces the same games produces the same ratings.

@@ -93,7 +93,7 @@ from .cards import (
     PIECE_TYPE,
     PIECES,
 )
-from .jit import kernel
+from .._compile.jit import kernel
 
 
 US_ROW = 1  # the row of the work array holding the cards used so far

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_FUND, A_NO_LAWYER
-from .cards import CARD_CLASS, CARD_FINE, CLASS_LEGAL, LAWYER, NUM_GOODS, SYNDICATE_FUND
-from .jit import kernel
-from .piles import (active_cards, card_order_key, free_gold, hand_over_goods, is_inspector,
+from ..actions import A_FUND, A_HAND_OVER, A_LAWYER, A_NO_FUND, A_NO_LAWYER
+from ..cards import CARD_CLASS, CARD_FINE, CLASS_LEGAL, LAWYER, NUM_GOODS, SYNDICATE_FUND
+from ..._compile.jit import kernel
+from ..piles import (active_cards, card_order_key, free_gold, hand_over_goods, is_inspector,
                     num_inspectors, num_players, pay_debt, play_card, rand_below, store)
-from .state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED,
+from ..state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTED, G_OPENED,
                     H_CRATES_OPENED, H_CRATES_PASSED, H_FINES_PAID, H_FINES_RECEIVED,
                     H_LIES_CAUGHT, H_PROMISES_BROKEN, H_PROMISES_KEPT, OUT_FALSE_BOTTOM,
                     OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE,

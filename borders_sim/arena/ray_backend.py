@@ -1,7 +1,7 @@
-"""The Ray backend of :func:`borders_sim.tournament.run_tournament`: chunks of games as Ray
+"""The Ray backend of :func:`borders_sim.arena.tournament.run_tournament`: chunks of games as Ray
 tasks (one CPU each), on a local cluster started for the run or on a running cluster.
 
-Each task calls the same :func:`~borders_sim.tournament.play_chunk` as the local backend, with
+Each task calls the same :func:`~borders_sim.arena.tournament.play_chunk` as the local backend, with
 numba on one thread (the cluster's CPUs are used by running tasks side by side), and the
 driver puts the chunks back in game order, so the results equal the local backend's exactly.
 

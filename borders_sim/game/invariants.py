@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import state as st
-from .cards import (COPIES, FIRST_ACTION, HAND_LIMIT, MAIN_IN_MIDDLE, MAX_CRATE, MAX_MAIN_HELD,
+from ..rules import state as st
+from ..rules.cards import (COPIES, FIRST_ACTION, HAND_LIMIT, MAIN_IN_MIDDLE, MAX_CRATE, MAX_MAIN_HELD,
                     NUM_GOODS, START_GOLD, deck_tier)
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.jit import kernel
-from ..rules.scoring import scores, winners
-from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS
+from .._compile.jit import kernel
+from .scoring import scores, winners
+from .state import CFG_NUM_PLAYERS, MAX_PLAYERS
 
 REWARD_MODES = ("win", "score", "margin")
 R_WIN, R_SCORE, R_MARGIN = range(3)

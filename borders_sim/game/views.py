@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import Game
+from .game import Game
 from ..rules import actions as act
 from ..rules import state as st
 from ..rules.cards import CARD_KEYS, MAIN_NAMES, NUM_GOODS
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, decode, observe_at, offset_of
-from ..rules.serialize import (ACTION_KEYS, BADGES, CRATE_STATUS_NAMES, GOODS_KEYS, HISTORY_KEYS,
+from .dict_format import (ACTION_KEYS, BADGES, CRATE_STATUS_NAMES, GOODS_KEYS, HISTORY_KEYS,
                                INSPECTOR_STATUS_NAMES, LEGAL_KEYS, OUTCOME_NAMES)
 from ..rules.state import MIN_PLAYERS, PHASE_NAMES
 

@@ -7,14 +7,14 @@ return False), ``legal_*`` (set the legal ids in a mask) and ``apply_*`` (apply 
 from __future__ import annotations
 
 
-from .actions import A_DISCARD, A_END_MARKET, A_RAID, A_ROB, A_WINDOW_PASS
-from .cards import (HAND_LIMIT, MAX_MARKET_DISCARDS, NIGHT_RAID, NUM_CARD_TYPES, ROBBERY,
+from ..actions import A_DISCARD, A_END_MARKET, A_RAID, A_ROB, A_WINDOW_PASS
+from ..cards import (HAND_LIMIT, MAX_MARKET_DISCARDS, NIGHT_RAID, NUM_CARD_TYPES, ROBBERY,
                     ROBBERY_DIE)
-from .jit import kernel
-from .piles import (active_cards, add_to_hand, discard_from_hand, draw_up_to_limit, free_gold,
+from ..._compile.jit import kernel
+from ..piles import (active_cards, add_to_hand, discard_from_hand, draw_up_to_limit, free_gold,
                     hand_size, is_inspector, num_players, play_card, rand_below,
                     random_hand_card, remove_from_hand)
-from .state import CFG_ROBBERY_OWN_TURN, PH_MARKET, PH_PACK, PH_RAID_DISCARD, PH_WINDOW
+from ..state import CFG_ROBBERY_OWN_TURN, PH_MARKET, PH_PACK, PH_RAID_DISCARD, PH_WINDOW
 
 
 # --- action window (P-1) --------------------------------------------------------------------

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import A_COLLECT, A_SKIP_COLLECT
-from .cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAIN_MIN_CARDS, MAX_MAIN_HELD,
+from ..actions import A_COLLECT, A_SKIP_COLLECT
+from ..cards import (BLACK_MARKET_PRICE, CYCLE_LENGTH, FIRST_ACTION, MAIN_MIN_CARDS, MAX_MAIN_HELD,
                     NUM_ACTION, NUM_GOODS, NUM_MAIN)
-from .collection import best_collection
-from .jit import kernel
-from .piles import (PUBLIC, discard_from_hand, draw_up_to_limit, free_gold, free_warehouse,
+from ..main_resources import best_collection
+from ..._compile.jit import kernel
+from ..piles import (PUBLIC, discard_from_hand, draw_up_to_limit, free_gold, free_warehouse,
                     is_deferred_for_inspector, is_inspector, num_inspectors, num_players,
                     take_from_warehouse)
-from .state import (CFG_ACTION_CARDS, CFG_COLLECT_A_PLUS_1, CRATE_NONE, CRATE_PACKING,
+from ..state import (CFG_ACTION_CARDS, CFG_COLLECT_A_PLUS_1, CRATE_NONE, CRATE_PACKING,
                     END_MAIN_RESOURCES, PH_GAME_OVER, PH_MARKET, PH_WINDOW)
 
 

@@ -1,8 +1,8 @@
 """Compile every kernel of borders_sim ahead of time (``borders-sim warmup``).
 
-The kernels are cached numba functions (``@kernel``, :mod:`borders_sim.rules.jit`): the first use
+The kernels are cached numba functions (``@kernel``, :mod:`borders_sim._compile.jit`): the first use
 of each in a fresh install compiles it and numba keeps the result in its on-disk cache (see
-:mod:`borders_sim._kernel_cache` for where).
+:mod:`borders_sim._compile.cache` for where).
 :func:`warm_up` runs each part of the package once through its public API, with the argument
 types real callers pass, so that every kernel is compiled and cached before the first real use:
 for Docker images (run it in the image build, as the user that will run the image, so the cache
@@ -20,13 +20,15 @@ cache. The steps:
 5. :class:`~borders_sim.envs.VectorEnv` (reset and step);
 6. the PettingZoo AEC env ``borders_v0`` (raw and wrapped, a whole game through ``raw_env``
    so the reward kernels run too);
-7. the belief sampler (:func:`~borders_sim.envs.belief.world_states`,
-   :func:`~borders_sim.envs.belief.sample_consistent_state`);
+7. the belief sampler (:func:`~borders_sim.game.belief.world_states`,
+   :func:`~borders_sim.game.belief.sample_consistent_state`);
 8. the search bot's rollout batch (:class:`~borders_sim.agents.ISMCTSBot`, one decision).
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,11 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba.core import event
 
-from . import _kernel_cache
-from ._compile_notice import quiet
-from .game import Game
-from .rules.config import GameConfig
-from .rules.state import MAX_PLAYERS, MIN_PLAYERS
+from .._compile import cache
+from .._compile.notice import quiet
+from ..game.game import Game
+from ..rules.config import GameConfig
+from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 
 
 @dataclass
@@ -87,17 +89,17 @@ def _game() -> None:
 
 
 def _rollouts() -> None:
-    from .rules.rollout import final_scores, make_batch, play_batch
+    from ..rules.rollout import final_scores, make_batch, play_batch
     states, seeds = make_batch(GameConfig(num_players=MIN_PLAYERS), 0, 1)
     play_batch(states, seeds, 10**6)
     final_scores(states)
 
 
 def _bots() -> None:
-    from .agents import COMPILED_BOTS, make
-    from .agents.play import run_bot_games
-    from .envs import observe
-    from .rules.rollout import make_batch
+    from ..agents import COMPILED_BOTS, make
+    from ..agents.play import run_bot_games
+    from ..game.views import observe
+    from ..rules.rollout import make_batch
     game = _a_position(moves=5)
     obs, mask = observe(game, game.current_player), game.legal_mask()
     for kind, name in enumerate(COMPILED_BOTS):
@@ -107,20 +109,20 @@ def _bots() -> None:
 
 
 def _observation() -> None:
-    from .envs import observe
+    from ..game.views import observe
     game = _a_position(moves=5)
     observe(game, game.current_player)
 
 
 def _vector_env() -> None:
-    from .envs import VectorEnv
+    from ..envs import VectorEnv
     env = VectorEnv(2, num_players=MIN_PLAYERS, seed=0)
     out = env.reset()
     env.step(out.action_mask.argmax(axis=1))
 
 
 def _aec_env() -> None:
-    from .envs import borders_v0
+    from ..envs import borders_v0
     n = MIN_PLAYERS
     for env in (borders_v0.raw_env(num_players=n), borders_v0.env(num_players=n)):
         env.reset(seed=0)
@@ -130,16 +132,16 @@ def _aec_env() -> None:
 
 
 def _belief() -> None:
-    from .envs import observe
-    from .envs.belief import sample_consistent_state, world_states
+    from ..game.views import observe
+    from ..game.belief import sample_consistent_state, world_states
     game = _a_position()
     sample_consistent_state(game, game.current_player, seed=0)
     world_states(observe(game, game.current_player), [0, 1])
 
 
 def _ismcts() -> None:
-    from .agents import ISMCTSBot
-    from .envs import observe
+    from ..agents import ISMCTSBot
+    from ..game.views import observe
     game = _a_position()
     bot = ISMCTSBot(seed=0, simulations=2, worlds=1)
     bot.act(observe(game, game.current_player), game.legal_mask())
@@ -169,7 +171,7 @@ def warm_up(report: Callable[[str], None] | None = None) -> list[StepResult]:
         one :class:`StepResult` per step.
     """
     say = report or (lambda line: None)
-    say(f"numba cache: {_kernel_cache.location}")
+    say(f"numba cache: {cache.location}")
     results = []
     total = time.perf_counter()
     with quiet():  # this function reports the compilation itself
@@ -185,3 +187,19 @@ def warm_up(report: Callable[[str], None] | None = None) -> list[StepResult]:
     compiled = sum(r.compiled for r in results)
     say(f"all kernels ready in {time.perf_counter() - total:.1f} s ({compiled} compilation(s))")
     return results
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    sub.add_parser(
+        "warmup", help="compile every kernel ahead of time (Docker images, clusters)",
+        description="Compile (or load from numba's cache) every kernel of borders_sim: the "
+                    "Game, whole-game rollouts with every compiled bot, the observation, "
+                    "VectorEnv, the AEC env, the belief sampler and the ISMCTS rollouts; one "
+                    "progress line per part on stderr. Run it as the user that will use the "
+                    "cache (numba only uses a cache directory it can write).").set_defaults(
+        run=run)
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr, flush=True))
+    return 0

@@ -17,17 +17,17 @@ inspector is still holding when the crate is settled.
 from __future__ import annotations
 
 
-from .actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
+from ..actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
                       A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_KEEP_DEAL,
                       A_NO_REACTION, A_OFFER_CRATE, A_OFFER_DONE, A_OFFER_GOLD, A_OFFER_WH,
                       A_OPEN, A_OPEN_AND_VOID, A_PASS, A_PLAY_BOTTOM, A_PLAY_ROUTE, A_PROMISE,
                       A_REFUSE_DEMAND, A_STAY_OUT, A_WAIT, A_WITHDRAW)
-from .cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
-from .jit import kernel
-from .piles import (active_cards, free_gold, free_warehouse, hand_over_goods, is_inspector,
+from ..cards import FALSE_BOTTOM, NUM_GOODS, SECRET_ROUTE
+from ..._compile.jit import kernel
+from ..piles import (active_cards, free_gold, free_warehouse, hand_over_goods, is_inspector,
                     num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
-from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS,
+from ..state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS,
                     CFG_CRATE_ORDER_AUTO, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
                     CFG_TRANSFERS, CRATE_ANNOUNCED, G_COMMITTED, G_HOLDING, G_OPENED, G_PASSED,
                     G_UNDECIDED, H_BOUNTIES_OFFERED, H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED,

@@ -15,7 +15,7 @@ Example::
 
 The first :class:`Game` of a process compiles the rules kernels (or loads them from numba's
 on-disk cache); while numba compiles, a note on stderr says so (see
-:mod:`borders_sim._compile_notice`; silenced by ``BORDERS_SIM_QUIET=1`` or
+:mod:`borders_sim._compile.notice`; silenced by ``BORDERS_SIM_QUIET=1`` or
 ``borders_sim.set_compile_messages(False)``).
 
 A :class:`Game` pickles, copies and deep-copies into an independent game (its state is one
@@ -29,15 +29,16 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._compile_notice import compile_notice
-from .rules import actions as act
-from .rules import engine, scoring, serialize
-from .rules import state as st
-from .rules.config import GameConfig
-from .rules.entry import (ACTION_INTS, direct_entry, fast_state, game_call_builtin,
-                          id_list_builtin)
-from .rules.limits import max_game_length
-from .rules.setup import new_state
+from .._compile.notice import compile_notice
+from ..rules import actions as act
+from ..rules import engine, scoring
+from . import dict_format as serialize
+from ..rules import state as st
+from ..rules.config import GameConfig
+from .._compile.fastcall import direct_entry
+from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
+from ..rules.limits import max_game_length
+from ..rules.setup import new_state
 
 
 _GAME_OVER = st.PH_GAME_OVER
@@ -144,7 +145,7 @@ class Game:
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
         """The whole game (rules, cards, gold, negotiation, random generator) as a JSON-ready
-        dict in game words; the layout is documented in :mod:`borders_sim.rules.serialize`.
+        dict in game words; the layout is documented in :mod:`borders_sim.game.dict_format`.
         ``Game.from_dict(game.to_dict())`` continues exactly as ``game`` would."""
         return serialize.state_to_dict(self.state)
 
@@ -235,10 +236,10 @@ class Game:
         self._step_checked(action, player)
 
     def _bind(self) -> None:
-        """Bind :attr:`state` to the builtin of :func:`~borders_sim.rules.entry.game_call`,
+        """Bind :attr:`state` to the builtin of :func:`~borders_sim.game.fastpath.game_call`,
         which plays it by its address (about half the cost of numba's own entry point); the
         state must be an array that builtin can read (see
-        :func:`~borders_sim.rules.entry.fast_state`), and holding it in ``_step_state`` keeps
+        :func:`~borders_sim.game.fastpath.fast_state`), and holding it in ``_step_state`` keeps
         that address valid. A state array replaced by hand is bound again; one that does not
         qualify (a read-only array, another dtype) is played by ``engine.game_op_at`` through
         numba's entry point instead, typed by numba."""

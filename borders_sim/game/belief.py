@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import Game
+from .game import Game
 from ..rules import state as st
 from ..rules.cards import (CARD_CLASS, CLASS_LEGAL, COPIES, CYCLE_LENGTH, FALSE_BOTTOM,
                            FIRST_INSPECTOR_BONUS,
@@ -26,10 +26,10 @@ from ..rules.cards import (CARD_CLASS, CLASS_LEGAL, COPIES, CYCLE_LENGTH, FALSE_
                            START_GOLD, SYNDICATE_FUND, deck_tier)
 from ..rules.config import GameConfig
 from ..rules.engine import seek_at
-from ..rules.invariants import check
+from .invariants import check
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, decode, observe_at
 from ..rules.piles import is_deferred_for_inspector, seed_words
-from .observations import check_seat
+from .views import check_seat
 
 _HIDDEN_CRATES = (st.CRATE_PACKING, st.CRATE_CLOSED, st.CRATE_ANNOUNCED)
 _LEGAL = np.array([CARD_CLASS[t] == CLASS_LEGAL for t in range(NUM_GOODS)])
@@ -535,7 +535,7 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
 
     Returns:
         A :class:`~borders_sim.Game` whose observation for the viewer's seat equals
-        ``observation``, that passes :func:`borders_sim.rules.invariants.check` and plays to the
+        ``observation``, that passes :func:`borders_sim.game.invariants.check` and plays to the
         end; its player to move is the observation's, with the legal actions of the observed
         decision when that is the viewer.
 

@@ -1,6 +1,6 @@
 """A one-line note on stderr while numba compiles borders_sim's kernels on first use.
 
-The kernels are cached numba functions (``@kernel``, :mod:`borders_sim.rules.jit`): the first use
+The kernels are cached numba functions (``@kernel``, :mod:`borders_sim._compile.jit`): the first use
 in a fresh install compiles them, which takes tens of seconds to minutes, and later runs load
 numba's on-disk cache in about a second. Without a word, a notebook's first ``Game(...)`` just
 hangs for that long. So the first use of
@@ -17,7 +17,7 @@ the duration of the first call, prints the first line when the first compilation
 note is exact: it appears whenever numba compiles (however fast the machine) and never when the
 kernels load from the cache (however slow the machine). A timer would have to guess from the
 duration. Where numba has no writable cache directory at all
-(:mod:`borders_sim._kernel_cache`), the first line says so instead of promising a cache. The
+(:mod:`borders_sim._compile.cache`), the first line says so instead of promising a cache. The
 notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell.
 Callers check their own "already prepared" flag once per game or batch, never on the per-step
 path.
@@ -38,7 +38,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import event
 
-from . import _kernel_cache
+from . import cache
 
 QUIET_ENV = "BORDERS_SIM_QUIET"
 PREFIX = "borders_sim: "
@@ -86,7 +86,7 @@ class _FirstCompile(event.Listener):
     def on_start(self, ev: event.Event) -> None:
         if not self.compiled:
             self.compiled = True
-            later = ("cached for later runs" if _kernel_cache.location != _kernel_cache.NOWHERE
+            later = ("cached for later runs" if cache.location != cache.NOWHERE
                      else "not cached: no writable cache directory, set NUMBA_CACHE_DIR")
             print(f"{PREFIX}compiling {self.what} (first use; {later}) ...",
                   file=sys.stderr, flush=True)

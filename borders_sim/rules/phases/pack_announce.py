@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 
-from .actions import A_ANNOUNCE, A_CLOSE, A_PACK
-from .cards import MAX_CRATE, NUM_GOODS, NUM_LEGAL, TOBACCO
-from .jit import kernel
-from .piles import NOBODY, goods_in_hand, is_inspector, num_players, remove_from_hand
-from .state import (CFG_TOBACCO_3P, CRATE_ANNOUNCED, CRATE_CLOSED, CRATE_PACKING,
+from ..actions import A_ANNOUNCE, A_CLOSE, A_PACK
+from ..cards import MAX_CRATE, NUM_GOODS, NUM_LEGAL, TOBACCO
+from ..._compile.jit import kernel
+from ..piles import NOBODY, goods_in_hand, is_inspector, num_players, remove_from_hand
+from ..state import (CFG_TOBACCO_3P, CRATE_ANNOUNCED, CRATE_CLOSED, CRATE_PACKING,
                     CRATE_SITTING_OUT, PH_ANNOUNCE, PH_CHOOSE_CRATE)
 
 

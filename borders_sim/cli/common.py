@@ -1,0 +1,100 @@
+"""What the commands share: argparse types built on :mod:`borders_sim.rules.args`, the
+one-line error, and the plain-text tables they print."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..rules import state as st
+
+PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
+DEFAULT_PLAYERS = 4
+INT64_MAX = 2**63 - 1  # step caps are int64 in the kernels
+
+
+def player_counts(text: str) -> tuple[int, ...]:
+    """Player counts from the command line: ``N``, a comma-separated list ``N,M,...`` (each
+    from 3 to 8, in the order given, no repeats) or ``all`` (3..8). Shared by ``simulate`` and
+    the benchmark script; raises :class:`argparse.ArgumentTypeError` with the reason."""
+    if text.strip().lower() == "all":
+        return PLAYER_COUNTS
+    counts = []
+    for item in text.split(","):
+        try:
+            n = int(item)
+        except ValueError:
+            n = None
+        if n not in PLAYER_COUNTS:
+            raise argparse.ArgumentTypeError(
+                f"player counts are {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]}, given as N, "
+                f"N,M,... or 'all'; got {item.strip()!r} in {text!r}")
+        if n in counts:
+            raise argparse.ArgumentTypeError(f"player count {n} is listed twice in {text!r}")
+        counts.append(n)
+    return tuple(counts)
+
+
+def int_in(lo: int, hi: int, hint: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer from ``lo`` to ``hi``, else a one-line error (plus
+    ``hint``)."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer from {lo:,} to {hi:,}{hint}, got {text!r}")
+        return v
+    return parse
+
+
+def seed_arg(span_hint: str = "") -> Callable[[str], int]:
+    """An argparse type: a seed of the kernels, an integer from 0 to 2**63 - 1."""
+    return int_in(0, INT64_MAX, span_hint)
+
+
+def writable_file(text: str) -> Path:
+    """An argparse type: a file path whose directory exists and that is not a directory."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"the directory of {text!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into the directory of {text!r}")
+    return path
+
+
+def fail(parser: argparse.ArgumentParser, message: str, code: int = 1) -> int:
+    """Print ``PROG: error: message`` on stderr (one line) and return ``code``."""
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    return code
+
+
+def si(x: float) -> str:
+    """1234567 -> '1.23M'."""
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{x / div:.3g}{unit}"
+    return f"{x:.3g}"
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A markdown table with padded columns (numbers right-aligned)."""
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
+    return "\n".join([line(headers), rule] + [line(r) for r in rows])
+
+
+def percent(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"

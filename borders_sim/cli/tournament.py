@@ -1,0 +1,202 @@
+"""``borders-sim tournament``, the main job: seat-rotated games between bots, one row per bot.
+
+It plays the games of :func:`borders_sim.arena.run_tournament` (with no arguments: 4 players,
+the compiled bots, 4200 games) with a progress bar on stderr, then prints one row per bot: win
+rate with its 95% interval, score mean and spread, openskill rating and behaviour metrics;
+``--json``, ``--csv``, ``--plot`` and ``--record`` write the results, a figure and one trace
+per game. Ctrl-C prints the results of the games finished so far and exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numba
+from tqdm import tqdm
+
+from .. import __version__
+from ..agents import REGISTRY
+from ..arena.tournament import default_lineup, parse_lineup, run_tournament, tournament
+from ..rules import state as st
+from ..rules.config import GameConfig
+from .common import DEFAULT_PLAYERS, fail, int_in, markdown_table, percent, seed_arg, writable_file
+
+DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
+MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players
+
+
+def lineup_arg(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated bot names of :data:`borders_sim.agents.REGISTRY`."""
+    try:
+        return parse_lineup(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def tournament_table(results) -> str:
+    """One row per bot, best win rate first: wins, win rate with its 95% interval, score
+    mean (sd), rating mu (sigma), and behaviour metrics (:data:`borders_sim.arena.stats.BEHAVIOUR`)."""
+    headers = ["bot", "seats", "games", "wins", "win rate [95% CI]", "score mean (sd)",
+               "rating mu (sigma)", "lies when opened", "caught", "bribes", "opens", "bribed",
+               "fines/game", "promises kept"]
+    rows = []
+    for b in sorted(results.bots, key=lambda b: -(b["win_rate"] or 0.0)):
+        lo, hi = b["win_rate_ci95"]
+        m = b["behaviour"]
+        played = b["games"] > 0
+        rows.append([
+            b["name"], str(b["seats"]), str(b["games"]), f"{b['wins']:g}",
+            f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]" if played else "-",
+            f"{b['mean_score']:.1f} ({b['sd_score']:.1f})" if played else "-",
+            f"{b['rating_mu']:.2f} ({b['rating_sigma']:.2f})",
+            percent(m["lies_when_opened"]), percent(m["caught_rate"]), percent(m["bribe_rate"]),
+            percent(m["open_rate"]), percent(m["bribed_rate"]),
+            "-" if m["fines_paid_per_game"] is None else f"{m['fines_paid_per_game']:.2f}",
+            percent(m["promises_kept_rate"])])
+    return markdown_table(headers, rows)
+
+
+TABLE_NOTES = """\
+win rate: wins per seat-game, a shared win counting 1/k for each of the k winners; 95% CI:
+Wilson on the per-game share. rating: openskill Plackett-Luce over finishing orders. Behaviour
+from the public history: lies when opened = opened crates that held a lie; caught = crates
+caught in a lie; bribes = crates let through on a deal; opens / bribed = crates handled as
+inspector that it opened / took a deal on; promises kept = promised passes given."""
+
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    known = ", ".join(REGISTRY)
+    tour = sub.add_parser(
+        "tournament", help="bots against bots, seats rotating: win rates, ratings, behaviour",
+        description="Play seat-rotated games between bots (game g dealt from seed S+g) and "
+                    "print one row per bot: win rate with a 95% confidence interval, score "
+                    "mean and spread, openskill Plackett-Luce rating, behaviour metrics. With "
+                    "no arguments: 4 players, the compiled bots, 4200 games.")
+    tour.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),
+                      default=DEFAULT_PLAYERS, metavar="N",
+                      help=f"number of players, 3..8 (default: {DEFAULT_PLAYERS})")
+    tour.add_argument("--bots", type=lineup_arg, default=None, metavar="a,b,...",
+                      help=f"one bot name per seat, repeats allowed; bots: {known} (default: "
+                           "the compiled bots, repeated to fill the seats)")
+    tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
+                      default=DEFAULT_TOURNAMENT_GAMES, metavar="G",
+                      help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "
+                           f"{DEFAULT_TOURNAMENT_GAMES}); a multiple of the player count "
+                           "balances the seats exactly")
+    tour.add_argument("--seed", type=seed_arg(), default=0, metavar="S",
+                      help="game g is dealt from seed S+g (default: 0)")
+    tour.add_argument("--json", type=writable_file, metavar="FILE",
+                      help="write the results as JSON ({\"config\": ..., \"bots\": [...]})")
+    tour.add_argument("--csv", type=writable_file, metavar="FILE",
+                      help="write one row per bot as CSV")
+    tour.add_argument("--plot", type=writable_file, metavar="FILE.png",
+                      help="draw score distributions and ratings (.png, .pdf or .svg; needs "
+                           "matplotlib: pip install 'borders-sim[plot]')")
+    tour.add_argument("--record", metavar="DIR",
+                      help="write every game as a JSON-lines trace into DIR (created if "
+                           "missing); plays through the Python loop")
+    tour.add_argument("--backend", choices=("local", "ray"), default=None,
+                      help="local: this machine's cores (default); ray: a Ray cluster (pip "
+                           "install 'borders-sim[distributed]')")
+    tour.add_argument("--ray-address", metavar="ADDR", default=None,
+                      help="address of a running Ray cluster (host:port of 'ray start --head', "
+                           "or auto); implies --backend ray (default: start a local cluster)")
+    tour.add_argument("--threads", type=int_in(1, 4096), default=None, metavar="T",
+                      help="numba threads (compiled bots) or worker processes (Python bots), "
+                           "or the CPUs of a local Ray cluster (default: all cores)")
+    tour.add_argument("--no-action-cards", action="store_true",
+                      help="play without the 22 action cards")
+    tour.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tour.set_defaults(run=run)
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+
+    backend = args.backend or ("ray" if args.ray_address else "local")
+    if args.ray_address and backend != "ray":
+        parser.error("--ray-address needs --backend ray")
+    if args.threads is not None and backend == "local" and \
+            args.threads > numba.config.NUMBA_NUM_THREADS:
+        parser.error(f"argument --threads: at most {numba.config.NUMBA_NUM_THREADS} here (set "
+                     "NUMBA_NUM_THREADS before starting to allow more)")
+    lineup = args.bots if args.bots is not None else default_lineup(args.players)
+    config = GameConfig(num_players=args.players, action_cards=not args.no_action_cards)
+    try:
+        t = tournament(args.players, lineup, args.games, args.seed, config)
+    except ValueError as err:
+        parser.error(str(err))
+    if args.plot is not None:
+        from ..arena.plot import FORMATS, require_matplotlib
+        if args.plot.suffix.lower() not in FORMATS:
+            parser.error(f"argument --plot: {str(args.plot)!r} must end in "
+                         f"{', '.join(FORMATS)}")
+        try:
+            require_matplotlib()
+        except RuntimeError as err:
+            return fail(parser, str(err))
+    if backend == "ray":
+        from ..arena.ray_backend import import_ray
+        try:
+            import_ray()
+        except RuntimeError as err:
+            return fail(parser, str(err))
+    if args.record is not None:
+        from ..arena.records import prepare_dir
+        try:
+            prepare_dir(args.record)
+        except ValueError as err:
+            parser.error(f"argument --record: {err}")
+    err = sys.stderr
+    where = f"Ray cluster at {args.ray_address}" if args.ray_address else (
+        "a local Ray cluster" if backend == "ray" else "this machine")
+    print(f"borders-sim {__version__} tournament: {t.games} games, {t.players} players "
+          f"({', '.join(t.lineup)}), seats rotating, seed {t.seed}, on {where}", file=err)
+    if t.games % t.players:
+        print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
+              "block is incomplete, so the seats are not exactly balanced", file=err)
+    t0 = time.perf_counter()
+    with tqdm(total=t.games, unit="game", desc="tournament", disable=args.no_progress,
+              file=err, leave=False) as bar:
+        try:
+            results = run_tournament(
+                t.players, t.lineup, t.games, t.seed, config=config, backend=backend,
+                threads=args.threads, ray_address=args.ray_address, record_dir=args.record,
+                progress=bar.update)
+        except KeyboardInterrupt:
+            print("interrupted before any game finished", file=err)
+            return 130
+        except (RuntimeError, ValueError, OSError) as error:
+            return fail(parser, str(error))
+    seconds = time.perf_counter() - t0
+    if results.interrupted:
+        print(f"interrupted: results of the first {results.games_played} of {t.games} games",
+              file=err)
+    if results.games_played == 0:
+        return 130
+    print(tournament_table(results))
+    print()
+    print(TABLE_NOTES)
+    print(f"\n{results.games_played} games ({results.path} path, {backend} backend) in "
+          f"{seconds:.1f} s, compilation or cache load included; "
+          f"{results.config_dict()['decisions_per_game']:.0f} decisions per game")
+    try:
+        if args.json is not None:
+            results.write_json(args.json)
+            print(f"results written to {args.json}", file=err)
+        if args.csv is not None:
+            results.write_csv(args.csv)
+            print(f"results written to {args.csv}", file=err)
+        if args.plot is not None:
+            from ..arena.plot import plot_results
+            plot_results(results, args.plot)
+            print(f"figure written to {args.plot}", file=err)
+    except OSError as error:
+        return fail(parser, f"cannot write: {error}")
+    if args.record is not None:
+        print(f"{results.records_written} game traces written to {args.record} (replay one "
+              "with 'borders-sim replay FILE')", file=err)
+    return 130 if results.interrupted else 0
+

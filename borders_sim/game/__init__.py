@@ -1,0 +1,13 @@
+"""The checked Python layer over the rules kernels.
+
+* :class:`Game` (:mod:`.game`): one game, played step by step with legal masks and action
+  strings; saved and loaded as a JSON-ready dict (:mod:`.dict_format`, checked by
+  :mod:`.validate`).
+* :mod:`.views`: what one player knows, as the observation vector, JSON or text.
+* :mod:`.belief`: games a player cannot tell from the real one (determinization).
+* :mod:`.invariants`: consistency checks of a state (cards and gold conserved, ...).
+"""
+
+from .game import Game, IllegalActionError
+
+__all__ = ["Game", "IllegalActionError"]
