@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from borders_sim.agents import COMPILED_BOTS, REGISTRY  # noqa: E402
 from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
-from borders_sim.arena.tournament import default_lineup, run_tournament  # noqa: E402
+from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
 
 PLAYERS = 4
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"

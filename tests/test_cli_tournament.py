@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig, cli
-from borders_sim.arena import tournament as tournament_module
+from borders_sim.arena import run as tournament_module
 from borders_sim.cli import tournament as cli_tournament
 from borders_sim.agents import make
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
-from borders_sim.arena.tournament import default_lineup
+from borders_sim.arena import default_lineup
 
 BOTS = ",".join(default_lineup(4))
 

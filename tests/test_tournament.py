@@ -11,8 +11,8 @@ from borders_sim.agents import COMPILED_BOTS, REGISTRY, make
 from borders_sim.agents.play import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
-from borders_sim.arena.tournament import (Tournament, default_lineup, play_chunk, run_tournament,
-                                    tournament)
+from borders_sim.arena import Tournament, default_lineup, run_tournament, tournament
+from borders_sim.arena.play import play_chunk
 
 
 def same(a, b) -> None:

@@ -1,7 +1,8 @@
-"""The Ray backend of :func:`borders_sim.arena.tournament.run_tournament`: chunks of games as Ray
+"""The Ray backend of :func:`borders_sim.arena.run.run_tournament`: chunks of games as Ray
 tasks (one CPU each), on a local cluster started for the run or on a running cluster.
 
-Each task calls the same :func:`~borders_sim.arena.tournament.play_chunk` as the local backend, with
+Each task calls the function that plays a chunk (:func:`~borders_sim.arena.play.play_chunk`, as
+the local backend does), with
 numba on one thread (the cluster's CPUs are used by running tasks side by side), and the
 driver puts the chunks back in game order, so the results equal the local backend's exactly.
 
@@ -21,12 +22,12 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .tournament import Tournament
+import numba
+
+from .schedule import Tournament
 
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a TCP connection to a cluster address
 
@@ -71,18 +72,17 @@ def local_cluster_kwargs(num_cpus: int | None = None) -> dict:
             "runtime_env": {"env_vars": {"PYTHONPATH": pythonpath}}}
 
 
-def _task(t: "Tournament", start: int, count: int, path: str, record: bool) -> dict:
-    import numba
-
-    from .tournament import play_chunk
+def _task(play: Callable[..., dict], t: Tournament, start: int, count: int, path: str,
+          record: bool) -> dict:
     numba.set_num_threads(1)
-    return play_chunk(t, start, count, path, record)
+    return play(t, start, count, path, record)
 
 
-def ray_chunks(t: "Tournament", spans: list[tuple[int, int]], path: str, record: bool,
-               address: str | None, num_cpus: int | None) -> Iterator[tuple[int, dict]]:
-    """Run the chunks ``spans`` (``(first game, count)``) as Ray tasks; yields ``(chunk index,
-    chunk)`` as they finish. Starts (and afterwards stops) Ray in this process, unless Ray is
+def ray_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, int]],
+               path: str, record: bool, address: str | None,
+               num_cpus: int | None) -> Iterator[tuple[int, dict]]:
+    """Run the chunks ``spans`` (``(first game, count)``) of ``t`` as Ray tasks, each
+    ``play(t, start, count, path, record)``; yields ``(chunk index, chunk)`` as they finish. Starts (and afterwards stops) Ray in this process, unless Ray is
     already initialized (then its cluster is used as it is).
 
     Raises:
@@ -106,7 +106,7 @@ def ray_chunks(t: "Tournament", spans: list[tuple[int, int]], path: str, record:
     refs: dict = {}
     try:
         task = ray.remote(num_cpus=1)(_task)
-        refs = {task.remote(t, start, count, path, record): i
+        refs = {task.remote(play, t, start, count, path, record): i
                 for i, (start, count) in enumerate(spans)}
         while refs:
             ready, _ = ray.wait(list(refs), num_returns=1)

@@ -23,7 +23,6 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,9 +31,7 @@ from ..game.game import Game
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.config import GameConfig
-
-if TYPE_CHECKING:
-    from .tournament import Tournament
+from .schedule import Tournament
 
 FORMAT = "borders-sim-trace"
 VERSION = 1
@@ -67,7 +64,7 @@ def trace_name(g: int) -> str:
     return f"game-{g:06d}.jsonl"
 
 
-def write_game(directory: Path, t: "Tournament", g: int, actions: Sequence[tuple[int, int]],
+def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple[int, int]],
                scores: Sequence[int], winners: Sequence[int]) -> Path:
     """Write game ``g`` of tournament ``t`` as ``directory / game-NNNNNN.jsonl``: its
     decisions ``(seat, action id)`` in order, its final ``scores`` and ``winners`` flags (one

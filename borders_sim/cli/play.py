@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..agents import REGISTRY
-from ..arena.tournament import default_lineup
+from ..arena import default_lineup
 from ..rules import state as st
 from ..rules.config import GameConfig
 from .common import DEFAULT_PLAYERS, PLAYER_COUNTS, int_in, seed_arg

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from .. import __version__
 from ..agents import REGISTRY
-from ..arena.tournament import default_lineup, parse_lineup, run_tournament, tournament
+from ..arena import default_lineup, parse_lineup, run_tournament, tournament
 from ..rules import state as st
 from ..rules.config import GameConfig
 from .common import DEFAULT_PLAYERS, fail, int_in, markdown_table, percent, seed_arg, writable_file

@@ -29,7 +29,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
 from .phases.pack_announce import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
-from .phases.end_of_round import apply_collect, legal_collect, seek_collect
+from .phases.collection import apply_collect, legal_collect, seek_collect
 from .._compile.jit import kernel
 from .limits import (decisions_per_round_limit, game_length_limit, max_game_length, max_rounds,
                      rounds_limit)

@@ -1,0 +1,56 @@
+"""The local backend: chunks of games on this machine, compiled chunks in this process
+(numba's threads), Python chunks in a pool of spawned worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+
+import numba
+
+from .schedule import Tournament
+
+
+def _worker_init() -> None:
+    """Pool workers leave Ctrl-C to the parent and run numba on one thread each."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numba.set_num_threads(1)
+
+
+def local_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, int]],
+                 path: str, record: bool, workers: int) -> Iterator[tuple[int, dict]]:
+    """The chunks ``spans`` (``(first game, count)``) of ``t``, each played by
+    ``play(t, start, count, path, record)``: compiled chunks in this process (numba's threads),
+    Python chunks in a pool of ``workers`` spawned processes (in this process for one worker);
+    yields ``(chunk index, chunk)`` as they finish.
+    A worker that dies breaks the pool with an error instead of a hang; an interrupt stops
+    the workers at once."""
+    if path == "compiled" or workers == 1:
+        for i, (start, count) in enumerate(spans):
+            yield i, play(t, start, count, path, record)
+        return
+    # spawn, not fork: a forked child of a process whose numba thread pool is running may hang
+    pool = ProcessPoolExecutor(min(workers, len(spans)), initializer=_worker_init,
+                               mp_context=multiprocessing.get_context("spawn"))
+    futures = {pool.submit(play, t, start, count, path, record): i
+               for i, (start, count) in enumerate(spans)}
+    try:
+        for future in as_completed(futures):
+            try:
+                chunk = future.result()
+            except BrokenProcessPool:
+                raise RuntimeError("a worker process of the tournament died (out of memory, "
+                                   "killed, or a script without an `if __name__ == "
+                                   "'__main__':` guard around run_tournament)") from None
+            yield futures[future], chunk
+    finally:
+        for future in futures:
+            future.cancel()
+        # the executor has no public way to stop running tasks; end its processes directly
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+

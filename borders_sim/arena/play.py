@@ -1,0 +1,124 @@
+"""Playing a chunk of a tournament's games, on either of the two paths that give the same
+games: the compiled path (every bot compiled: one whole-game kernel call,
+:func:`~borders_sim.agents.play.run_bot_games`) and the Python path (any bots: a loop over
+:class:`~borders_sim.Game` with ``bot.act(observe(game, seat), game.legal_mask())``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._compile.notice import compile_notice
+from ..agents import COMPILED_BOTS, make
+from ..agents.play import run_bot_games
+from ..game.game import Game, IllegalActionError
+from ..game.views import observe
+from ..rules import state as st
+from ..rules.limits import max_game_length
+from ..rules.rollout import final_scores, make_batch
+from .schedule import Tournament
+
+COMPILED_CHUNK = 256  # games per compiled call (~1.5 MB of states)
+PYTHON_CHUNK_MAX = 16  # at most this many games per Python task
+
+
+def _entry_kinds(t: Tournament, start: int, count: int) -> np.ndarray:
+    kinds = np.zeros((count, st.MAX_PLAYERS), dtype=np.int64)
+    for i in range(count):
+        kinds[i, : t.players] = [COMPILED_BOTS.index(nm) for nm in t.seat_names(start + i)]
+    return kinds
+
+
+_bots_prepared = False  # the bot kernels have run once in this process
+
+
+def play_compiled(t: Tournament, start: int, count: int) -> dict:
+    """Games ``start .. start + count - 1`` of ``t`` in one compiled call (every bot of the
+    lineup must be compiled); returns the chunk arrays (see :func:`play_chunk`)."""
+    global _bots_prepared
+    states, _ = make_batch(t.config, t.seed + start, count)
+    kinds = _entry_kinds(t, start, count)
+    seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.int64)
+    cap = max_game_length(t.config)
+    if _bots_prepared:
+        run_bot_games(states, kinds, seeds, cap)
+    else:
+        with compile_notice("the bot kernels"):
+            run_bot_games(states, kinds, seeds, cap)
+        _bots_prepared = True
+    unfinished = np.flatnonzero(states["phase"] != st.PH_GAME_OVER)
+    if unfinished.size:
+        raise RuntimeError(f"game {start + int(unfinished[0])} did not end within "
+                           f"max_game_length = {cap} decisions (P-0.4): an engine bug")
+    sc, win = final_scores(states)
+    n = t.players
+    return {"scores": sc[:, :n].copy(), "winners": win[:, :n].astype(np.int8),
+            "hist": states["hist"][:, :n].astype(np.int64),
+            "steps": states["steps"].astype(np.int64), "rounds": states["round"].astype(np.int64)}
+
+
+def play_python_game(t: Tournament, g: int, record: bool = False
+                     ) -> tuple[Game, list[tuple[int, int]]]:
+    """Game ``g`` of ``t`` through the Python loop; returns the finished game and, with
+    ``record``, its decisions as ``(seat, action id)`` pairs.
+
+    Raises:
+        RuntimeError: a bot chose an illegal action, or the game did not end within the
+            proven bound on decisions (both bugs).
+    """
+    game = Game(t.config, seed=t.seed + g)
+    names = t.seat_names(g)
+    bots = [make(nm, s) for nm, s in zip(names, t.bot_seeds(g))]
+    cap = max_game_length(t.config)
+    actions: list[tuple[int, int]] = []
+    steps = 0
+    while not game.is_terminal:
+        if steps == cap:
+            raise RuntimeError(f"game {g} did not end within max_game_length = {cap} decisions "
+                               "(P-0.4): an engine bug")
+        p = game.current_player
+        a = bots[p].act(observe(game, p), game.legal_mask())
+        try:
+            game.step(a)
+        except IllegalActionError as err:
+            raise RuntimeError(f"bot {names[p]!r} in seat p{p} of game {g} chose an illegal "
+                               f"action: {err}") from None
+        if record:
+            actions.append((p, int(a)))
+        steps += 1
+    return game, actions
+
+
+def play_python(t: Tournament, start: int, count: int, record: bool = False) -> dict:
+    """Games ``start .. start + count - 1`` of ``t`` through the Python loop (any bots);
+    returns the chunk arrays (see :func:`play_chunk`)."""
+    n = t.players
+    out = {"scores": np.zeros((count, n), dtype=np.int64),
+           "winners": np.zeros((count, n), dtype=np.int8),
+           "hist": np.zeros((count, n, st.NUM_HIST), dtype=np.int64),
+           "steps": np.zeros(count, dtype=np.int64), "rounds": np.zeros(count, dtype=np.int64)}
+    if record:
+        out["actions"] = []
+    for i in range(count):
+        game, actions = play_python_game(t, start + i, record)
+        out["scores"][i] = game.scores()
+        out["winners"][i, game.winners()] = 1
+        out["hist"][i] = game.state[0]["hist"][:n]
+        out["steps"][i] = game.state[0]["steps"]
+        out["rounds"][i] = game.round
+        if record:
+            out["actions"].append(actions)
+    return out
+
+
+def play_chunk(t: Tournament, start: int, count: int, path: str, record: bool = False) -> dict:
+    """Play games ``start .. start + count - 1`` of ``t`` on ``path`` (``"compiled"`` or
+    ``"python"``). Returns ``scores`` int64[count, n], ``winners`` int8[count, n] (1 = won),
+    ``hist`` int64[count, n, NUM_HIST] (the final history counters), ``steps`` and ``rounds``
+    int64[count], and with ``record`` ``actions``: per game the ``(seat, action id)`` list."""
+    if path == "compiled":
+        if record:
+            raise ValueError("game records come from the Python path")
+        return play_compiled(t, start, count)
+    return play_python(t, start, count, record)
+

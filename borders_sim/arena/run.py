@@ -1,0 +1,139 @@
+"""Tournaments: seat-rotated games between bots, on all cores, with results per bot.
+
+:func:`run_tournament` plays ``games`` games of a *lineup* of ``n`` bot names (any names of
+:data:`borders_sim.agents.REGISTRY`, repeats allowed) and returns :class:`~.results.Results`.
+What it plays is a :class:`~.schedule.Tournament` (seats rotate, game ``g`` is dealt from seed
+``S + g``); how a chunk of games is played is :mod:`.play`.
+
+* **Two execution paths, one result.** When every bot has a compiled policy
+  (:data:`~borders_sim.agents.COMPILED_BOTS`), chunks of games run in one compiled call each;
+  otherwise (a Python-only bot such as ``ismcts``, or game records wanted) each game is a
+  Python loop over :class:`~borders_sim.Game`, chunks spread over worker processes. The
+  compiled twins take the same actions as the Python bots, so both paths give identical games
+  (tested).
+* **Backends.** ``"local"``: this machine (:mod:`.local`); ``"ray"``: chunks of games as Ray
+  tasks (:mod:`.ray_backend`). A backend is handed the function that plays a chunk. Chunks
+  are put back in game order before anything is computed, so the backend and the chunk size
+  change nothing.
+* **Interrupts.** A ``KeyboardInterrupt`` during the run stops it; the results cover the games
+  of the chunks finished in order up to then (``config["interrupted"]`` is true).
+
+The statistics are in :mod:`.stats` (win shares, Wilson interval, behaviour metrics) and
+:mod:`.ratings` (openskill Plackett-Luce over finishing orders).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+import numba
+
+from ..agents import COMPILED_BOTS
+from ..rules.config import GameConfig
+from .local import local_chunks
+from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
+from .ray_backend import ray_chunks
+from .records import prepare_dir, write_game
+from .results import Results, results_from_chunks
+from .schedule import tournament
+
+BACKENDS = ("local", "ray")
+PATHS = ("auto", "compiled", "python")
+
+
+def _chunks(games: int, size: int) -> list[tuple[int, int]]:
+    return [(lo, min(size, games - lo)) for lo in range(0, games, size)]
+
+
+def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0, *,
+                   config: GameConfig | None = None, backend: str = "local",
+                   threads: int | None = None, ray_address: str | None = None,
+                   path: str = "auto", chunk_size: int | None = None,
+                   record_dir: str | os.PathLike | None = None,
+                   progress: Callable[[int], None] | None = None) -> Results:
+    """Play a tournament and return its :class:`Results` (see the module docstring).
+
+    Args:
+        players, bots, games, seed, config: as :func:`tournament`.
+        backend: ``"local"`` or ``"ray"``.
+        threads: local: numba threads (compiled path) or worker processes (Python path),
+            default all cores; ray: CPUs of the local cluster started when no
+            ``ray_address`` is given (default all cores).
+        ray_address: address of a running Ray cluster (``"host:port"``, ``"auto"`` or
+            ``"ray://host:port"``); only with ``backend="ray"``.
+        path: ``"auto"`` (compiled when every bot is compiled and no records are wanted),
+            ``"compiled"`` or ``"python"``.
+        chunk_size: games per chunk (a compiled call or a task); results do not depend on it.
+        record_dir: write each game as a JSON-lines trace ``game-NNNNNN.jsonl`` into this
+            directory (created if missing; :mod:`borders_sim.arena.records`); forces the Python
+            path, which yields the decisions.
+        progress: called with the number of games of each finished chunk.
+
+    Raises:
+        ValueError: a bad argument (the message names it).
+        RuntimeError: a bot chose an illegal action or a game did not end (bugs), or Ray
+            could not start or reach its cluster.
+    """
+    t = tournament(players, bots, games, seed, config)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if ray_address is not None and backend != "ray":
+        raise ValueError("ray_address needs backend='ray'")
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {PATHS}, got {path!r}")
+    if path == "compiled" and not t.compiled:
+        python_only = sorted({nm for nm in t.lineup if nm not in COMPILED_BOTS})
+        raise ValueError(f"the compiled path needs compiled bots; {python_only} are Python-only")
+    if path == "compiled" and record_dir is not None:
+        raise ValueError("game records come from the Python path; use path='auto' or 'python'")
+    if path == "auto":
+        path = "compiled" if t.compiled and record_dir is None else "python"
+    cores = os.cpu_count() or 1
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    workers = threads or cores
+    if chunk_size is None:
+        per_worker = -(-t.games // (4 * workers))
+        chunk_size = COMPILED_CHUNK if path == "compiled" and backend == "local" else \
+            max(1, min(COMPILED_CHUNK if path == "compiled" else PYTHON_CHUNK_MAX, per_worker))
+    elif isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    record = record_dir is not None
+    if record:
+        record_dir = prepare_dir(record_dir)
+    spans = _chunks(t.games, chunk_size)
+
+    saved_threads = numba.get_num_threads()
+    if backend == "local" and path == "compiled" and threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    if backend == "ray":
+        source = ray_chunks(play_chunk, t, spans, path, record, ray_address, threads)
+    else:
+        source = local_chunks(play_chunk, t, spans, path, record, workers)
+    done: dict[int, dict] = {}
+    interrupted = False
+    written = 0
+    try:
+        for i, chunk in source:
+            if record:
+                start = spans[i][0]
+                for k, actions in enumerate(chunk.pop("actions")):
+                    write_game(record_dir, t, start + k, actions, chunk["scores"][k],
+                               chunk["winners"][k])
+                    written += 1
+            done[i] = chunk
+            if progress is not None:
+                progress(spans[i][1])
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        source.close()
+        numba.set_num_threads(saved_threads)
+    ordered = []
+    while len(ordered) in done:
+        ordered.append(done[len(ordered)])
+    results = results_from_chunks(t, ordered, path, backend, interrupted)
+    results.records_written = written
+    return results

@@ -1,0 +1,112 @@
+"""What a tournament plays: :class:`Tournament`, its lineup, seats and seeds, checked by
+:func:`tournament`.
+
+* **Seats rotate.** Game ``g`` puts lineup entry ``(p + g) % n`` in seat ``p``, so every block
+  of ``n`` consecutive games puts each entry in each seat once (:meth:`Tournament.seat_names`).
+* **Seeds.** Game ``g`` is dealt from seed ``S + g``; the bot in seat ``p`` is
+  ``make(name, bot_seed(S + g, p))`` (:func:`borders_sim.agents.play.bot_seed`). A game is
+  therefore fixed by ``(config, S + g, lineup, g)``, whatever runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..agents import COMPILED_BOTS, REGISTRY
+from ..agents.play import bot_seed
+from ..rules import state as st
+from ..rules.config import GameConfig
+
+INT64_MAX = 2**63 - 1  # game seeds are int64 in the kernels
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What to play: ``games`` games of ``lineup`` under ``config``, game ``g`` from seed
+    ``seed + g`` (see the module docstring). Build it with :func:`tournament`, which checks
+    every field."""
+
+    lineup: tuple[str, ...]
+    games: int
+    seed: int
+    config: GameConfig
+
+    @property
+    def players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def compiled(self) -> bool:
+        """Every bot of the lineup has a compiled policy."""
+        return all(name in COMPILED_BOTS for name in self.lineup)
+
+    def seat_names(self, g: int) -> list[str]:
+        """The bot in each seat of game ``g``: lineup entry ``(p + g) % n`` in seat ``p``."""
+        n = len(self.lineup)
+        return [self.lineup[(p + g) % n] for p in range(n)]
+
+    def bot_seeds(self, g: int) -> list[int]:
+        """Seeds of the bots of game ``g``, by seat."""
+        return [bot_seed(self.seed + g, p) for p in range(self.players)]
+
+
+def parse_lineup(text: str) -> tuple[str, ...]:
+    """``"a,b,c"`` -> ``("a", "b", "c")``; spaces around names are dropped.
+
+    Raises:
+        ValueError: an empty name or a name not in :data:`~borders_sim.agents.REGISTRY`.
+    """
+    names = tuple(item.strip() for item in text.split(","))
+    if any(not name for name in names):
+        raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
+    unknown = [name for name in names if name not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
+                         f"{', '.join(sorted(REGISTRY))}")
+    return names
+
+
+def default_lineup(players: int) -> tuple[str, ...]:
+    """The compiled bots in their registry order, repeated to fill ``players`` seats."""
+    return tuple(COMPILED_BOTS[p % len(COMPILED_BOTS)] for p in range(players))
+
+
+def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0,
+               config: GameConfig | None = None) -> Tournament:
+    """A checked :class:`Tournament`.
+
+    Args:
+        players: 3 to 8.
+        bots: ``players`` bot names (a sequence or a comma-separated string), repeats allowed.
+        games: at least 1.
+        seed: game ``g`` is dealt from ``seed + g``; ``0 <= seed`` and
+            ``seed + games - 1 <= 2**63 - 1``.
+        config: the rules (default: the rulebook); its ``num_players`` must be ``players``.
+
+    Raises:
+        ValueError: naming the first problem found.
+    """
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
+            or not st.MIN_PLAYERS <= players <= st.MAX_PLAYERS:
+        raise ValueError(f"players must be an int from {st.MIN_PLAYERS} to {st.MAX_PLAYERS}, "
+                         f"got {players!r}")
+    lineup = parse_lineup(bots) if isinstance(bots, str) else parse_lineup(",".join(bots))
+    if len(lineup) != players:
+        raise ValueError(f"the lineup has {len(lineup)} bot(s) ({','.join(lineup)}) but there "
+                         f"are {players} players; give one bot name per seat")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be an int of at least 1, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
+    if seed + games - 1 > INT64_MAX:
+        raise ValueError(f"seed {seed} with {games} games: the last game's seed must be at "
+                         f"most 2**63-1 = {INT64_MAX}")
+    if config is None:
+        config = GameConfig(num_players=int(players))
+    elif config.num_players != players:
+        raise ValueError(f"config.num_players is {config.num_players}, not {players}")
+    return Tournament(lineup, int(games), int(seed), config)
+
