@@ -15,7 +15,7 @@ At each decision with more than one legal action the bot
 4. draws *samples*: a world (in turn), a bot for every other seat (from the guess of step 2)
    and a chance stream, and plays **every** candidate action on the **same** samples (common
    random numbers): the action, then the game to the end with the base policy in its own seat
-   and the drawn bots elsewhere (compiled, parallel: :func:`rollout_batch`). With many legal
+   and the drawn bots elsewhere (compiled, parallel: :func:`rollout_chunk`). With many legal
    actions it halves the candidates round by round (the base policy's choice always stays),
    giving the survivors fresh samples; ``simulations`` rollouts in all;
 5. plays the candidate with the best mean advantage over the base policy's choice on the
@@ -43,8 +43,8 @@ import math
 import time
 
 import numpy as np
-from numba import prange
 
+from .._compile.batch import run_chunks
 from ..game.belief import world_states
 from ..rules.rewards import final_rewards, reward_mode
 from ..rules import state as st
@@ -90,16 +90,16 @@ def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
     return rewards[viewer]
 
 
-@kernel(parallel=True)
-def rollout_batch(worlds, actions, viewer, kinds, seeds, mode, out):
-    """Rollout ``i`` plays world ``worlds[i]`` (changed in place) from root action
-    ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;
-    ``out[i]`` gets the viewer's reward."""
-    for i in prange(actions.shape[0]):
-        mask = np.zeros(MASK_SIZE, dtype=np.uint8)
-        obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        rngs = np.zeros((st.MAX_PLAYERS, 2), dtype=np.uint64)
-        rewards = np.zeros(st.MAX_PLAYERS, dtype=np.float64)
+@kernel(nogil=True)
+def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out):
+    """Rollout ``i`` (``lo <= i < hi``) plays world ``worlds[i]`` (changed in place) from root
+    action ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;
+    ``out[i]`` gets the viewer's reward. A chunk kernel (:mod:`borders_sim._compile.batch`)."""
+    mask = np.zeros(MASK_SIZE, dtype=np.uint8)
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    rngs = np.zeros((st.MAX_PLAYERS, 2), dtype=np.uint64)
+    rewards = np.zeros(st.MAX_PLAYERS, dtype=np.float64)
+    for i in range(lo, hi):
         out[i] = _rollout(worlds[i], actions[i], viewer, kinds[i], seeds[i], mode, mask, obs,
                           rngs, rewards)
 
@@ -269,8 +269,9 @@ class ISMCTSBot:
             kinds[i, seat] = self.kind
             seeds[i] = _mix(key, int(j), 11)
         out = np.empty(a * k, dtype=np.float64)
-        rollout_batch(worlds[np.tile(ids, a)], np.repeat(actions, k).astype(np.int64), seat,
-                      np.tile(kinds, (a, 1)), np.tile(seeds, a), self.mode, out)
+        run_chunks(rollout_chunk, a * k, worlds[np.tile(ids, a)],
+                   np.repeat(actions, k).astype(np.int64), seat, np.tile(kinds, (a, 1)),
+                   np.tile(seeds, a), self.mode, out)
         if np.isnan(out).any():
             raise RuntimeError("ismcts bot: a root action was not legal in a rebuilt world "
                                "(a bug: please report it with the observation)")

@@ -1,6 +1,7 @@
 """Whole games between compiled bots inside one compiled call (DESIGN property 7).
 
-:func:`play_bot_games` plays a batch of dealt states to the end, ``prange`` over games, each
+:func:`play_bot_games` plays a batch of dealt states to the end, in parallel over games (the
+chunk kernel :func:`bot_chunk` run by :func:`~borders_sim._compile.batch.run_chunks`), each
 decision taken by the compiled policy of the bot in that seat (``kinds[g, seat]``) from the
 seat's observation and legal mask. The bot in seat ``p`` of game ``g`` draws from its own
 generator seeded with :func:`bot_seed` ``(seeds[g], p)``, exactly as ``make(name,
@@ -17,8 +18,8 @@ applied (the state stays valid, at that decision) and the game's entry of ``out_
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
+from .._compile.batch import run_chunks
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
@@ -73,16 +74,24 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     return steps
 
 
-@kernel(parallel=True)
-def play_bot_games(states, kinds, seeds, max_steps, out_steps):
+@kernel(nogil=True)
+def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps):
+    """Play ``states[lo:hi]`` to the end, game ``g`` with bots ``kinds[g]`` seeded from
+    ``seeds[g]``; ``out_steps[g]`` gets its decisions (negative: a bot's illegal choice stopped
+    the game, see :func:`play_bot_game`). A chunk kernel (:mod:`borders_sim._compile.batch`)."""
+    mask = np.zeros(MASK_SIZE, dtype=np.uint8)
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
+    for g in range(lo, hi):
+        out_steps[g] = play_bot_game(states[g], kinds[g], seeds[g], mask, obs, rngs, max_steps)
+
+
+def play_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray, max_steps: int,
+                   out_steps: np.ndarray) -> None:
     """Play every state of ``states`` to the end, game ``g`` with bots ``kinds[g]``
     (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions
-    (negative: a bot's illegal choice stopped the game, see :func:`play_bot_game`)."""
-    for g in prange(states.shape[0]):
-        mask = np.zeros(MASK_SIZE, dtype=np.uint8)
-        obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
-        out_steps[g] = play_bot_game(states[g], kinds[g], seeds[g], mask, obs, rngs, max_steps)
+    (unchecked: :func:`run_bot_games` checks the arguments and the bots' choices)."""
+    run_chunks(bot_chunk, states.shape[0], states, kinds, seeds, max_steps, out_steps)
 
 
 def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,

@@ -1,8 +1,8 @@
 """Whole-game kernels: many games inside one compiled call (DESIGN property 7).
 
 :func:`random_games` plays ``len(states)`` games with uniformly random legal actions, in
-parallel over games (chunks of the batch on threads, each played by the compiled
-:func:`random_chunk` without the GIL). Each game owns its state (and so its chance), and the random
+parallel over games (the chunk kernel :func:`random_chunk` run by
+:func:`~borders_sim._compile.batch.run_chunks`). Each game owns its state (and so its chance), and the random
 policy of game ``i`` draws from its own generator seeded from ``seeds[i]``, so results do not
 depend on the batch size or the number of threads. :func:`make_batch`, :func:`play_batch` and
 :func:`final_scores` are the Python helpers the command line and the benchmarks share; the
@@ -12,14 +12,10 @@ on stderr while numba compiles (:mod:`borders_sim._compile.notice`).
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
-import numba
 import numpy as np
 from numba import njit
 
+from .._compile.batch import run_chunks
 from .._compile.notice import compile_notice
 from .actions import PHASE_LO
 from .config import GameConfig
@@ -46,10 +42,11 @@ def play_random(s, policy_rng, mask, max_steps):
 
 
 @kernel(nogil=True)
-def random_chunk(states, seeds, lo, hi, max_steps, out_steps):
+def random_chunk(lo, hi, states, seeds, max_steps, out_steps):
     """Play ``states[lo:hi]`` (fresh from :func:`~.setup.new_state`) to the end, game ``i``
     with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions
-    (``ENGINE_ERROR`` for a game the engine gave up on). Runs without the GIL."""
+    (``ENGINE_ERROR`` for a game the engine gave up on). A chunk kernel
+    (:mod:`borders_sim._compile.batch`): runs without the GIL."""
     mask = np.zeros(MASK_SIZE, dtype=np.uint8)
     rng = np.empty(2, dtype=np.uint64)
     for i in range(lo, hi):
@@ -58,52 +55,14 @@ def random_chunk(states, seeds, lo, hi, max_steps, out_steps):
         out_steps[i] = play_random(states[i], rng, mask, max_steps)
 
 
-#: Chunks per thread in :func:`random_games`: games differ in length, so a thread that is done
-#: early takes the next chunk.
-CHUNKS_PER_THREAD = 4
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = 0  # the process that made _pool (a forked child has none of its threads)
-_pool_lock = threading.Lock()
-
-
-def _threads() -> ThreadPoolExecutor:
-    """The pool of :func:`random_games`, made on first use in each process."""
-    global _pool, _pool_pid
-    with _pool_lock:
-        if _pool is None or _pool_pid != os.getpid():
-            _pool = ThreadPoolExecutor(numba.config.NUMBA_NUM_THREADS,
-                                       thread_name_prefix="borders_sim")
-            _pool_pid = os.getpid()
-        return _pool
-
-
 def random_games(states: np.ndarray, seeds: np.ndarray, max_steps: int,
                  out_steps: np.ndarray) -> None:
     """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
     ``i`` with a random policy seeded by ``seeds[i]`` (int64); ``out_steps[i]`` (int64) gets
-    its decisions (``ENGINE_ERROR`` for a game the engine gave up on).
-
-    On ``numba.get_num_threads()`` threads (``numba.set_num_threads`` sets it): the batch is cut
-    into chunks of consecutive games that :func:`random_chunk` plays with the GIL released.
-    (A numba ``prange`` loop would do the same, but compiling it takes 10 s on a fresh install
-    against 3 s for this kernel.) Each game owns its state and generators, so the results do not
-    depend on the batch size, the chunks or the number of threads."""
-    n = states.shape[0]
-    threads = min(numba.get_num_threads(), n)
-    if threads <= 1:
-        random_chunk(states, seeds, 0, n, max_steps, out_steps)
-        return
-    pool = _threads()
-    cuts = np.linspace(0, n, min(n, threads * CHUNKS_PER_THREAD) + 1).astype(np.int64)
-    # at most `threads` chunks run at once, whatever the pool's size
-    running = threading.Semaphore(threads)
-
-    def play(lo: int, hi: int) -> None:
-        with running:
-            random_chunk(states, seeds, lo, hi, max_steps, out_steps)
-
-    for done in [pool.submit(play, int(lo), int(hi)) for lo, hi in zip(cuts[:-1], cuts[1:])]:
-        done.result()
+    its decisions (``ENGINE_ERROR`` for a game the engine gave up on). On
+    ``numba.get_num_threads()`` threads (:func:`~borders_sim._compile.batch.run_chunks`); the
+    results do not depend on the batch size or the number of threads."""
+    run_chunks(random_chunk, states.shape[0], states, seeds, max_steps, out_steps)
 
 
 def policy_seeds(seeds: np.ndarray) -> np.ndarray:
