@@ -8,6 +8,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, make
 from borders_sim.agents import play as play_module
+from borders_sim.agents.ppo import NO_NETS
 from borders_sim.agents.play import (IllegalBotAction, bot_seed, play_bot_games,
                                      bot_decision, run_bot_games)
 from borders_sim.envs import observe
@@ -116,7 +117,7 @@ def test_run_bot_games_names_the_bot_that_chose_an_illegal_action(monkeypatch):
     config = GameConfig(num_players=4)
     states, _ = make_batch(config, 0, 3)
 
-    def stopped_at_decision_7(states, kinds, seeds, max_steps, out):
+    def stopped_at_decision_7(states, kinds, seeds, max_steps, out, nets):
         out[:] = 100
         out[1] = -1 - 7
 
@@ -141,7 +142,8 @@ def test_the_kernel_refuses_a_choice_the_mask_does_not_allow():
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     for kind in range(len(COMPILED_BOTS)):
         rng = np.ones(2, dtype=np.uint64)
-        assert bot_decision(states[0], kind, obs, mask, mask.view(np.uint64), 1, rng) == -1
+        assert bot_decision(states[0], kind, obs, mask, mask.view(np.uint64), 1, rng,
+                            NO_NETS) == -1
     assert states.tobytes() == before
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from borders_sim import cli
 from borders_sim.cli import bench, common, simulate
-from borders_sim.cli.main import build_parser
+from borders_sim.cli.app import build_parser
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules import state as st
 from borders_sim.rules.config import GameConfig

@@ -3,6 +3,8 @@
 * :func:`make` ``(name, seed=0)``: a bot with ``act(observation, action_mask) -> int``.
 * ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
   rebuilt from the observation, with rollouts by compiled bots.
+* ``ppo`` (:class:`~.ppo.PPOBot`): the learned policy the package ships, or any policy file
+  (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup, :mod:`.lineup`); compiled too.
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
   kernels (:func:`borders_sim.agents.play.play_bot_games`) with the same choices as the
   Python bot for the same seed.
@@ -10,6 +12,9 @@
 
 from .bots import REGISTRY, Bot, CompiledBot, make
 from .ismcts import ISMCTSBot
+from .lineup import make_spec
 from .policies import COMPILED_BOTS
+from .ppo import PPOBot
 
-__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "make"]
+__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "PPOBot", "make",
+           "make_spec"]

@@ -5,7 +5,7 @@ the ``"observation"`` of the PettingZoo env) and its legal mask (any 0/1 array o
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
+from .ppo import NO_NETS, PPOBot
 
 
 class Bot(Protocol):
@@ -53,7 +54,7 @@ class CompiledBot:
         count = int(self._mask.sum())
         if count == 0:
             raise ValueError(f"{self.name} bot: the action mask allows no action")
-        a = int(act_kernel(self.kind, obs, self._mask, self._words, count, self.rng))
+        a = int(act_kernel(self.kind, obs, self._mask, self._words, count, self.rng, NO_NETS))
         if not 0 <= a < NUM_ACTIONS or not self._mask[a]:
             raise RuntimeError(f"{self.name} bot chose action {a}, which the mask does not "
                                "allow (a bug in the bot)")
@@ -63,14 +64,17 @@ class CompiledBot:
         return f"CompiledBot({self.name!r})"
 
 
-#: Bot name -> factory ``(seed) -> bot``; compiled bots first, then the search bot.
-REGISTRY: dict[str, Callable[[int], Bot]] = {
+#: Bot name -> factory ``(seed, **options) -> bot``: the compiled heuristics, the search bot
+#: and the learned policy (``ppo``, options ``weights`` and ``sample``).
+REGISTRY: dict[str, Callable[..., Bot]] = {
     name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
 REGISTRY["ismcts"] = ISMCTSBot
+REGISTRY["ppo"] = PPOBot
 
 
-def make(name: str, seed: int = 0) -> Bot:
-    """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``.
+def make(name: str, seed: int = 0, **options: Any) -> Bot:
+    """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``; ``options`` go to its
+    constructor (``make("ppo", weights=PATH)``, ``make("ismcts", simulations=400)``).
 
     Raises:
         ValueError: an unknown name (the message lists the known ones) or a bad seed.
@@ -79,4 +83,6 @@ def make(name: str, seed: int = 0) -> Bot:
         raise ValueError(f"unknown bot {name!r}; known bots: {sorted(REGISTRY)}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ValueError(f"seed must be an int, got {seed!r}")
-    return REGISTRY[name](int(seed))
+    if options and name in COMPILED_BOTS:
+        raise ValueError(f"the {name} bot takes no options, got {sorted(options)}")
+    return REGISTRY[name](int(seed), **options)

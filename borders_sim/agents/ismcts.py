@@ -57,6 +57,7 @@ from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES
 from ..rules.piles import mix_seed, seed_rng
 from .play import bot_seed_kernel
 from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
+from .ppo import NO_NETS
 
 #: Cap on the decisions of one rollout (far above any game's length, P-0.4).
 _MAX_STEPS = 1 << 20
@@ -66,7 +67,7 @@ ROLLOUTS_PER_CALL = 256
 
 
 @kernel
-def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
+def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards, nets):
     """Apply the viewer's ``action`` to world ``s`` (at the viewer's decision) and play it to
     the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``; the viewer's
     reward (NaN if ``action`` is not legal in this world)."""
@@ -84,14 +85,14 @@ def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards):
         kind = kinds[p]
         if kind != BOT_RANDOM:  # the random policy reads no observation
             observe_kernel(s, p, obs)
-        count = step(s, act_kernel(kind, obs, mask, words, count, rngs[p]), mask)
+        count = step(s, act_kernel(kind, obs, mask, words, count, rngs[p], nets), mask)
         steps += 1
     final_rewards(s, mode, rewards)
     return rewards[viewer]
 
 
 @kernel(nogil=True)
-def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out):
+def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out, nets):
     """Rollout ``i`` (``lo <= i < hi``) plays world ``worlds[i]`` (changed in place) from root
     action ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;
     ``out[i]`` gets the viewer's reward. A chunk kernel (:mod:`borders_sim._compile.batch`)."""
@@ -101,7 +102,7 @@ def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out):
     rewards = np.zeros(st.MAX_PLAYERS, dtype=np.float64)
     for i in range(lo, hi):
         out[i] = _rollout(worlds[i], actions[i], viewer, kinds[i], seeds[i], mode, mask, obs,
-                          rngs, rewards)
+                          rngs, rewards, nets)
 
 
 def _mix(*words: int) -> int:
@@ -252,7 +253,7 @@ class ISMCTSBot:
         self._mask[:NUM_ACTIONS] = mask != 0
         seed_rng(self._rng, np.uint64(key))
         return int(act_kernel(self.kind, obs, self._mask, self._words,
-                              int(self._mask.sum()), self._rng))
+                              int(self._mask.sum()), self._rng, NO_NETS))
 
     def _evaluate(self, worlds, actions, samples, seat, key, belief) -> np.ndarray:
         """Rewards ``[action, sample]``: each action on every sample's (world, opponents,
@@ -271,7 +272,7 @@ class ISMCTSBot:
         out = np.empty(a * k, dtype=np.float64)
         run_chunks(rollout_chunk, a * k, worlds[np.tile(ids, a)],
                    np.repeat(actions, k).astype(np.int64), seat, np.tile(kinds, (a, 1)),
-                   np.tile(seeds, a), self.mode, out)
+                   np.tile(seeds, a), self.mode, out, NO_NETS)
         if np.isnan(out).any():
             raise RuntimeError("ismcts bot: a root action was not legal in a rebuilt world "
                                "(a bug: please report it with the observation)")

@@ -25,7 +25,8 @@ from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
-from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
+from .policies import BOT_NET, BOT_RANDOM, COMPILED_BOTS, act_kernel
+from .ppo import NO_NETS, NetStack
 
 
 class IllegalBotAction(RuntimeError):
@@ -43,19 +44,20 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 @kernel
-def bot_decision(s, kind, obs, mask, words, count, rng):
-    """The bot ``kind`` to move in ``s`` observes and chooses; its action, or -1 if the action
-    is not allowed by ``mask`` (nothing is applied either way)."""
+def bot_decision(s, kind, obs, mask, words, count, rng, nets):
+    """The bot ``kind`` to move in ``s`` observes and chooses (``nets``: the networks of the
+    ``BOT_NET`` kinds); its action, or -1 if the action is not allowed by ``mask`` (nothing is
+    applied either way)."""
     if kind != BOT_RANDOM:  # the random bot reads no observation
         observe_kernel(s, s.turn, obs)
-    a = act_kernel(kind, obs, mask, words, count, rng)
+    a = act_kernel(kind, obs, mask, words, count, rng, nets)
     if a < 0 or a >= mask.shape[0] or mask[a] == 0:
         return -1
     return a
 
 
 @kernel
-def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
+def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps, nets):
     """Play state ``s`` to the end with the bots ``kinds[seat]``; returns the decisions taken
     (``max_steps`` caps them), or ``-1 - k`` if the bot to move at decision ``k`` chose an
     illegal id (the game stops there, the id not applied)."""
@@ -66,7 +68,7 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
     steps = 0
     while count > 0 and steps < max_steps:
         p = s.turn
-        a = bot_decision(s, kinds[p], obs, mask, words, count, rngs[p])
+        a = bot_decision(s, kinds[p], obs, mask, words, count, rngs[p], nets)
         if a < 0:
             return -1 - steps
         count = step(s, a, mask)
@@ -75,7 +77,7 @@ def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps):
 
 
 @kernel(nogil=True)
-def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps):
+def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps, nets):
     """Play ``states[lo:hi]`` to the end, game ``g`` with bots ``kinds[g]`` seeded from
     ``seeds[g]``; ``out_steps[g]`` gets its decisions (negative: a bot's illegal choice stopped
     the game, see :func:`play_bot_game`). A chunk kernel (:mod:`borders_sim._compile.batch`)."""
@@ -83,29 +85,32 @@ def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps):
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
     for g in range(lo, hi):
-        out_steps[g] = play_bot_game(states[g], kinds[g], seeds[g], mask, obs, rngs, max_steps)
+        out_steps[g] = play_bot_game(states[g], kinds[g], seeds[g], mask, obs, rngs, max_steps,
+                                     nets)
 
 
 def play_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray, max_steps: int,
-                   out_steps: np.ndarray) -> None:
+                   out_steps: np.ndarray, nets: NetStack = NO_NETS) -> None:
     """Play every state of ``states`` to the end, game ``g`` with bots ``kinds[g]``
     (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions
     (unchecked: :func:`run_bot_games` checks the arguments and the bots' choices)."""
-    run_chunks(bot_chunk, states.shape[0], states, kinds, seeds, max_steps, out_steps)
+    run_chunks(bot_chunk, states.shape[0], states, kinds, seeds, max_steps, out_steps, nets)
 
 
 def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
-                  max_steps: int) -> np.ndarray:
+                  max_steps: int, nets: NetStack = NO_NETS) -> np.ndarray:
     """Play ``states`` in place with :func:`play_bot_games`, checked: returns the decisions
     of each game (int64[G]).
 
     Args:
         states: dealt states (:data:`~borders_sim.rules.state.STATE_DTYPE`, shape ``(G,)``).
         kinds: int64-convertible ``(G, MAX_PLAYERS)``, indices of
-            :data:`~.policies.COMPILED_BOTS` per seat (seats past the player count ignored).
+            :data:`~.policies.COMPILED_BOTS` per seat, or ``BOT_NET + j`` for network ``j``
+            of ``nets`` (seats past the player count ignored).
         seeds: ``(G,)`` game seeds; the bot in seat ``p`` is seeded with
             :func:`bot_seed` ``(seeds[g], p)``.
         max_steps: cap on the decisions per game.
+        nets: the networks of the ``BOT_NET`` kinds (:func:`~.ppo.stack_nets`).
 
     Raises:
         ValueError: arrays of the wrong dtype or shape, or an unknown bot kind.
@@ -120,17 +125,20 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
     if kinds.shape != (g, MAX_PLAYERS) or seeds.shape != (g,):
         raise ValueError(f"kinds must have shape ({g}, {MAX_PLAYERS}) and seeds ({g},), got "
                          f"{kinds.shape} and {seeds.shape}")
-    if kinds.size and (kinds.min() < 0 or kinds.max() >= len(COMPILED_BOTS)):
-        raise ValueError(f"bot kinds must be 0..{len(COMPILED_BOTS) - 1} "
-                         f"({', '.join(COMPILED_BOTS)}), got {kinds.min()}..{kinds.max()}")
+    top = BOT_NET + nets.temp.shape[0] - 1 if nets is not NO_NETS else BOT_NET - 1
+    if kinds.size and (kinds.min() < 0 or kinds.max() > top):
+        raise ValueError(f"bot kinds must be 0..{top} ({', '.join(COMPILED_BOTS)}, then one per "
+                         f"network), got {kinds.min()}..{kinds.max()}")
     out = np.zeros(g, dtype=np.int64)
-    play_bot_games(states, kinds, seeds, int(max_steps), out)
+    play_bot_games(states, kinds, seeds, int(max_steps), out, nets)
     bad = np.flatnonzero(out < 0)
     if bad.size:
         game = int(bad[0])
         seat = int(states[game]["turn"])
+        kind = int(kinds[game, seat])
+        name = COMPILED_BOTS[kind] if kind < BOT_NET else f"network {kind - BOT_NET}"
         raise IllegalBotAction(
-            f"bot {COMPILED_BOTS[kinds[game, seat]]!r} in seat {seat} of game {game} (seed "
+            f"bot {name!r} in seat {seat} of game {game} (seed "
             f"{int(seeds[game])}) chose an action its legal mask does not allow at decision "
             f"{-1 - int(out[game])}; {bad.size} game(s) stopped")
     return out

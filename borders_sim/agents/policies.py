@@ -9,6 +9,10 @@ A policy takes ``(obs, mask, words, count, rng)``: ``obs`` float32[OBS_SIZE]
 legal mask padded to 64-bit words), ``words`` the same mask viewed as uint64, ``count`` the
 number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ words
 (uint64[2], advanced in place); it returns a legal action id.
+
+Kinds from :data:`BOT_NET` on are policy networks (the ``ppo`` bot, :mod:`.ppo`): kind
+``BOT_NET + j`` plays network ``j`` of the :class:`~.ppo.NetStack` that every caller passes
+(:data:`~.ppo.NO_NETS` where no network plays).
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ from ..rules.piles import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy
 from .honest import honest_policy
+from .ppo import net_act
 
 #: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).
 COMPILED_BOTS = ("random", "honest", "bluffer", "collector")
 BOT_RANDOM, BOT_HONEST, BOT_BLUFFER, BOT_COLLECTOR = range(4)
+#: The first kind of a policy network (kind ``BOT_NET + j``: network ``j`` of the stack).
+BOT_NET = len(COMPILED_BOTS)
 
 
 @kernel
@@ -33,8 +40,11 @@ def random_policy(obs, mask, words, count, rng):
 
 
 @kernel
-def act_kernel(kind, obs, mask, words, count, rng):
-    """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`)."""
+def act_kernel(kind, obs, mask, words, count, rng, nets):
+    """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`, or
+    ``BOT_NET + j`` for network ``j`` of ``nets``)."""
+    if kind >= BOT_NET:
+        return net_act(nets, kind - BOT_NET, obs, mask, count, rng)
     if kind == BOT_HONEST:
         return honest_policy(obs, mask, words, count, rng)
     if kind == BOT_BLUFFER:

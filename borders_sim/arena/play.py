@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.notice import compile_notice
-from ..agents import COMPILED_BOTS, make
+from ..agents.lineup import compiled_kinds, make_spec
+from ..agents.ppo import NetStack
 from ..agents.play import run_bot_games
 from ..game.game import Game, IllegalActionError
 from ..game.views import observe
@@ -22,11 +23,16 @@ COMPILED_CHUNK = 256  # games per compiled call (~1.5 MB of states)
 PYTHON_CHUNK_MAX = 16  # at most this many games per Python task
 
 
-def _entry_kinds(t: Tournament, start: int, count: int) -> np.ndarray:
+def _entry_kinds(t: Tournament, start: int, count: int) -> tuple[np.ndarray, NetStack]:
+    """The compiled kind of every seat of the games, and the networks of the ``ppo`` seats."""
+    found = compiled_kinds(t.lineup)
+    if found is None:
+        raise ValueError(f"the lineup {t.lineup} does not play on the compiled path")
+    by_name, nets = found
     kinds = np.zeros((count, st.MAX_PLAYERS), dtype=np.int64)
     for i in range(count):
-        kinds[i, : t.players] = [COMPILED_BOTS.index(nm) for nm in t.seat_names(start + i)]
-    return kinds
+        kinds[i, : t.players] = [by_name[nm] for nm in t.seat_names(start + i)]
+    return kinds, nets
 
 
 _bots_prepared = False  # the bot kernels have run once in this process
@@ -37,14 +43,14 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     lineup must be compiled); returns the chunk arrays (see :func:`play_chunk`)."""
     global _bots_prepared
     states, _ = make_batch(t.config, t.seed + start, count)
-    kinds = _entry_kinds(t, start, count)
+    kinds, nets = _entry_kinds(t, start, count)
     seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.int64)
     cap = max_game_length(t.config)
     if _bots_prepared:
-        run_bot_games(states, kinds, seeds, cap)
+        run_bot_games(states, kinds, seeds, cap, nets)
     else:
         with compile_notice("the bot kernels"):
-            run_bot_games(states, kinds, seeds, cap)
+            run_bot_games(states, kinds, seeds, cap, nets)
         _bots_prepared = True
     unfinished = np.flatnonzero(states["phase"] != st.PH_GAME_OVER)
     if unfinished.size:
@@ -68,7 +74,7 @@ def play_python_game(t: Tournament, g: int, record: bool = False
     """
     game = Game(t.config, seed=t.seed + g)
     names = t.seat_names(g)
-    bots = [make(nm, s) for nm, s in zip(names, t.bot_seeds(g))]
+    bots = [make_spec(nm, s) for nm, s in zip(names, t.bot_seeds(g))]
     cap = max_game_length(t.config)
     actions: list[tuple[int, int]] = []
     steps = 0

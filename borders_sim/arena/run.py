@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numba
 
-from ..agents import COMPILED_BOTS
+from ..agents.lineup import compiled_kinds
 from ..rules.config import GameConfig
 from .local import local_chunks
 from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
@@ -83,7 +83,7 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
     if path not in PATHS:
         raise ValueError(f"path must be one of {PATHS}, got {path!r}")
     if path == "compiled" and not t.compiled:
-        python_only = sorted({nm for nm in t.lineup if nm not in COMPILED_BOTS})
+        python_only = sorted({nm for nm in t.lineup if compiled_kinds([nm]) is None})
         raise ValueError(f"the compiled path needs compiled bots; {python_only} are Python-only")
     if path == "compiled" and record_dir is not None:
         raise ValueError("game records come from the Python path; use path='auto' or 'python'")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents import COMPILED_BOTS, REGISTRY
+from ..agents.lineup import check_spec, compiled_kinds
 from ..agents.play import bot_seed
 from ..rules import state as st
 from ..rules.config import GameConfig
@@ -40,8 +41,9 @@ class Tournament:
 
     @property
     def compiled(self) -> bool:
-        """Every bot of the lineup has a compiled policy."""
-        return all(name in COMPILED_BOTS for name in self.lineup)
+        """Every bot of the lineup has a compiled policy (:func:`~borders_sim.agents.lineup.
+        compiled_kinds`)."""
+        return compiled_kinds(self.lineup) is not None
 
     def seat_names(self, g: int) -> list[str]:
         """The bot in each seat of game ``g``: lineup entry ``(p + g) % n`` in seat ``p``."""
@@ -57,15 +59,18 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     """``"a,b,c"`` -> ``("a", "b", "c")``; spaces around names are dropped.
 
     Raises:
-        ValueError: an empty name or a name not in :data:`~borders_sim.agents.REGISTRY`.
+        ValueError: an empty name, or a bot spec that :func:`~borders_sim.agents.lineup.
+            check_spec` refuses (an unknown name, a ``ppo@PATH`` file that is no policy).
     """
     names = tuple(item.strip() for item in text.split(","))
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names if name not in REGISTRY]
+    unknown = [name for name in names if name.partition("@")[0] not in REGISTRY]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))}")
+                         f"{', '.join(sorted(REGISTRY))} (and ppo@PATH: a policy file)")
+    for name in dict.fromkeys(names):
+        check_spec(name)
     return names
 
 

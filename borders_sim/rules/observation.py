@@ -13,6 +13,13 @@ that name seats (Robbery targets, crates to inspect), which are absolute. Rows a
 rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0 when there is
 nothing to mark (no crate under check, no badge B, ...). Counts are raw (not normalised).
 
+**Scales.** Every block has a documented *scale*, the size its entries typically reach (1 for
+one-hots and flags, 100 for gold, 10 for card counts, 20 for the history counters, ...):
+:func:`observation_scales` repeats them per entry, and dividing an observation by them puts
+every feature of a real game mostly within ``[0, 2]`` (the input normalisation of the learned
+policies, :mod:`borders_sim.agents.ppo`). Scales are fixed, so a normalised observation means
+the same in every game and every checkpoint.
+
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,
 meaning) per block. The kernel's offsets, :func:`decode`, the docs of
 :mod:`borders_sim.envs.borders` and the size check all come from it.
@@ -47,6 +54,7 @@ class LayoutEntry(NamedTuple):
     size: int
     shape: tuple
     meaning: str
+    scale: float
 
 
 #: (name, shape, meaning) of every block, in order. Per-seat rows are seat-relative.
@@ -131,12 +139,31 @@ _BLOCKS = (
 )
 
 
+#: The scale of every block (module docstring): the size its entries typically reach.
+_SCALES = {
+    "num_players": 1, "seat": 1, "config": 10, "gold_menu": 30, "round": 20,
+    "round_in_cycle": 8, "cycle_length": 8, "end_triggered": 1, "last_round": 20,
+    "draw_pile_size": 100, "runouts": 2, "discard_pile": 10, "main_in_middle": 1, "phase": 1,
+    "to_move": 1, "inspector_a": 1, "inspector_b": 1, "round_order": 8, "window_passes": 8,
+    "market_discards": 5, "gold": 100, "reserved_gold": 100, "hand_size": 10, "face_up": 10,
+    "face_down_count": 10, "reserved_warehouse": 5, "main_held": 1, "collected": 1,
+    "crate_status": 1, "crate_count": 5, "announced": 1, "seen": 5, "seen_hidden": 5,
+    "history": 20, "promises": 1, "raid_thief": 1, "own_hand": 6, "own_active": 2,
+    "own_crate": 5, "own_face_down": 5, "known_hand": 2, "known_face_down": 2, "raid_taken": 1,
+    "crate_under_check": 1, "exchange": 3, "inspector_status": 1, "offer": 10, "offer_lock": 1,
+    "demand": 10, "deal": 10, "deal_order": 2, "bounties": 10, "gifts_made": 1, "outcome": 1,
+    "truthful": 1, "fine": 10, "lawyer_to": 1, "fund_paid": 10, "lawyer_pool": 5,
+    "lawyer_payer": 1,
+}
+
+
 def _build_layout() -> tuple[tuple[LayoutEntry, ...], int]:
     entries, offset = [], 0
     for name, shape, meaning in _BLOCKS:
         size = int(np.prod(shape))
-        entries.append(LayoutEntry(name, offset, size, shape, meaning))
+        entries.append(LayoutEntry(name, offset, size, shape, meaning, float(_SCALES[name])))
         offset += size
+    assert set(_SCALES) == {e.name for e in entries}, "every block has a scale"
     return tuple(entries), offset
 
 
@@ -159,12 +186,21 @@ def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
 
 def layout_table() -> str:
     """The layout as a Markdown table (for docs; the env docstring embeds it)."""
-    rows = ["| name | indices | shape | meaning |", "|---|---|---|---|"]
+    rows = ["| name | indices | shape | scale | meaning |", "|---|---|---|---|---|"]
     for e in OBSERVATION_LAYOUT:
         idx = str(e.offset) if e.size == 1 else f"{e.offset}-{e.offset + e.size - 1}"
         shape = "x".join(str(d) for d in e.shape)
-        rows.append(f"| {e.name} | {idx} | {shape} | {e.meaning} |")
+        rows.append(f"| {e.name} | {idx} | {shape} | {e.scale:g} | {e.meaning} |")
     return "\n".join(rows)
+
+
+def observation_scales() -> np.ndarray:
+    """float32[OBS_SIZE]: every entry's block scale (module docstring); ``obs /
+    observation_scales()`` is the normalised observation."""
+    out = np.empty(OBS_SIZE, dtype=np.float32)
+    for e in OBSERVATION_LAYOUT:
+        out[e.offset:e.offset + e.size] = e.scale
+    return out
 
 
 # offsets for the kernel (numba freezes module globals as constants)
