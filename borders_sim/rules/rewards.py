@@ -9,6 +9,18 @@ mode        reward of seat ``p`` when the game ends (0 at every other step)
 ``score``   the final score (§9).
 ``margin``  the final score minus the mean of the other seats' final scores.
 ==========  =====================================================================================
+
+**Dense rewards** (the training env's ``dense=True``): the same terminal reward spread over the
+game by potential-based shaping (Ng, Harada and Russell, 1999). The potential of seat ``p`` is
+:func:`potential`: ``scale`` times its running score (``score`` mode) or running margin (the
+other modes), scored on the current state as if the game ended now. At each of ``p``'s
+decisions it earns the change of the potential since its previous decision (from 0 before its
+first one), and at the end the terminal reward minus the last potential, so the rewards of a
+game sum to the terminal reward exactly. A shaping term ``F = phi(s') - phi(s)`` telescopes
+along every trajectory, so it adds the same amount to the return of every policy from a given
+first decision and changes no policy's ranking: the best policy is the same as with the
+terminal reward alone (exactly so without discounting; PPO's discount ``gamma`` close to 1
+changes it by at most ``(1 - gamma)`` times the potential's range per step).
 """
 
 from __future__ import annotations
@@ -57,6 +69,22 @@ def final_rewards(s, mode, out):
             for p in range(n):
                 out[p] = 1.0 / k if win[p] else -1.0 / (n - k)
     return out
+
+
+@kernel
+def potential(s, mode, p, scale):
+    """``scale`` times seat ``p``'s running score (``mode`` :data:`R_SCORE`) or running margin
+    (its score minus the mean of the others', the other modes) in state ``s``, scored as if the
+    game ended now (module docstring, dense rewards)."""
+    n = s.cfg[CFG_NUM_PLAYERS]
+    sc = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    scores(s, sc)
+    if mode == R_SCORE:
+        return scale * sc[p]
+    total = 0
+    for q in range(n):
+        total += sc[q]
+    return scale * (sc[p] - (total - sc[p]) / (n - 1))
 
 
 @kernel

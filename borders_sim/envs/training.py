@@ -1,0 +1,532 @@
+"""A vector env for training one seat, with the opponents inside the compiled call.
+
+Each of the ``num_envs`` games has one *learning seat* (fixed, or drawn per game) and a lineup
+of opponents drawn per game from a *pool* of members. A member is either
+
+* a compiled bot, played inside the kernel with the seat's observation and mask, exactly as in
+  a tournament game: a name of :data:`~borders_sim.agents.COMPILED_BOTS`, ``"ppo"`` (the shipped
+  policy), ``"ppo@PATH"`` (a policy file), or a :class:`~borders_sim.agents.ppo.NetPlayer` (any
+  policy network, e.g. a frozen snapshot of the learner, at a temperature); or
+* an *external* member (any other name): its decisions come back to Python like the learner's,
+  and the caller plays them in the same batch.
+
+So one :meth:`TrainingEnv.step` applies one action per game (for the seat whose decision was
+pending), plays every compiled seat until the next external decision, and returns that
+decision: ``infos["seat"]``, ``infos["is_learner"]`` and ``infos["member"]`` (the pool index
+of the member to play, -1 for the learner) say whose it is. With only compiled members every
+decision returned is the learner's, and the env is a plain single-agent vector env.
+
+**Rewards** are the learner's: the terminal reward of ``reward`` (``"win"``, ``"score"`` or
+``"margin"``, :mod:`borders_sim.rules.rewards`) on the step in which its game ends, or with
+``dense=True`` that reward spread over the learner's decisions by potential-based shaping (the
+change of its running margin, or score, times ``potential_scale``, paid at each of its
+decisions; the rewards of a game sum to the terminal reward exactly, see
+:mod:`borders_sim.rules.rewards`). A reward belongs to the learner's last decision even when it
+arrives on a step that an external opponent took.
+
+**Autoreset** (``metadata["autoreset_mode"]`` is Gymnasium's ``SAME_STEP``): on the step in which
+game ``k`` ends, ``terminations[k]`` is True, ``rewards[k]`` holds the finished game's last
+reward, ``infos["final_obs"][k]`` the learner's observation of the finished game and
+``infos["outcome"][k]`` its ``(score, margin, win share)``, ``infos["ended_members"][k]`` the
+members it faced by seat (-1: the learner, -2: no seat); the slot is dealt its next game in
+the same call, and the observation returned is the first external decision of that game.
+``truncations`` are always False: every game ends within ``max_game_length`` (P-0.4).
+
+**Seeded stream.** As in :class:`~borders_sim.envs.VectorEnv`, the ``j``-th game dealt to slot
+``k`` is ``Game(config, derive_seed(seed, k, j))``; its lineup (and the learning seat, when
+drawn) comes from a stream of the same seed, and the compiled bot in seat ``p`` is seeded with
+``bot_seed(derive_seed(seed, k, j), p)``, as a tournament seeds it. So a slot's trajectory
+depends only on the seed, the slot, the pool weights in force when each game was dealt and the
+external actions, never on ``num_envs`` or the thread count.
+
+**Observations** are the raw vectors of :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`
+(seat-relative counts and one-hots); :func:`~borders_sim.rules.observation.observation_scales`
+gives the documented per-feature scales a policy divides them by.
+
+Example::
+
+    env = TrainingEnv(256, num_players=4, opponents=("honest", "bluffer", "collector"), seed=0)
+    obs, infos = env.reset()
+    while True:
+        actions = my_policy(obs, infos["action_mask"])
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from numba import njit
+
+from .._compile.batch import run_chunks
+from .._compile.jit import kernel
+from .._compile.notice import compile_notice
+from .._compile.rowcopy import put_row
+from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
+from ..agents.policies import BOT_NET, COMPILED_BOTS
+from ..agents.ppo import NetPlayer, Policy, net_player, stack_nets
+from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.args import as_int, as_seed
+from ..rules.config import GameConfig
+from ..rules.engine import MASK_SIZE, advance, engine_error, step
+from ..rules.observation import OBS_SIZE, observe_kernel
+from ..rules.piles import mix_seed, next_below, seed_rng
+from ..rules.rewards import final_rewards, potential, reward_mode
+from ..rules.scoring import scores, winners
+from ..rules.setup import setup_kernel
+from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
+from .vector import derived_seed
+
+#: ``kinds`` entry of a seat played outside the kernel (the learner, an external member).
+EXTERNAL = -1
+#: ``members`` entries: the learner's seat, and a seat past the player count.
+LEARNER, NO_SEAT = -1, -2
+#: Stream index of the lineup draw, apart from the deal's and the bots' streams.
+_LINEUP_STREAM = 0x4C494E45
+#: ``status`` codes of a slot after a call.
+OK, BOT_ILLEGAL, GAVE_UP = 0, 1, 2
+_MASK64 = (1 << 64) - 1
+_UNIT = 1 << 30
+
+
+@njit(inline="always")
+def _pick(rng, cum):
+    """An index drawn with the probabilities whose cumulative sums are ``cum`` (last = 1)."""
+    u = next_below(rng, _UNIT) / _UNIT
+    for m in range(cum.shape[0] - 1):
+        if u < cum[m]:
+            return m
+    return cum.shape[0] - 1
+
+
+@kernel
+def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
+    """The learning seat (``seat_mode``, or drawn when it is -1) and a member of the pool for
+    every other seat: one member for all of them, or with probability ``mixed`` one per seat.
+    Fills ``kinds`` and ``members`` (rows of one slot); returns the learning seat."""
+    learner = seat_mode if seat_mode >= 0 else next_below(rng, n)
+    one = _pick(rng, cum)
+    each = next_below(rng, _UNIT) < mixed * _UNIT
+    for p in range(MAX_PLAYERS):
+        if p >= n:
+            kinds[p] = 0
+            members[p] = NO_SEAT
+        elif p == learner:
+            kinds[p] = EXTERNAL
+            members[p] = LEARNER
+        else:
+            m = _pick(rng, cum) if each else one
+            kinds[p] = pool_kinds[m]
+            members[p] = m
+    return learner
+
+
+@kernel
+def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, learner, first,
+          pot, seat_mode, pool_kinds, cum, mixed, lineup_rng):
+    """Deal slot ``i``'s next game of the stream, draw its lineup and seed its bots; advance it
+    to its first decision and return the number of legal actions there."""
+    row = raw[i]
+    for k in range(np.uint64(blank.shape[0])):
+        row[k] = blank[k]
+    s = states[i]
+    game_seed = derived_seed(seed, i, episodes[i])
+    episodes[i] += 1
+    seed_rng(s.rng, game_seed)
+    setup_kernel(s)
+    n = s.cfg[CFG_NUM_PLAYERS]
+    seed_rng(lineup_rng, mix_seed(game_seed, _LINEUP_STREAM))
+    learner[i] = _draw_lineup(lineup_rng, n, seat_mode, pool_kinds, cum, mixed, kinds[i],
+                              members[i])
+    for p in range(MAX_PLAYERS):
+        seed_rng(rngs[i, p], bot_seed_kernel(game_seed, p))
+    first[i] = True
+    pot[i] = 0.0
+    return advance(s, mask)
+
+
+@njit(inline="always")
+def _play_compiled(s, kinds, rngs, count, mask, words, scratch, nets):
+    """Play the compiled seats of ``s`` until an external seat decides or the game ends;
+    returns the number of legal actions then (0: over), ``ENGINE_ERROR``, or ``-1000`` when a
+    bot chose an illegal id (nothing applied)."""
+    while count > 0 and kinds[s.turn] != EXTERNAL:
+        p = s.turn
+        a = bot_decision(s, kinds[p], scratch, mask, words, count, rngs[p], nets)
+        if a < 0:
+            return -1000
+        count = step(s, a, mask)
+    return count
+
+
+@kernel
+def _finish(s, learner, mode, dense, pot, out_reward, final_obs, outcome, scratch_rewards,
+            scratch_scores):
+    """The learner's last reward of the finished game ``s`` into ``out_reward`` (added), its
+    final observation and its ``(score, margin, win share)``."""
+    final_rewards(s, mode, scratch_rewards)
+    r = scratch_rewards[learner]
+    out_reward[0] += r - pot if dense else r
+    observe_kernel(s, learner, final_obs)
+    n = s.cfg[CFG_NUM_PLAYERS]
+    scores(s, scratch_scores)
+    total = 0
+    for q in range(n):
+        total += scratch_scores[q]
+    outcome[0] = scratch_scores[learner]
+    outcome[1] = scratch_scores[learner] - (total - scratch_scores[learner]) / (n - 1)
+    winners(s, scratch_scores)
+    k = 0
+    for q in range(n):
+        k += scratch_scores[q]
+    outcome[2] = 1.0 / k if scratch_scores[learner] else 0.0
+
+
+@kernel(nogil=True)
+def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, reset_all,
+                actions, masks, kinds, members, learner, first, pot, rngs, pool_kinds, cum,
+                mixed, seat_mode, obs, mask_out, cur, cur_member, rewards, term, final_obs,
+                outcome, ended_members, status, nets):
+    """Step slots ``lo .. hi - 1`` (``reset_all``: deal each its next game instead), play the
+    compiled seats to the next external decision, deal a new game where one ended, and write
+    that decision's observation, mask and seat (module docstring). A chunk kernel
+    (:mod:`borders_sim._compile.batch`); ``status[i]`` is ``OK``, ``BOT_ILLEGAL`` or
+    ``GAVE_UP``."""
+    scratch = np.zeros(OBS_SIZE, dtype=np.float32)
+    scratch_rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    scratch_scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    lineup_rng = np.zeros(2, dtype=np.uint64)
+    reward = np.zeros(1, dtype=np.float64)
+    for i in range(lo, hi):
+        s = states[i]
+        mask = masks[i]
+        words = mask.view(np.uint64)
+        reward[0] = 0.0
+        term[i] = False
+        status[i] = OK
+        if reset_all:
+            count = _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members,
+                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, lineup_rng)
+        else:
+            count = step(s, actions[i], mask)
+        while True:
+            if count > 0:
+                count = _play_compiled(s, kinds[i], rngs[i], count, mask, words, scratch, nets)
+            if count != 0:
+                break
+            _finish(s, learner[i], mode, dense, pot[i], reward, final_obs[i], outcome[i],
+                    scratch_rewards, scratch_scores)
+            term[i] = True
+            for p in range(MAX_PLAYERS):
+                ended_members[i, p] = members[i, p]
+            count = _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members,
+                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, lineup_rng)
+        if count < 0:
+            status[i] = BOT_ILLEGAL if count == -1000 else GAVE_UP
+            rewards[i] = 0.0
+            continue
+        p = s.turn
+        cur[i] = p
+        cur_member[i] = members[i, p]
+        if dense and p == learner[i]:
+            if first[i]:
+                first[i] = False  # the first decision pays nothing: 0 is paid out so far
+            else:
+                now = potential(s, mode, p, scale)
+                reward[0] += now - pot[i]
+                pot[i] = now
+        rewards[i] = reward[0]
+        observe_kernel(s, p, obs[i])
+        put_row(mask_out[i], 0, mask, NUM_ACTIONS)
+
+
+@kernel
+def first_illegal(actions, masks):
+    """The first slot whose action its mask does not allow, or -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0:
+            return i
+    return -1
+
+
+class TrainingEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of BORDERS, one learning seat each, opponents played in the kernel.
+
+    Args:
+        num_envs: number of games N (>= 1).
+        num_players: 3..8, the same in every game.
+        opponents: the pool's members, in order (their indices are ``infos["member"]``):
+            compiled bot names, ``"ppo"``, ``"ppo@PATH"`` and
+            :class:`~borders_sim.agents.ppo.NetPlayer` objects are played in the kernel, any
+            other name is an external member that the caller plays (module docstring).
+        weights: the chance of each member per game (non-negative, normalised; default
+            uniform); :meth:`set_weights` changes it for the games dealt afterwards.
+        mixed: the chance that a game draws one member per opponent seat instead of one member
+            for all of them.
+        seat: the learning seat, an int, or ``"random"`` (drawn per game).
+        reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's terminal reward.
+        dense: spread the terminal reward over the learner's decisions (module docstring).
+        potential_scale: the potential's factor with ``dense`` (default ``1/100`` for
+            ``"win"``, else 1).
+        seed: the seed of the stream of games.
+        **flags: any other :class:`~borders_sim.GameConfig` flag.
+
+    Spaces: ``single_observation_space`` ``Box(0, float32 max, (OBS_SIZE,))``,
+    ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
+    :meth:`step`: ``action_mask`` bool[N, NUM_ACTIONS] (also :meth:`action_masks`), ``seat``
+    int[N], ``is_learner`` bool[N], ``member`` int[N], ``learner_seat`` int[N]; on a step where
+    games ended also ``final_obs`` float32[N, OBS_SIZE], ``outcome`` float64[N, 3] and
+    ``ended_members`` int[N, 8], with ``_final_obs`` (bool[N]) saying which rows hold a
+    finished game. The arrays are the env's own buffers, overwritten by the next call.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs: int, num_players: int = 4,
+                 opponents: Sequence[str | NetPlayer] = ("random",),
+                 weights: Sequence[float] | None = None,
+                 mixed: float = 0.0, seat: int | str = "random", reward: str = "win",
+                 dense: bool = False, potential_scale: float | None = None, seed: int = 0,
+                 **flags: Any) -> None:
+        self.num_envs = as_int(num_envs, "num_envs", 1)
+        self.config = GameConfig(num_players=num_players, **flags)
+        n = self.config.num_players
+        self._pool_kinds, players = _pool(opponents)
+        self.opponents = tuple(m.name if isinstance(m, NetPlayer) else m for m in players)
+        self._players = {j: m for j, m in enumerate(players) if isinstance(m, NetPlayer)}
+        self._nets = stack_nets([m.policy for m in self._players.values()],
+                                [m.temperature for m in self._players.values()])
+        self._seat_mode = -1 if seat == "random" else as_int(seat, "seat", 0, n - 1)
+        if not 0.0 <= mixed <= 1.0:
+            raise ValueError(f"mixed must be a probability from 0 to 1, got {mixed!r}")
+        self.mixed = float(mixed)
+        self.reward = reward
+        self._mode = reward_mode(reward)
+        self.dense = bool(dense)
+        if potential_scale is None:
+            potential_scale = 0.01 if reward == "win" else 1.0
+        self.potential_scale = float(potential_scale)
+        self.seed = as_seed(seed)
+        self.set_weights(weights)
+        self.single_observation_space = spaces.Box(0.0, np.finfo(np.float32).max, (OBS_SIZE,),
+                                                   np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(0.0, np.finfo(np.float32).max,
+                                            (self.num_envs, OBS_SIZE), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, NUM_ACTIONS))
+        self._allocate()
+        self._ready = False
+
+    def _allocate(self) -> None:
+        k = self.num_envs
+        self._states = np.zeros(k, dtype=STATE_DTYPE)
+        self._raw = self._states.view(np.uint8).reshape(k, STATE_DTYPE.itemsize)
+        blank = np.zeros(1, dtype=STATE_DTYPE)
+        blank[0]["cfg"], blank[0]["menu"] = self.config.pack()
+        self._blank = blank.view(np.uint8)
+        self._episodes = np.zeros(k, dtype=np.int64)
+        self._masks = np.zeros((k, MASK_SIZE), dtype=np.uint8)
+        self._kinds = np.zeros((k, MAX_PLAYERS), dtype=np.int64)
+        self._members = np.full((k, MAX_PLAYERS), NO_SEAT, dtype=np.int64)
+        self._learner = np.zeros(k, dtype=np.int64)
+        self._first = np.zeros(k, dtype=np.bool_)
+        self._pot = np.zeros(k, dtype=np.float64)
+        self._rngs = np.zeros((k, MAX_PLAYERS, 2), dtype=np.uint64)
+        self._actions = np.zeros(k, dtype=np.int64)
+        self._obs = np.zeros((k, OBS_SIZE), dtype=np.float32)
+        self._mask_out = np.zeros((k, NUM_ACTIONS), dtype=np.uint8)
+        self._cur = np.zeros(k, dtype=np.int64)
+        self._cur_member = np.zeros(k, dtype=np.int64)
+        self._rewards = np.zeros(k, dtype=np.float64)
+        self._term = np.zeros(k, dtype=np.bool_)
+        self._trunc = np.zeros(k, dtype=np.bool_)
+        self._final_obs = np.zeros((k, OBS_SIZE), dtype=np.float32)
+        self._outcome = np.zeros((k, 3), dtype=np.float64)
+        self._ended = np.full((k, MAX_PLAYERS), NO_SEAT, dtype=np.int64)
+        self._status = np.zeros(k, dtype=np.int64)
+
+    # --- the pool ------------------------------------------------------------------------------
+    def set_weights(self, weights: Sequence[float] | None) -> None:
+        """Set the chance of each pool member per game (for the games dealt from now on)."""
+        m = len(self.opponents)
+        w = np.ones(m) if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (m,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+            raise ValueError(f"weights must be {m} non-negative numbers, not all 0, got "
+                             f"{weights!r}")
+        self.weights = w / w.sum()
+        self._cum = np.cumsum(self.weights)
+        self._cum[-1] = 1.0
+
+    def replace_policy(self, member: int, policy: Policy) -> None:
+        """Play ``policy`` (with the hidden sizes of the one it replaces) as network member
+        ``member`` from now on: games in flight switch to it at once."""
+        if member not in self._players:
+            raise ValueError(f"member {member!r} is not a network member; network members: "
+                             f"{sorted(self._players)}")
+        j = int(self._pool_kinds[member]) - BOT_NET
+        if policy.hidden != (self._nets.b0.shape[1], self._nets.b1.shape[1]):
+            raise ValueError(f"a network of hidden sizes {policy.hidden} cannot replace one of "
+                             f"{(self._nets.b0.shape[1], self._nets.b1.shape[1])}")
+        for name in ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp"):
+            getattr(self._nets, name)[j] = getattr(policy, name)
+        self._players[member] = NetPlayer(self._players[member].name, policy,
+                                          self._players[member].temperature)
+
+    @property
+    def external(self) -> tuple[int, ...]:
+        """Indices of the external members of the pool (played by the caller)."""
+        return tuple(int(m) for m in np.flatnonzero(self._pool_kinds == EXTERNAL))
+
+    # --- gymnasium's VectorEnv ---------------------------------------------------------------
+    def reset(self, *, seed: int | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Deal a new game in every slot and return their first external decisions.
+        ``seed=None`` continues the stream; an int restarts it from that seed."""
+        if seed is not None:
+            self.seed = as_seed(seed)
+            self._episodes[:] = 0
+        self._run(True)
+        self._ready = True
+        return self._obs, self._infos()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Apply ``actions[k]`` for the pending decision of each game (see the module docstring).
+
+        Raises:
+            RuntimeError: :meth:`reset` was not called.
+            ValueError: ``actions`` is not an int array of shape ``(num_envs,)``, or an action is
+                illegal (no game is stepped; the message names the game and its legal actions).
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
+                             f"{a.dtype} array of shape {a.shape}")
+        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            k = int(a.argmax())
+            raise ValueError(self._illegal_message(k, int(a[k])))
+        self._actions[:] = a
+        bad = first_illegal(self._actions, self._masks)
+        if bad >= 0:
+            raise ValueError(self._illegal_message(bad, int(a[bad])))
+        self._run(False)
+        return self._obs, self._rewards, self._term, self._trunc, self._infos()
+
+    #: The arrays that hold the games in flight (:meth:`state_arrays`).
+    _STATE = ("_states", "_episodes", "_masks", "_kinds", "_members", "_learner", "_first",
+              "_pot", "_rngs", "_obs", "_mask_out", "_cur", "_cur_member")
+
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        """Copies of the arrays that hold every game in flight and the stream's position:
+        :meth:`load_state_arrays` on an env of the same arguments continues exactly here (the
+        network members' weights are the caller's to restore, :meth:`replace_policy`)."""
+        out = {name: getattr(self, name).copy() for name in self._STATE}
+        out["seed"] = np.array(self.seed, dtype=np.uint64)
+        return out
+
+    def load_state_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Continue from :meth:`state_arrays` of an env of the same arguments."""
+        for name in self._STATE:
+            target = getattr(self, name)
+            if arrays[name].shape != target.shape or arrays[name].dtype != target.dtype:
+                raise ValueError(f"saved {name} has shape {arrays[name].shape} and dtype "
+                                 f"{arrays[name].dtype}, this env {target.shape} {target.dtype}")
+            target[...] = arrays[name]
+        self.seed = int(arrays["seed"])
+        self._ready = True
+
+    def pending_infos(self) -> dict:
+        """The ``infos`` of the decisions pending now (what the last call returned, without
+        the finished games)."""
+        return {"action_mask": self.action_masks(), "seat": self._cur,
+                "is_learner": self._cur == self._learner, "member": self._cur_member,
+                "learner_seat": self._learner}
+
+    def action_masks(self) -> np.ndarray:
+        """bool[N, NUM_ACTIONS]: the legal actions of each game's pending decision."""
+        return self._mask_out.view(np.bool_)
+
+    def _infos(self) -> dict:
+        infos = self.pending_infos()
+        if self._term.any():
+            infos.update(final_obs=self._final_obs, _final_obs=self._term,
+                         outcome=self._outcome, ended_members=self._ended)
+        return infos
+
+    def _run(self, reset_all: bool) -> None:
+        args = (self._states, self._raw, self._blank, np.uint64(self.seed & _MASK64), self._mode,
+                self.dense, self.potential_scale, self._episodes, reset_all, self._actions,
+                self._masks, self._kinds, self._members, self._learner, self._first, self._pot,
+                self._rngs, self._pool_kinds, self._cum, self.mixed, self._seat_mode, self._obs,
+                self._mask_out, self._cur, self._cur_member, self._rewards, self._term,
+                self._final_obs, self._outcome, self._ended, self._status, self._nets)
+        if not _prepared:
+            _prepare(args)
+        run_chunks(train_chunk, self.num_envs, *args)
+        bad = np.flatnonzero(self._status != OK)
+        if bad.size:
+            self._ready = False
+            k = int(bad[0])
+            if self._status[k] == BOT_ILLEGAL:
+                seat = int(self._states[k]["turn"])
+                name = self.opponents[int(self._members[k, seat])]
+                raise IllegalBotAction(f"bot {name!r} in seat {seat} of env {k} chose an action "
+                                       "its legal mask does not allow; call reset()")
+            raise engine_error(self._states[k:k + 1], f"TrainingEnv env {k}")
+
+    def _illegal_message(self, k: int, action: int) -> str:
+        menu = self.config.gold_menu
+        phase = PHASE_NAMES[int(self._states[k]["phase"])]
+        legal = [f"{b} {action_to_string(int(b), menu)!r}"
+                 for b in np.flatnonzero(self._masks[k, :NUM_ACTIONS])]
+        what = (f"{action} {action_to_string(action, menu)!r}" if 0 <= action < NUM_ACTIONS
+                else f"{action} (outside the action space 0..{NUM_ACTIONS - 1})")
+        return (f"illegal action {what} in env {k} (seat p{int(self._cur[k])}, phase "
+                f"{phase!r}); legal actions: [{', '.join(legal)}]; no game was stepped")
+
+    def __repr__(self) -> str:
+        return (f"TrainingEnv(num_envs={self.num_envs}, num_players={self.config.num_players}, "
+                f"opponents={self.opponents!r}, seed={self.seed}, reward={self.reward!r}, "
+                f"dense={self.dense})")
+
+
+def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
+    """The kind of every pool member (a compiled bot's index, ``BOT_NET + j`` for the ``j``-th
+    network member, or ``EXTERNAL``) and the members, with ``ppo`` specs loaded."""
+    members = list(opponents)
+    if not members:
+        raise ValueError("opponents must name at least one pool member")
+    kinds, players, nets = [], [], 0
+    for m in members:
+        if isinstance(m, str) and (m == "ppo" or m.startswith("ppo@")):
+            m = net_player(m)
+        if isinstance(m, NetPlayer):
+            kinds.append(BOT_NET + nets)
+            nets += 1
+        elif isinstance(m, str) and m:
+            kinds.append(COMPILED_BOTS.index(m) if m in COMPILED_BOTS else EXTERNAL)
+        else:
+            raise ValueError(f"a pool member is a bot name, 'ppo', 'ppo@PATH' or a NetPlayer, "
+                             f"got {m!r}")
+        players.append(m)
+    return np.array(kinds, dtype=np.int64), players
+
+
+_prepared = False  # the training kernel has run once in this process
+
+
+def _prepare(args: tuple) -> None:
+    """First use: compile the training kernel (or load it from numba's cache) on one slot of
+    the real arguments, under a compile notice."""
+    global _prepared
+    with compile_notice("the training env kernels"):
+        train_chunk(0, 0, *args)
+        first_illegal(np.zeros(1, dtype=np.int64), np.ones((1, MASK_SIZE), dtype=np.uint8))
+    _prepared = True
