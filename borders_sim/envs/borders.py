@@ -112,7 +112,7 @@ into these named blocks.
 | promises | 806-869 | 8x8 | promises of a future pass that row still owes column |
 | raid_thief | 870-877 | 8 | one-hot of the seat that played this round's Night Raid |
 | own_hand | 878-897 | 20 | own hand by card type |
-| own_active | 898-903 | 6 | own action cards usable this round (7.2) |
+| own_active | 898-903 | 6 | own action cards usable this round (§7.2) |
 | own_crate | 904-917 | 14 | own crate by goods type |
 | own_face_down | 918-931 | 14 | own face-down warehouse cards by type |
 | known_hand | 932-1091 | 8x20 | cards each seat surely holds in hand (taken from the viewer with Night Raid) |

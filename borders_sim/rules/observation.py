@@ -95,7 +95,7 @@ _BLOCKS = (
     ("raid_thief", (P,), "one-hot of the seat that played this round's Night Raid"),
     # --- the viewer's own cards ---------------------------------------------------------------
     ("own_hand", (NUM_CARD_TYPES,), "own hand by card type"),
-    ("own_active", (NUM_ACTION,), "own action cards usable this round (7.2)"),
+    ("own_active", (NUM_ACTION,), "own action cards usable this round (§7.2)"),
     ("own_crate", (NUM_GOODS,), "own crate by goods type"),
     ("own_face_down", (NUM_GOODS,), "own face-down warehouse cards by type"),
     # --- what the viewer privately knows of others -------------------------------------------
