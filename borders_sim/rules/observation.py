@@ -14,8 +14,8 @@ rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0
 nothing to mark (no crate under check, no badge B, ...). Counts are raw (not normalised).
 
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,
-meaning) per block. The kernel's offsets, :func:`decode`, the docs of
-:mod:`borders_sim.envs.borders` and the size check all come from it.
+meaning) per block. The kernel's offsets, :func:`decode`, the doc page of
+:mod:`borders_sim.envs.borders` (``docs/borders_v0.md``) and the size check all come from it.
 """
 
 from __future__ import annotations
