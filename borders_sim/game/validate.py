@@ -1,5 +1,5 @@
 """Which states the engine can play: the checks :func:`~.serialize.state_from_dict` runs on a
-loaded state (issue 6).
+loaded state.
 
 :func:`problems` lists what is wrong with a state, each problem naming the dict path of
 :mod:`~borders_sim.game.dict_format` that causes it (``position.index``,
