@@ -3,12 +3,12 @@
 Pure text, no numba and no import of ``borders_sim``: the test reads the spec's definitions, then
 every citation in ``README.md``, in ``docs/`` (but the spec itself) and in the ``*.py`` and
 ``*.md`` files of ``borders_sim/``, ``tests/`` and ``benchmarks/`` (of Python, the comments and
-string literals, docstrings included), and fails naming the file, line and id of each citation
-the spec does not define.
+string literals, docstrings included; not this module, whose examples cite undefined ids on
+purpose), and fails naming the file, line and id of each citation the spec does not define.
 
 Id grammar
 ----------
-These forms are citations wherever they stand as a word:
+These *strong* forms are citations wherever they stand as a word:
 
 * rulings ``R-NN`` (``R-05``); protocol steps ``P-N`` and ``P-N.M`` (``P-6``, ``P-5.3``);
 * card rules ``SR-N``, ``NR-N``, ``FB-N``, ``SF-N``, ``RB-N``, ``LW-N`` and ``LW-SF``;
@@ -27,8 +27,9 @@ bullets, quotes and comment signs), when the list
 * is a label, ended by a colon: "5-12: at most one ...", "... refill; 7.2-2: cards drawn";
 * is in a comment: "x = 10  # 5-12", "# 4.1-2, 7.1-2";
 * holds the word RULINGS, rule(s), ruling(s) or see, or a strong form: "RULINGS 5-4..5-12",
-  "rules 4-3", "P-2, 4.1-2";
-* or follows such a list after a comma, a semicolon or a line end: "rules 4-3,\\n4.5-5".
+  "rules 4-3", "P-2/4.1-2";
+* or is chained to such a list by commas, semicolons or line ends: "rules 4-3,\\n4.5-5",
+  "5-12, R-26".
 
 Elsewhere a numeric form is a number ("after the 9-9 tie-breaks" cites nothing; write "after
 the tie-breaks (9-9)"). A bare section number such as ``7.2`` is always a number: write
