@@ -189,7 +189,7 @@ def _exact_plain(m):
 
 @pytest.mark.parametrize("m", range(NUM_MAIN))
 def test_5_1_every_main_resource_exact_plain_set(m):
-    """5-1/12.4: the exact plain cards of each requirement complete it and are all spent."""
+    """5-1/§12.4: the exact plain cards of each requirement complete it and are all spent."""
     h = _exact_plain(m)
     for top_up in (False, True):
         status, out = solve(h, m, top_up)

@@ -1,6 +1,6 @@
-"""End of round (4.5, strict order 4.5-7): main-resource collection (P-6, §5, R-04, R-26, R-27),
-expiry of action cards (7.2-5), refill (4.5-4, 7.2-2, 7.2-3), badge movement (4.5-5) and the
-end trigger when the middle empties (6-1).
+"""End of round (§4.5 in its strict order, 4.5-7): main-resource collection (P-6, §5, R-04, R-26,
+R-27), expiry of action cards (7.2-5), refill (4.5-4, 7.2-2, 7.2-3), badge movement (4.5-5) and
+the end trigger when the middle empties (6-1).
 """
 
 from __future__ import annotations

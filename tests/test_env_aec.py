@@ -9,17 +9,20 @@
   offender in ``env()``.
 * ``observe_json`` / ``observe_text`` at random mid-game points: JSON-ready, consistent with the
   game, the text shows the viewer's hand and legal actions.
-* The module docstring of ``borders_sim.envs.borders`` is the generated doc page.
+* ``docs/borders_v0.md`` is the page ``docs/generate.py`` makes from the code (its ``--check``
+  exits 1 on drift), and the page's example runs.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import pickle
 import random
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +30,6 @@ from pettingzoo.test import api_test, seed_test
 
 from borders_sim import Game, GameConfig, IllegalActionError
 from borders_sim.envs import OBS_SIZE, borders_v0, observe, observe_json, observe_text
-from borders_sim.envs import borders
 from borders_sim.rules.rewards import REWARD_MODES, final_rewards_at, reward_mode
 from borders_sim.rules import actions as act
 from borders_sim.rules.actions import NUM_ACTIONS
@@ -67,18 +69,40 @@ def mid_game(n: int, seed: int, action_cards: bool = True) -> Game:
 
 
 # --- the doc page ----------------------------------------------------------------------------
-def test_module_docstring_is_the_generated_doc_page():
-    assert borders.__doc__ == borders.doc_page(), (
-        "the doc page of borders_sim/envs/borders.py is out of date; regenerate it with:\n"
-        f"    {borders.REGENERATE}")
-    assert layout_table() in borders.__doc__ and act.ranges_table() in borders.__doc__
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.fixture(scope="module")
+def generate():
+    """``docs/generate.py`` as a module (``docs/`` is not a package)."""
+    spec = importlib.util.spec_from_file_location("docs_generate", DOCS / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_doc_page_is_generated_from_the_code(generate):
+    assert generate.main(["--check"]) == 0, (
+        "docs/borders_v0.md is out of date; regenerate it with:\n    python docs/generate.py")
+    page = (DOCS / "borders_v0.md").read_text(encoding="utf-8")
+    assert layout_table() in page and act.ranges_table() in page
     for f in GameConfig.__dataclass_fields__:
-        assert f"| `{f}` |" in borders.__doc__
+        assert f"| `{f}` |" in page
+
+
+def test_doc_page_check_fails_on_drift(generate, tmp_path):
+    assert generate.write_pages(tmp_path) == ["borders_v0.md"]
+    assert generate.stale_pages(tmp_path) == []
+    page = tmp_path / "borders_v0.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("Discrete", "Box"),
+                    encoding="utf-8")
+    assert generate.stale_pages(tmp_path) == ["borders_v0.md"]
 
 
 def test_doc_page_example_runs():
-    code = re.search(r"```python\n(.*?)```", borders.__doc__, re.S).group(1)
-    exec(compile(code, borders.__file__, "exec"), {})
+    page = DOCS / "borders_v0.md"
+    code = re.search(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S).group(1)
+    exec(compile(code, str(page), "exec"), {})
 
 
 # --- PettingZoo's own tests ------------------------------------------------------------------

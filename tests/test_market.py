@@ -1,5 +1,5 @@
-"""Market (P-2, 4.1), lazy reshuffle (R-30, 4.5-6), packing (P-3, 4.2, R-23) and the
-announcement (P-4, 4.3, R-24) of RULINGS.
+"""Market (P-2, §4.1), lazy reshuffle (R-30, 4.5-6), packing (P-3, §4.2, R-23) and the
+announcement (P-4, §4.3, R-24) of RULINGS.
 
 Positions are scripted with ``tests/scenario.py``; games use ``skip_forced=False`` so that every
 decision is seen.
@@ -136,7 +136,7 @@ def test_r_30_lazy_reshuffle_when_draw_pile_empty():
     assert_consistent(g)
 
 
-# --- P-3, 4.2: packing ----------------------------------------------------------------------------------
+# --- P-3, §4.2: packing ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_p3_pack_goods_only_close_needs_a_card(n):
     """P-3, 4.2-1..3, 7.1-4: only goods cards can be packed (no action cards, 4.2-2); close is
@@ -218,7 +218,7 @@ def test_p3_inspectors_do_not_pack():
     assert seq == [p for p in smugglers for _ in range(2)]
 
 
-# --- P-4, 4.3, R-24: announcement --------------------------------------------------------------------------
+# --- P-4, §4.3, R-24: announcement -------------------------------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_p4_announce_four_legal_types_count_filled_in(n):
     """P-4, 4.3-1..3, R-24: exactly the four legal types can be announced (tobacco too, even in

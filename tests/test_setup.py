@@ -49,7 +49,7 @@ def expected_copies(n):
     return np.array([COPIES_TEXT[k][TIER[n]] for k in KEYS])
 
 
-# --- TV-A1..A3, 3.1: deck sizes ---------------------------------------------------------------
+# --- TV-A1..A3, §3.1: deck sizes --------------------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_tv_a1_a3_deck_size_with_action_cards(n):
     """TV-A1..A3, 3.1-1..3: 187 / 247 / 368 cards, all in draw pile + hands after setup."""
@@ -74,7 +74,7 @@ def test_tv_a1_a3_goods_only_deck_without_action_cards(n):
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_tv_a5_a7_a14_copies_per_type(n):
-    """TV-A5/A7/A14, 3.1, Tables 12.1-12.5: the copies of every one of the 20 card types."""
+    """TV-A5/A7/A14, §3.1, §12.1..§12.5: the copies of every one of the 20 card types."""
     s = fresh(n, seed=n)
     assert list(card_totals(s)) == list(expected_copies(n))
 
@@ -102,7 +102,7 @@ def test_tv_a6_3p_deck_has_no_tobacco_havana_cuban(seed):
     assert (s["hand"][:3, [2, 11, 12]] == 0).all()
 
 
-# --- TV-A9/A10, 3.2: main resources --------------------------------------------------------------
+# --- TV-A9/A10, §3.2: main resources -------------------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_tv_a10_main_resources_in_middle(n):
     """TV-A10, 3.2-2: K(N) = 3,3,4,4,5,6 main resources face up in the middle, none held."""
@@ -140,7 +140,7 @@ def test_tv_a11_draw_pile_after_dealing(n):
     assert s["hand"][n:].sum() == 0
 
 
-# --- TV-A12/A13, 3.3-1, 3.4: gold and inspectors --------------------------------------------------
+# --- TV-A12/A13, 3.3-1, §3.4: gold and inspectors -------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_tv_a12_a13_gold_and_first_inspectors(n):
     """TV-A12: everyone 50 gold, each round-1 inspector 53; totals 153..406.
@@ -157,7 +157,7 @@ def test_tv_a12_a13_gold_and_first_inspectors(n):
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_3_4_2_random_first_inspector_seeded(n):
-    """3.4-2, P-7 first_agent=random: seeded and reproducible; B = A+1 (3.4-4); +3 gold to them."""
+    """3.4-2, P-7 first_inspector=random: seeded and reproducible; B = A+1 (3.4-4); +3 gold to them."""
     firsts = set()
     for seed in range(60):
         a = fresh(n, seed=seed, first_inspector="random")

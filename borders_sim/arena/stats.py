@@ -6,7 +6,7 @@ The arrays describe ``G`` games of ``n`` seats:
 
 * ``entry[g, p]``: index (into ``names``) of the bot in seat ``p`` of game ``g``;
 * ``scores[g, p]``: final score (§9) of seat ``p``; ``winners[g, p]``: 1 if seat ``p`` won
-  after the tie-breaks of 9-9 (several seats on a shared victory);
+  after the tie-breaks (9-9; several seats on a shared victory);
 * ``hist_totals[b, k]``: history counter ``k`` (:data:`~borders_sim.rules.state.HISTORY_COUNTERS`)
   summed over every seat-game of bot ``b``.
 
@@ -88,7 +88,7 @@ def win_shares(winners: np.ndarray) -> np.ndarray:
 
 def finishing_ranks(scores: np.ndarray, winners: np.ndarray) -> np.ndarray:
     """int64[G, n]: finishing place of each seat, 1 = best, equal places for ties
-    (competition ranking). The winners (after the 9-9 tie-breaks) share place 1; the others
+    (competition ranking). The winners (after the tie-breaks, 9-9) share place 1; the others
     follow by score, equal scores sharing a place."""
     scores = np.asarray(scores, dtype=np.int64)
     winners = np.asarray(winners) != 0

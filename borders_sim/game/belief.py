@@ -108,7 +108,7 @@ def _deal(s, viewer: int, rng, keep: int = -1) -> None:
 
 def _fit_private_records(s, o: int, n: int) -> None:
     """Hidden records that describe ``o``'s re-dealt cards are made true of the new deal:
-    waiting action cards (7.2), what third players know of ``o`` (kept as lower bounds) and the
+    waiting action cards (§7.2), what third players know of ``o`` (kept as lower bounds) and the
     False Bottom card. None of them is visible to the viewer."""
     for k in range(NUM_ACTION):
         t = FIRST_ACTION + k
@@ -195,7 +195,7 @@ _CHECKING = (st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.P
 _NEGOTIATING = (st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND,
                 st.PH_KEEP_OR_OPEN)
 #: Phases whose mover is asked only because of a card in hand: the mover's seek stops only if
-#: it holds one (active), so a world must deal it one (7.2, P-1, P-5.4, P-5.5).
+#: it holds one (active), so a world must deal it one (§7.2, P-1, P-5.4, P-5.5).
 _REASONS = {
     st.PH_REACT: (SECRET_ROUTE, FALSE_BOTTOM),
     st.PH_LAWYER: (LAWYER,),
@@ -462,7 +462,7 @@ def _deal_hidden(s, b: dict, n: int, rng) -> None:
         + sum(crate_known.values())
     crates = dict(crate_known)
     crates.update(_crate_sizes(s, n, int(pool.sum()) - fixed, hand_sizes, rng))
-    # the mover is asked because it holds a card for it (7.2: a smuggler's action cards are
+    # the mover is asked because it holds a card for it (§7.2: a smuggler's action cards are
     # active, an inspector's Night Raid and Robbery too)
     reasons = _REASONS.get(phase, ())
     if phase == st.PH_WINDOW:
@@ -492,7 +492,7 @@ def _deal_hidden(s, b: dict, n: int, rng) -> None:
     if len(draw) != s["draw_len"]:
         _bad(f"{len(draw)} cards left for a draw pile of {int(s['draw_len'])}")
     s["draw"][: len(draw)] = rng.permutation(draw)
-    for o in range(1, n):  # 7.2: an inspector's #1/#3/#4/#6 wait for a smuggler round
+    for o in range(1, n):  # §7.2: an inspector's #1/#3/#4/#6 wait for a smuggler round
         if o in s["insp"]:
             for k in range(NUM_ACTION):
                 if is_deferred_for_inspector(FIRST_ACTION + k):
@@ -522,7 +522,7 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
     the crate owner's standing offers are kept face down with their maker, who could name only
     cards it held (P-5.2, P-5.3a). A player who is asked only because it holds a
     card (an action card for the window, a reaction, a Lawyer or the Fund; goods to pack) is
-    dealt one. Other seats' waiting action cards follow 7.2 (an inspector's Secret Route,
+    dealt one. Other seats' waiting action cards follow §7.2 (an inspector's Secret Route,
     False Bottom, Fund and Lawyer wait); the bank flows, the crate statistics, ``pos`` and the
     trigger round are derived; the random generator is fresh, from ``seed``.
 

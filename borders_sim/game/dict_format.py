@@ -144,7 +144,7 @@ key                        value
                            R-09); at most ``gold``.
 ``hand``                   counts of all cards in hand, action cards included (``hand``).
 ``hand_waiting``           counts of action cards in hand that are not active this round
-                           (``hand_later``, 7.2); at most the copies in hand.
+                           (``hand_later``, §7.2); at most the copies in hand.
 ``crate``                  counts of goods in the crate (``crate``).
 ``crate_count``            int, the number of cards packed, the count announced with the crate
                            (``crate_size``; while the crate is settled it keeps the packed count

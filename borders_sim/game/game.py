@@ -314,7 +314,7 @@ class Game:
         return [int(x) for x in out[: self.num_players]]
 
     def winners(self) -> list[int]:
-        """Seats that win, after the tie-breaks of 9-9 (several on a shared victory)."""
+        """Seats that win, after the tie-breaks (9-9; several on a shared victory)."""
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.winners_at(self.state, 0, out)
         return [int(p) for p in np.flatnonzero(out[: self.num_players])]

@@ -1,5 +1,5 @@
 """Which states the engine can play: the checks :func:`~.serialize.state_from_dict` runs on a
-loaded state (issue 6).
+loaded state.
 
 :func:`problems` lists what is wrong with a state, each problem naming the dict path of
 :mod:`~borders_sim.game.dict_format` that causes it (``position.index``,
@@ -14,7 +14,7 @@ What is checked
 ---------------
 * **Cards and escrow**: every card of the deck in exactly one place; reserved gold and cards
   (R-09) are exactly what the accepted deals and bounties of the crate under check hold, and
-  nothing outside a border check; waiting action cards are in hand (7.2).
+  nothing outside a border check; waiting action cards are in hand (§7.2).
 * **Seats**: badge B sits left of A (3.4-2, 4.5-5); the round order starts left of the last
   inspector (4-3, R-04).
 * **Each phase's preconditions** (P-1 .. P-6): crate statuses and contents for the point of

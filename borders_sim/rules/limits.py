@@ -34,7 +34,7 @@ from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_HAGGLE_ROUNDS, CFG_L
 
 @kernel
 def deck_size_of(cfg):
-    """Cards in the deck of the game configured by ``cfg`` (3.1, action cards with the flag)."""
+    """Cards in the deck of the game configured by ``cfg`` (§3.1, action cards with the flag)."""
     tier = deck_tier(cfg[CFG_NUM_PLAYERS])
     kinds = NUM_CARD_TYPES if cfg[CFG_ACTION_CARDS] != 0 else FIRST_ACTION
     d = 0

@@ -21,8 +21,8 @@ policies, :mod:`borders_sim.agents.ppo`). Scales are fixed, so a normalised obse
 the same in every game and every checkpoint.
 
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,
-meaning) per block. The kernel's offsets, :func:`decode`, the docs of
-:mod:`borders_sim.envs.borders` and the size check all come from it.
+meaning) per block. The kernel's offsets, :func:`decode`, the doc page of
+:mod:`borders_sim.envs.borders` (``docs/borders_v0.md``) and the size check all come from it.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ _BLOCKS = (
     ("raid_thief", (P,), "one-hot of the seat that played this round's Night Raid"),
     # --- the viewer's own cards ---------------------------------------------------------------
     ("own_hand", (NUM_CARD_TYPES,), "own hand by card type"),
-    ("own_active", (NUM_ACTION,), "own action cards usable this round (7.2)"),
+    ("own_active", (NUM_ACTION,), "own action cards usable this round (§7.2)"),
     ("own_crate", (NUM_GOODS,), "own crate by goods type"),
     ("own_face_down", (NUM_GOODS,), "own face-down warehouse cards by type"),
     # --- what the viewer privately knows of others -------------------------------------------

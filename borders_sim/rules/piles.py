@@ -115,7 +115,7 @@ def forget(know, n, o, t, witness):
                     know[v, o, u] -= 1
 
 
-# --- hands and action-card lifetimes (7.2) ------------------------------------------------
+# --- hands and action-card lifetimes (§7.2) ------------------------------------------------
 @kernel
 def hand_size(s, p):
     n = 0
@@ -134,7 +134,7 @@ def goods_in_hand(s, p):
 
 @kernel
 def active_cards(s, p, t):
-    """Copies of action card type ``t`` that ``p`` may use this round (7.2 lifetime model)."""
+    """Copies of action card type ``t`` that ``p`` may use this round (§7.2 lifetime model)."""
     return s.hand[p, t] - s.hand_later[p, t - FIRST_ACTION]
 
 

@@ -19,7 +19,7 @@ def setup_kernel(s):
     n = num_players(s)
     tier = deck_tier(n)
     size = 0
-    for t in range(NUM_CARD_TYPES):  # 3.1: the deck; action cards only with the flag
+    for t in range(NUM_CARD_TYPES):  # §3.1: the deck; action cards only with the flag
         if t >= FIRST_ACTION and s.cfg[CFG_ACTION_CARDS] == 0:
             continue
         for _ in range(COPIES[tier, t]):
@@ -31,7 +31,7 @@ def setup_kernel(s):
         s.draw[i] = s.draw[j]
         s.draw[j] = tmp
     s.draw_len = size
-    pool = np.empty(NUM_MAIN, dtype=np.int64)  # 3.2: Corn and Coal need 4+ players
+    pool = np.empty(NUM_MAIN, dtype=np.int64)  # §3.2: Corn and Coal need 4+ players
     k = 0
     for m in range(NUM_MAIN):
         if MAIN_MIN_PLAYERS[m] <= n:

@@ -28,7 +28,7 @@ end of game
 cards
     ``draw[MAX_DECK]`` draw pile, top at ``draw[draw_len-1]``; ``discard[20]`` open discard pile
     by type; ``hand[MAX_PLAYERS, 20]`` hand by type; ``hand_later[MAX_PLAYERS, 6]`` of the action
-    cards in hand, how many are not active this round (7.2 lifetime model); ``crate[MAX_PLAYERS,
+    cards in hand, how many are not active this round (§7.2 lifetime model); ``crate[MAX_PLAYERS,
     14]`` crate contents; ``crate_size``; ``announced`` (legal type or -1); ``crate_status``
     (``CRATE_*``); ``wh_up[MAX_PLAYERS, 14]`` face-up warehouse cards (legal types only);
     ``wh_down[MAX_PLAYERS, 14]`` face-down warehouse cards; ``gold``; ``main_middle[12]`` 1 while

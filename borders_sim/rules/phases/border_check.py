@@ -1,4 +1,4 @@
-"""Phase 4 of a round, the border check (P-5, 4.4, §8): crate choice, bounties, exchanges of
+"""Phase 4 of a round, the border check (P-5, §4.4, §8): crate choice, bounties, exchanges of
 offers and demands, opens and joins, and the owner's reaction with Secret Route or False Bottom.
 
 Inspector *slots* are 0 (badge A) and 1 (badge B). The negotiation over the current crate

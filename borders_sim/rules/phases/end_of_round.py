@@ -1,6 +1,6 @@
-"""The end of a round after the collection (4.5, strict order 4.5-7): expiry of action cards
-(7.2-5), the end-of-game check (§6, R-28, R-29), refill and badge movement; and the start of
-the next round (round order 4-3, action-card activation 7.2)."""
+"""The end of a round after the collection (§4.5 in its strict order, 4.5-7): expiry of action
+cards (7.2-5), the end-of-game check (§6, R-28, R-29), refill and badge movement; and the start
+of the next round (the round order, 4-3; action-card activation, §7.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phase 1 of a round: the action window (P-1, R-01, R-02, R-21) and the market (P-2, 4.1).
+"""Phase 1 of a round: the action window (P-1, R-01, R-02, R-21) and the market (P-2, §4.1).
 
 Each phase has ``seek_*`` (find the next player to decide, or move on to the next phase and
 return False), ``legal_*`` (set the legal ids in a mask) and ``apply_*`` (apply one legal id).

@@ -1,4 +1,4 @@
-"""Phases 2 and 3 of a round: packing the crate (P-3, 4.2) and the announcement (P-4, 4.3)."""
+"""Phases 2 and 3 of a round: packing the crate (P-3, §4.2) and the announcement (P-4, §4.3)."""
 
 from __future__ import annotations
 
