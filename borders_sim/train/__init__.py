@@ -1,0 +1,27 @@
+"""Training learned agents: masked PPO over the compiled training env, against a league.
+
+Needs PyTorch (the ``rl`` extra: ``pip install torch==2.13.0`` for a CPU build first, then
+``pip install "borders-sim[rl]"``); nothing else of borders_sim imports this package, and
+importing it imports torch only when :func:`train` or :func:`evaluate` is first used.
+
+* :func:`train` / :class:`TrainConfig` (:mod:`.trainer`, :mod:`.config`): one run into an
+  output directory (``policy.npz``, checkpoints, the learning curve); ``borders-sim train`` on
+  the command line.
+* :mod:`.league`: the pool of opponents and how often each is met.
+* :mod:`.ppo`: the rollout storage, GAE and the clipped update.
+* :mod:`.model`: the policy-value network and its export to a policy file
+  (:mod:`borders_sim.agents.ppo` plays it without torch).
+"""
+
+from typing import Any
+
+from .config import PPOSettings, TrainConfig
+
+__all__ = ["PPOSettings", "TrainConfig", "TrainResult", "evaluate", "train"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("TrainResult", "evaluate", "train"):  # torch's import takes seconds
+        from . import trainer
+        return getattr(trainer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,60 @@
+"""The settings of a training run, without torch (the command line reads their defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..agents.ppo import Policy
+from .league import LEAGUE_BOTS, League
+
+
+@dataclass
+class PPOSettings:
+    """The update's settings (CleanRL's names and defaults where they apply)."""
+
+    gamma: float = 0.999
+    gae_lambda: float = 0.95
+    epochs: int = 2
+    minibatches: int = 4
+    clip: float = 0.2
+    value_coef: float = 0.5
+    entropy_coef: float = 0.01
+    max_grad_norm: float = 0.5
+
+
+
+@dataclass
+class TrainConfig:
+    """One experiment; the defaults are the recipe of the shipped policy (README)."""
+
+    players: int = 4
+    opponents: tuple[str, ...] = ("league",)
+    minutes: float = 80.0
+    seed: int = 0
+    max_updates: int | None = None
+    num_envs: int = 128
+    steps: int = 64
+    hidden: tuple[int, int] = (256, 256)
+    lr: float = 3e-4
+    anneal_lr: bool = True
+    reward: str = "win"
+    dense: bool = True
+    snapshots: int = 4
+    snapshot_every: int = 25
+    checkpoint_every: int = 50
+    eval_every: int = 100
+    eval_games: int = 200
+    torch_threads: int = 1
+    init: str | None = None
+    ppo: PPOSettings = field(default_factory=PPOSettings)
+
+    def league(self, initial: Policy) -> League:
+        """The league of ``opponents`` (``league`` expands to the league bots plus self-play)."""
+        bots, selfplay = [], 0
+        for name in self.opponents:
+            if name == "league":
+                bots += [b for b in LEAGUE_BOTS if b not in bots]
+                selfplay = self.snapshots
+            elif name not in bots:
+                bots.append(name)
+        return League(tuple(bots), self.players, selfplay, self.snapshot_every, initial)

@@ -1,0 +1,109 @@
+"""The league: the pool of opponents a run trains against, and how often it meets each.
+
+Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``random``), frozen policy
+networks (``ppo``: the shipped policy; ``ppo@PATH``: a policy file) and, with self-play,
+``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's current
+policy is frozen into the oldest snapshot slot (the slots fill up first), so the learner plays
+its own past. Snapshots play as a sample of their policy (temperature 1), the other networks
+as the ``ppo`` bot does (their most likely legal action). All members play inside the
+compiled training env (:class:`~borders_sim.envs.training.TrainingEnv`); a game's three
+opponents are one member (three copies).
+
+**Who is met how often** (prioritised fictitious self-play): the learner's win share against
+each member is tracked as an exponential average over the games against it (about the last
+:data:`WINDOW` games; it starts at a fair share, ``1 / players``), and a game draws member ``m``
+with probability proportional to ``(1 - w_m) ** 2 + FLOOR``: the members it beats least are
+met most, and no member is ever dropped. Empty snapshot slots are never drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..agents.ppo import NetPlayer, Policy, net_player
+from ..agents.policies import COMPILED_BOTS
+
+#: Games an average of win shares mostly looks back on.
+WINDOW = 500
+#: The least weight of a member, relative to one it never beats.
+FLOOR = 0.05
+#: The members of ``--opponents league``: the heuristics, random play and self-play.
+LEAGUE_BOTS = ("honest", "bluffer", "collector", "random")
+
+
+@dataclass
+class League:
+    """The pool (module docstring). ``bots``: compiled bot names and ``ppo`` specs; with
+    ``snapshots`` > 0, that many self-play slots, filled from ``initial`` at the start (so the
+    pool's shapes are fixed) but drawn only once a snapshot was taken."""
+
+    bots: tuple[str, ...]
+    players: int
+    snapshots: int = 0
+    snapshot_every: int = 10
+    initial: Policy | None = None
+    win: np.ndarray = field(init=False)
+    filled: np.ndarray = field(init=False)
+    games: np.ndarray = field(init=False)
+    next_slot: int = 0
+
+    def __post_init__(self) -> None:
+        for name in self.bots:
+            if name not in COMPILED_BOTS and not (name == "ppo" or name.startswith("ppo@")):
+                raise ValueError(f"league members are compiled bots ({', '.join(COMPILED_BOTS)}), "
+                                 f"'ppo' or 'ppo@PATH', got {name!r}")
+        if self.snapshots and self.initial is None:
+            raise ValueError("self-play snapshots need the initial policy")
+        m = len(self.bots) + self.snapshots
+        self.win = np.full(m, 1.0 / self.players)
+        self.filled = np.array([True] * len(self.bots) + [False] * self.snapshots)
+        self.games = np.zeros(m, dtype=np.int64)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.bots) + [f"self-{k}" for k in range(self.snapshots)]
+
+    def members(self) -> list[str | NetPlayer]:
+        """The pool for :class:`~borders_sim.envs.training.TrainingEnv`, in member order."""
+        out: list[str | NetPlayer] = [net_player(b) if b.startswith("ppo") else b
+                                      for b in self.bots]
+        out += [NetPlayer(f"self-{k}", self.initial, 1.0) for k in range(self.snapshots)]
+        return out
+
+    def weights(self) -> np.ndarray:
+        """The chance of each member per game (module docstring)."""
+        w = np.where(self.filled, (1.0 - self.win) ** 2 + FLOOR, 0.0)
+        return w / w.sum()
+
+    def record(self, members: np.ndarray, shares: np.ndarray) -> None:
+        """Fold in finished games: ``members[g]`` the member the learner faced in game ``g``,
+        ``shares[g]`` its win share there."""
+        rate = 1.0 / WINDOW
+        for m, share in zip(members.tolist(), shares.tolist()):
+            self.win[m] += rate * (share - self.win[m])
+            self.games[m] += 1
+
+    def snapshot_due(self, update: int) -> bool:
+        return self.snapshots > 0 and update % self.snapshot_every == 0
+
+    def take_snapshot(self) -> int:
+        """The member index of the slot the next snapshot goes into (the oldest), marked
+        filled, its average reset to a fair share."""
+        m = len(self.bots) + self.next_slot
+        self.next_slot = (self.next_slot + 1) % self.snapshots
+        self.filled[m] = True
+        self.win[m] = 1.0 / self.players
+        return m
+
+    def state(self) -> dict:
+        """What a checkpoint keeps of the league (with :meth:`restore`)."""
+        return {"win": self.win.copy(), "filled": self.filled.copy(), "games": self.games.copy(),
+                "next_slot": self.next_slot}
+
+    def restore(self, state: dict) -> None:
+        self.win[:] = state["win"]
+        self.filled[:] = state["filled"]
+        self.games[:] = state["games"]
+        self.next_slot = int(state["next_slot"])

@@ -1,0 +1,136 @@
+"""Masked PPO: the rollout storage, generalised advantage estimation and the clipped update.
+
+The algorithm is PPO with clipping (Schulman et al., 2017) as CleanRL writes it, with the legal
+mask applied to the logits (illegal actions get :data:`~.model.MASKED_LOGIT`, so they have
+probability 0 and no gradient). Every decision of the training env is the learner's (its
+opponents play inside the compiled call), so the storage is one row of ``num_envs`` decisions
+per step and the advantages are computed per game slot: a game that ends cuts its slot's
+returns there (the env deals the next game in the same step).
+
+Numerical safety: advantages are normalised once over the whole batch, never over a minibatch
+(a minibatch of one sample has no spread), with ``1e-8`` under the square root; a row with no
+legal action keeps finite logits; an update whose loss is not finite is skipped (and counted)
+instead of writing NaN into every weight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..rules.actions import NUM_ACTIONS
+from ..rules.observation import OBS_SIZE
+from .config import PPOSettings
+from .model import PolicyValueNet
+
+
+class Rollout:
+    """``steps`` rows of ``num_envs`` learner decisions, filled by :meth:`put`."""
+
+    def __init__(self, steps: int, num_envs: int) -> None:
+        self.steps, self.num_envs = steps, num_envs
+        self.obs = torch.zeros((steps, num_envs, OBS_SIZE), dtype=torch.float32)
+        self.mask = torch.zeros((steps, num_envs, NUM_ACTIONS), dtype=torch.bool)
+        self.action = torch.zeros((steps, num_envs), dtype=torch.int64)
+        self.logp = torch.zeros((steps, num_envs), dtype=torch.float32)
+        self.value = torch.zeros((steps, num_envs), dtype=torch.float32)
+        self.reward = torch.zeros((steps, num_envs), dtype=torch.float32)
+        self.done = torch.zeros((steps, num_envs), dtype=torch.bool)
+
+    def put(self, t: int, obs: np.ndarray, mask: np.ndarray, action: torch.Tensor,
+            logp: torch.Tensor, value: torch.Tensor) -> None:
+        """The decisions of step ``t`` (the env's buffers are copied)."""
+        self.obs[t].copy_(torch.from_numpy(obs))
+        self.mask[t].copy_(torch.from_numpy(mask))
+        self.action[t] = action
+        self.logp[t] = logp
+        self.value[t] = value
+
+    def result(self, t: int, reward: np.ndarray, done: np.ndarray) -> None:
+        """The rewards and game ends of the env step that applied step ``t``'s actions."""
+        self.reward[t] = torch.from_numpy(reward.astype(np.float32))
+        self.done[t] = torch.from_numpy(done)
+
+    def advantages(self, last_value: torch.Tensor, settings: PPOSettings
+                   ) -> tuple[torch.Tensor, torch.Tensor]:
+        """GAE advantages and returns, ``[steps, num_envs]``; ``last_value`` is the value of
+        the decisions pending after the last step."""
+        adv = torch.zeros_like(self.reward)
+        gae = torch.zeros(self.num_envs)
+        next_value = last_value
+        for t in reversed(range(self.steps)):
+            live = (~self.done[t]).float()
+            delta = self.reward[t] + settings.gamma * next_value * live - self.value[t]
+            gae = delta + settings.gamma * settings.gae_lambda * live * gae
+            adv[t] = gae
+            next_value = self.value[t]
+        return adv, adv + self.value
+
+
+@dataclass
+class UpdateStats:
+    """Means over the update's minibatches."""
+
+    policy_loss: float
+    value_loss: float
+    entropy: float
+    approx_kl: float
+    clip_fraction: float
+    skipped: int
+
+
+def normalized(adv: torch.Tensor) -> torch.Tensor:
+    """``adv`` centred and scaled over the whole batch (unchanged for fewer than 2 samples)."""
+    if adv.numel() < 2:
+        return adv
+    return (adv - adv.mean()) / torch.sqrt(adv.var() + 1e-8)
+
+
+def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout: Rollout,
+               adv: torch.Tensor, returns: torch.Tensor, settings: PPOSettings,
+               generator: torch.Generator) -> UpdateStats:
+    """``settings.epochs`` passes of clipped PPO over the rollout in ``settings.minibatches``
+    shuffled minibatches (the shuffle drawn from ``generator``)."""
+    n = rollout.steps * rollout.num_envs
+    obs = rollout.obs.reshape(n, OBS_SIZE)
+    mask = rollout.mask.reshape(n, NUM_ACTIONS)
+    action = rollout.action.reshape(n)
+    old_logp = rollout.logp.reshape(n)
+    adv = normalized(adv.reshape(n))
+    returns = returns.reshape(n)
+    size = max(1, n // settings.minibatches)
+    totals = np.zeros(5)
+    batches = skipped = 0
+    for _ in range(settings.epochs):
+        order = torch.randperm(n, generator=generator)
+        for lo in range(0, n, size):
+            idx = order[lo:lo + size]
+            logits, value = model(obs[idx], mask[idx])
+            logp_all = torch.log_softmax(logits, dim=-1)
+            logp = logp_all.gather(1, action[idx, None]).squeeze(1)
+            ratio = torch.exp(logp - old_logp[idx])
+            a = adv[idx]
+            policy_loss = torch.max(-a * ratio,
+                                    -a * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
+            value_loss = 0.5 * (value - returns[idx]).pow(2).mean()
+            probs = logp_all.exp()
+            entropy = -(probs * logp_all.masked_fill(~mask[idx], 0.0)).sum(-1).mean()
+            loss = policy_loss + settings.value_coef * value_loss - settings.entropy_coef * entropy
+            if not torch.isfinite(loss):
+                skipped += 1
+                continue
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                log_ratio = logp - old_logp[idx]
+                kl = ((ratio - 1) - log_ratio).mean()
+                clipped = ((ratio - 1).abs() > settings.clip).float().mean()
+            totals += [policy_loss.item(), value_loss.item(), entropy.item(), kl.item(),
+                       clipped.item()]
+            batches += 1
+    means = totals / max(batches, 1)
+    return UpdateStats(*map(float, means), skipped=skipped)

@@ -1,0 +1,320 @@
+"""The training loop: masked PPO over the compiled training env, against a league.
+
+:func:`train` runs one experiment into an output directory:
+
+1. build the pool (:mod:`.league`) and the training env
+   (:class:`~borders_sim.envs.training.TrainingEnv`, every opponent inside the compiled call);
+2. repeat until the time or step budget is spent: collect ``steps`` decisions in each of the
+   ``num_envs`` games with the current policy (sampled from its masked logits), compute GAE
+   advantages per game slot, run the clipped PPO update (:mod:`.ppo`); fold the finished games
+   into the league's win averages and reweight the pool; every ``snapshot_every`` updates freeze
+   the learner into a self-play slot;
+3. every ``checkpoint_every`` updates write a checkpoint (``checkpoints/update-NNNNNN.pt``, with
+   everything needed to resume: weights, optimizer, league, every game in flight, the random
+   generators; and ``checkpoints/update-NNNNNN.npz``, the policy file of that moment); every
+   ``eval_every`` updates play the policy against each heuristic through the tournament code
+   (:func:`borders_sim.arena.run_tournament`, seat-rotated, on seeds the training never uses);
+4. at the end write ``policy.npz`` (the final policy, ``make("ppo", weights=DIR)``), the
+   learning curve ``curve.csv`` / ``curve.json`` (one row per update) and, with ``plot``,
+   ``curve.png``.
+
+**Repeatability.** One ``seed`` seeds the env's stream of games, the league's draws, the
+network's initialisation, the action samples and the minibatch shuffles; with one numba thread
+and one torch thread a run is repeatable step for step (with more numba threads too: the env's
+games do not depend on the thread count). The budget in minutes is wall clock, so two runs of
+the same minutes may stop after different numbers of updates; ``max_updates`` fixes it.
+
+**Threads.** Torch uses ``torch_threads`` (default 1: on 2 cores, two torch threads beside the
+env's threads ran 6x slower), the env numba's threads.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from .. import __version__
+from ..agents.ppo import Policy, load_policy, save_policy
+from ..envs.training import TrainingEnv
+from ..rules.args import as_int, as_seed
+from .config import TrainConfig
+from .model import PolicyValueNet
+from .ppo import Rollout, UpdateStats, ppo_update
+
+#: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
+#: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
+#: :func:`~borders_sim.envs.vector.derive_seed`).
+EVAL_SEED = 10**15
+EVAL_BOTS = ("honest", "bluffer", "collector")
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` leaves: the output directory, the final policy file, the curve."""
+
+    out: Path
+    policy: Path
+    updates: int
+    learner_steps: int
+    seconds: float
+    curve: list[dict]
+
+
+class _Clock:
+    """Seconds spent per part of an update (env, inference, update), for the curve."""
+
+    def __init__(self) -> None:
+        self.parts = {"env": 0.0, "inference": 0.0, "update": 0.0}
+
+    def add(self, part: str, since: float) -> float:
+        now = time.perf_counter()
+        self.parts[part] += now - since
+        return now
+
+
+def _sample(model: PolicyValueNet, obs: np.ndarray, mask: np.ndarray,
+            generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Actions drawn from the masked policy (by inverting its cumulative distribution: several
+    times faster than ``torch.multinomial`` over 513 ids), their log-probabilities, values."""
+    with torch.no_grad():
+        logits, value = model(torch.from_numpy(obs), torch.from_numpy(mask))
+        logp_all = torch.log_softmax(logits, dim=-1)
+        cdf = logp_all.exp().cumsum(dim=-1)
+        u = torch.rand((cdf.shape[0], 1), generator=generator) * cdf[:, -1:]
+        # the first id whose cumulative probability passes u: never one of probability 0
+        action = torch.searchsorted(cdf, u, right=True).squeeze(1).clamp_(max=cdf.shape[1] - 1)
+        mask_t = torch.from_numpy(mask)
+        legal = mask_t.gather(1, action[:, None]).squeeze(1)
+        action = torch.where(legal, action, logits.argmax(dim=-1))  # u rounded up to the total
+        return action, logp_all.gather(1, action[:, None]).squeeze(1), value
+
+
+class Trainer:
+    """The state of one run (see the module docstring); :func:`train` drives it."""
+
+    def __init__(self, config: TrainConfig, out: str | os.PathLike) -> None:
+        self.config = c = config
+        as_int(c.players, "players", 3, 8)
+        as_seed(c.seed)
+        self.out = Path(out)
+        torch.set_num_threads(as_int(c.torch_threads, "torch_threads", 1))
+        torch.manual_seed(c.seed)
+        self.model = PolicyValueNet(c.hidden)
+        if c.init is not None:
+            self.model.load_policy(load_policy(c.init))
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(c.seed)
+        self.league = c.league(self.model.policy())
+        self.env = TrainingEnv(c.num_envs, num_players=c.players,
+                               opponents=self.league.members(), weights=self.league.weights(),
+                               reward=c.reward, dense=c.dense, seed=c.seed)
+        self.rollout = Rollout(c.steps, c.num_envs)
+        self.update = 0
+        self.learner_steps = 0
+        self.seconds = 0.0
+        self.curve: list[dict] = []
+        self.clock = _Clock()
+        self.obs, self.infos = self.env.reset()
+
+    # --- one update ------------------------------------------------------------------------
+    def collect(self) -> tuple[np.ndarray, np.ndarray]:
+        """One rollout; returns the finished games' members and learner win shares."""
+        c, r, env = self.config, self.rollout, self.env
+        members, shares = [], []
+        t0 = time.perf_counter()
+        for t in range(c.steps):
+            mask = self.infos["action_mask"]
+            action, logp, value = _sample(self.model, self.obs, mask, self.generator)
+            r.put(t, self.obs, mask, action, logp, value)
+            t0 = self.clock.add("inference", t0)
+            self.obs, reward, done, _, self.infos = env.step(action.numpy())
+            r.result(t, reward, done)
+            if done.any():
+                ended = np.flatnonzero(done)
+                seats = self.infos["ended_members"][ended]
+                # the member of the game: the opponents' (one member for all of them)
+                members.append(seats.max(axis=1))
+                shares.append(self.infos["outcome"][ended, 2])
+            t0 = self.clock.add("env", t0)
+        self.learner_steps += c.steps * c.num_envs
+        if not members:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.concatenate(members), np.concatenate(shares)
+
+    def learn(self) -> UpdateStats:
+        c = self.config
+        t0 = time.perf_counter()
+        if c.anneal_lr and c.max_updates:
+            frac = 1.0 - self.update / c.max_updates
+            self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
+        with torch.no_grad():
+            _, last_value = self.model(torch.from_numpy(self.obs),
+                                       torch.from_numpy(self.infos["action_mask"]))
+        adv, returns = self.rollout.advantages(last_value, c.ppo)
+        stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
+                           self.generator)
+        self.clock.add("update", t0)
+        return stats
+
+    def step(self) -> dict:
+        """Collect, learn, reweight the league, snapshot: one update; returns its curve row."""
+        start = time.perf_counter()
+        members, shares = self.collect()
+        self.league.record(members, shares)
+        stats = self.learn()
+        self.update += 1
+        if self.league.snapshot_due(self.update):
+            self.env.replace_policy(self.league.take_snapshot(), self.model.policy())
+        self.env.set_weights(self.league.weights())
+        self.seconds += time.perf_counter() - start
+        row = {"update": self.update, "learner_steps": self.learner_steps,
+               "seconds": round(self.seconds, 3),
+               "steps_per_s": round(self.learner_steps / max(self.seconds, 1e-9), 1),
+               "games": int(len(shares)), "win_share": float(shares.mean()) if len(shares)
+               else None, **{k: round(v, 6) for k, v in asdict(stats).items()},
+               **{f"seconds_{k}": round(v, 3) for k, v in self.clock.parts.items()}}
+        for name, w in zip(self.league.names, self.league.win):
+            row[f"win_vs_{name}"] = round(float(w), 4)
+        self.curve.append(row)
+        return row
+
+    # --- saving ------------------------------------------------------------------------------
+    def meta(self) -> dict:
+        c = self.config
+        return {"trained_by": f"borders_sim {__version__}", "players": c.players,
+                "opponents": list(c.opponents), "seed": c.seed, "updates": self.update,
+                "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
+                "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense}
+
+    def checkpoint(self) -> Path:
+        """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring)."""
+        folder = self.out / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = folder / f"update-{self.update:06d}"
+        save_policy(stem.with_suffix(".npz"), self.model.policy(self.meta()))
+        env = self.env
+        snapshots = {m: p.policy for m, p in env._players.items()}
+        state = {"config": asdict(self.config), "update": self.update,
+                 "learner_steps": self.learner_steps, "seconds": self.seconds,
+                 "curve": self.curve, "model": self.model.state_dict(),
+                 "optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state(),
+                 "torch_rng": torch.get_rng_state(), "league": self.league.state(),
+                 "env": env.state_arrays(), "obs": self.obs.copy(),
+                 "snapshots": {m: vars(p) for m, p in snapshots.items()}}
+        torch.save(state, stem.with_suffix(".part"))
+        os.replace(stem.with_suffix(".part"), stem.with_suffix(".pt"))
+        return stem.with_suffix(".pt")
+
+    def resume(self, path: Path) -> None:
+        """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`)."""
+        state = torch.load(path, weights_only=False)
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.generator.set_state(state["generator"])
+        torch.set_rng_state(state["torch_rng"])
+        self.league.restore(state["league"])
+        for m, arrays in state["snapshots"].items():
+            self.env.replace_policy(int(m), Policy(**arrays))
+        self.env.set_weights(self.league.weights())
+        self.env.load_state_arrays(state["env"])
+        self.obs = state["obs"]
+        self.infos = self.env.pending_infos()
+        self.update = state["update"]
+        self.learner_steps = state["learner_steps"]
+        self.seconds = state["seconds"]
+        self.curve = state["curve"]
+
+    def write_curve(self) -> None:
+        rows = self.curve
+        (self.out / "curve.json").write_text(json.dumps(rows, indent=1) + "\n")
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+        with open(self.out / "curve.csv", "w", newline="") as f:
+            writer = csv.DictWriter(f, keys)
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+def latest_checkpoint(out: str | os.PathLike) -> Path | None:
+    """The newest ``checkpoints/update-*.pt`` of a run directory, or None."""
+    found = sorted(Path(out).glob("checkpoints/update-*.pt"))
+    return found[-1] if found else None
+
+
+def evaluate(policy_path: str | os.PathLike, players: int, games: int,
+             bots: tuple[str, ...] = EVAL_BOTS, seed: int = EVAL_SEED) -> dict[str, dict]:
+    """The policy against ``players - 1`` copies of each of ``bots``: a seat-rotated
+    tournament of ``games`` games each (compiled path), on seeds ``seed + g``. Returns per bot
+    the policy's ``win_rate`` and ``win_rate_ci95`` (Wilson) and ``games``."""
+    from ..arena import run_tournament  # the arena sits above training's imports
+    out = {}
+    for bot in bots:
+        lineup = [f"ppo@{policy_path}"] + [bot] * (players - 1)
+        res = run_tournament(players, lineup, games, seed)
+        row = res.bots[0]
+        out[bot] = {"win_rate": row["win_rate"], "win_rate_ci95": row["win_rate_ci95"],
+                    "games": res.games_played}
+    return out
+
+
+def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
+          progress: bool = True, plot: bool = False,
+          echo: Callable[[str], None] | None = None) -> TrainResult:
+    """Run the experiment ``config`` into the directory ``out`` (module docstring); with
+    ``resume`` continue from its latest checkpoint. A tqdm bar on stderr shows the learner's
+    steps/s and its win share against each pool member; ``echo`` gets one line per event
+    (checkpoints, evaluations)."""
+    from tqdm import tqdm
+
+    say = echo or (lambda line: print(line, file=sys.stderr, flush=True))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    trainer = Trainer(config, out)
+    if resume:
+        found = latest_checkpoint(out)
+        if found is None:
+            raise ValueError(f"--resume: no checkpoint in {out / 'checkpoints'}")
+        trainer.resume(found)
+        say(f"resumed from {found} (update {trainer.update})")
+    c = config
+    budget = c.minutes * 60.0
+    with tqdm(total=c.max_updates, initial=trainer.update, unit="update", desc="training",
+              disable=not progress, file=sys.stderr, dynamic_ncols=True) as bar:
+        while trainer.seconds < budget and (c.max_updates is None
+                                             or trainer.update < c.max_updates):
+            row = trainer.step()
+            wins = " ".join(f"{name}={row[f'win_vs_{name}']:.2f}"
+                            for name, filled in zip(trainer.league.names, trainer.league.filled)
+                            if filled)
+            bar.set_postfix_str(f"{row['steps_per_s']:,.0f} steps/s | win {wins}", refresh=False)
+            bar.update(1)
+            if trainer.update % c.checkpoint_every == 0:
+                bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
+            if c.eval_every and trainer.update % c.eval_every == 0:
+                path = save_policy(out / "latest.npz", trainer.model.policy(trainer.meta()))
+                bar.write(f"evaluating update {trainer.update} ({c.eval_games} games against 3 of "
+                          f"each of {', '.join(EVAL_BOTS)}) ...", file=sys.stderr)
+                result = evaluate(path, c.players, c.eval_games)
+                row["eval"] = result
+                bar.write("  " + ", ".join(
+                    f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
+                    f"{r['win_rate_ci95'][1]:.1%}]" for b, r in result.items()), file=sys.stderr)
+            trainer.write_curve()
+    trainer.checkpoint()
+    policy = save_policy(out / "policy.npz", trainer.model.policy(trainer.meta()))
+    trainer.write_curve()
+    if plot:
+        from .plot import plot_curve
+        plot_curve(trainer.curve, out / "curve.png")
+    say(f"{trainer.update} updates, {trainer.learner_steps:,} learner steps in "
+        f"{trainer.seconds / 60:.1f} min; policy written to {policy}")
+    return TrainResult(out, policy, trainer.update, trainer.learner_steps, trainer.seconds,
+                       trainer.curve)

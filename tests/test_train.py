@@ -1,0 +1,161 @@
+"""The trainer (masked PPO against a league): numerics, advantages, checkpoints and resume,
+repeatability, and the command line. Needs torch (the ``rl`` extra)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from borders_sim import cli  # noqa: E402
+from borders_sim.agents import make  # noqa: E402
+from borders_sim.agents.ppo import load_policy  # noqa: E402
+from borders_sim.rules.actions import NUM_ACTIONS  # noqa: E402
+from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
+from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
+from borders_sim.train.league import League  # noqa: E402
+from borders_sim.train.model import PolicyValueNet  # noqa: E402
+from borders_sim.train.ppo import Rollout, normalized, ppo_update  # noqa: E402
+from borders_sim.train.trainer import Trainer, _sample  # noqa: E402
+
+torch.set_num_threads(1)
+TINY = dict(opponents=("honest", "bluffer"), num_envs=8, steps=8, hidden=(16, 16),
+            snapshots=0, eval_every=0, checkpoint_every=2, max_updates=3, minutes=10.0)
+
+
+def rollout(steps=4, envs=3, legal=5, seed=0) -> Rollout:
+    g = torch.Generator().manual_seed(seed)
+    r = Rollout(steps, envs)
+    r.obs[:] = torch.rand((steps, envs, OBS_SIZE), generator=g)
+    r.mask[:, :, :legal] = True
+    r.action[:] = torch.randint(0, legal, (steps, envs), generator=g)
+    r.logp[:] = -np.log(legal)
+    r.value[:] = torch.rand((steps, envs), generator=g)
+    r.reward[:] = torch.rand((steps, envs), generator=g)
+    return r
+
+
+def test_gae_by_hand():
+    r = Rollout(3, 1)
+    r.value[:, 0] = torch.tensor([1.0, 2.0, 3.0])
+    r.reward[:, 0] = torch.tensor([0.5, 0.0, 1.0])
+    r.done[:, 0] = torch.tensor([False, True, False])
+    s = PPOSettings(gamma=0.9, gae_lambda=0.5)
+    adv, ret = r.advantages(torch.tensor([4.0]), s)
+    d2 = 1.0 + 0.9 * 4.0 - 3.0
+    d1 = 0.0 - 2.0  # the game ended at step 1: no bootstrap from step 2
+    d0 = 0.5 + 0.9 * 2.0 - 1.0
+    want = torch.tensor([d0 + 0.9 * 0.5 * d1, d1, d2])
+    assert torch.allclose(adv[:, 0], want) and torch.allclose(ret, adv + r.value)
+
+
+def test_updates_stay_finite_on_tiny_minibatches_and_unmasked_rows():
+    model = PolicyValueNet((8, 8))
+    opt = torch.optim.Adam(model.parameters(), 1e-3)
+    r = rollout(steps=1, envs=1)  # one sample: one minibatch of one
+    adv, ret = r.advantages(torch.zeros(1), PPOSettings())
+    assert torch.equal(normalized(adv.reshape(1)), adv.reshape(1))
+    stats = ppo_update(model, opt, r, adv, ret, PPOSettings(minibatches=4), torch.Generator())
+    r2 = rollout(steps=2, envs=2)
+    r2.mask[1, 1] = False  # a row with no legal action at all
+    adv, ret = r2.advantages(torch.zeros(2), PPOSettings())
+    stats2 = ppo_update(model, opt, r2, adv, ret, PPOSettings(minibatches=4), torch.Generator())
+    for p in model.parameters():
+        assert torch.isfinite(p).all()
+    assert stats.skipped == 0 and stats2.skipped == 0
+    assert np.isfinite([stats.policy_loss, stats2.entropy]).all()
+
+
+def test_sampled_actions_are_legal():
+    model = PolicyValueNet((8, 8))
+    g = torch.Generator().manual_seed(0)
+    obs = np.random.default_rng(0).random((64, OBS_SIZE)).astype(np.float32)
+    mask = np.zeros((64, NUM_ACTIONS), dtype=np.bool_)
+    mask[np.arange(64), np.arange(64) * 7 % NUM_ACTIONS] = True
+    mask[::2, NUM_ACTIONS - 1] = True  # the last id too
+    for _ in range(20):
+        action, logp, value = _sample(model, obs, mask, g)
+        assert mask[np.arange(64), action.numpy()].all() and torch.isfinite(logp).all()
+
+
+def test_export_matches_the_compiled_bot():
+    model = PolicyValueNet((16, 8))
+    policy = model.policy()
+    other = PolicyValueNet((16, 8))
+    other.load_policy(policy)
+    obs = torch.rand((5, OBS_SIZE))
+    mask = torch.ones((5, NUM_ACTIONS), dtype=torch.bool)
+    assert torch.allclose(model(obs, mask)[0], other(obs, mask)[0])
+    with pytest.raises(ValueError, match="hidden sizes"):
+        PolicyValueNet((4, 4)).load_policy(policy)
+
+
+def test_league_prefers_the_members_it_beats_least():
+    league = League(("honest", "bluffer"), 4)
+    league.record(np.array([0] * 400 + [1] * 400), np.array([1.0] * 400 + [0.0] * 400))
+    w = league.weights()
+    assert w[1] > 5 * w[0] and w.sum() == pytest.approx(1.0)
+
+
+def test_a_run_writes_its_files_and_is_repeatable(tmp_path):
+    a = train(TrainConfig(seed=3, **TINY), tmp_path / "a", progress=False)
+    b = train(TrainConfig(seed=3, **TINY), tmp_path / "b", progress=False)
+    assert a.updates == 3 and (tmp_path / "a" / "policy.npz").exists()
+    for name in ("curve.csv", "curve.json", "checkpoints/update-000002.pt",
+                 "checkpoints/update-000002.npz"):
+        assert (tmp_path / "a" / name).exists(), name
+    pa, pb = load_policy(a.policy), load_policy(b.policy)
+    assert np.array_equal(pa.w0, pb.w0) and np.array_equal(pa.wp, pb.wp)
+    curve = json.loads((tmp_path / "a" / "curve.json").read_text())
+    assert [row["update"] for row in curve] == [1, 2, 3]
+    assert make("ppo", weights=tmp_path / "a").policy.hidden == (16, 16)
+
+
+def test_resume_continues_where_the_checkpoint_left(tmp_path):
+    """Four updates in one go, or two, a checkpoint, and two more in a new trainer: the same
+    weights (the checkpoint holds the games in flight and every generator)."""
+    config = TrainConfig(seed=4, **{**TINY, "max_updates": 4})
+    whole = Trainer(config, tmp_path / "whole")
+    for _ in range(4):
+        whole.step()
+    part = Trainer(config, tmp_path / "part")
+    for _ in range(2):
+        part.step()
+    saved = part.checkpoint()
+    resumed = Trainer(config, tmp_path / "part")
+    resumed.resume(saved)
+    assert resumed.update == 2
+    for _ in range(2):
+        resumed.step()
+    for a, b in zip(whole.model.parameters(), resumed.model.parameters()):
+        assert torch.equal(a, b)
+    assert [r["update"] for r in resumed.curve] == [1, 2, 3, 4]
+
+
+def test_self_play_snapshots_fill_their_slots(tmp_path):
+    config = TrainConfig(seed=5, **{**TINY, "opponents": ("league",), "snapshots": 2,
+                                    "snapshot_every": 1, "max_updates": 3})
+    trainer = Trainer(config, tmp_path)
+    assert trainer.league.names[-2:] == ["self-0", "self-1"]
+    assert trainer.league.weights()[-2:].sum() == 0
+    for _ in range(3):
+        trainer.step()
+    assert trainer.league.filled.all() and trainer.league.weights()[-1] > 0
+
+
+def test_the_command_line(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = cli.main(["train", "--players", "3", "--opponents", "honest,random", "--minutes", "5",
+                     "--seed", "1", "--out", str(out), "--max-updates", "2", "--num-envs", "4",
+                     "--steps", "4", "--hidden", "8", "8", "--eval-every", "2", "--eval-games",
+                     "6", "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    assert (out / "policy.npz").exists()
+    curve = json.loads((out / "curve.json").read_text())
+    assert set(curve[-1]["eval"]) == {"honest", "bluffer", "collector"}
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--opponents", "nobody", "--out", str(out)])
+    assert "opponents are" in capsys.readouterr().err
