@@ -1,0 +1,153 @@
+"""Training throughput: borders_sim's trainer beside sb3-contrib's MaskablePPO, in one run.
+
+Usage::
+
+    python benchmarks/train.py                 # every figure (about 8 minutes)
+    python benchmarks/train.py --quick         # short runs (about 2 minutes)
+    python benchmarks/train.py --json out.json
+
+Measured, one torch thread throughout (on 2 cores two torch threads beside the env ran 6x
+slower), each trainer figure after one warm-up update:
+
+* the training env (:class:`borders_sim.envs.training.TrainingEnv`) with its opponents compiled
+  (drawn from honest, bluffer, collector and random), the learner's random legal actions chosen
+  by a small compiled helper timed apart: learner steps/s at 3, 4, 5 and 8 players;
+* the trainer (:mod:`borders_sim.train`, the shipped recipe's network and rollout shape,
+  against the heuristics and random): learner steps/s, and the split of its time between the
+  env, inference (acting) and the PPO update;
+* sb3-contrib's ``MaskablePPO`` with its defaults (``MlpPolicy``, ``n_steps=2048``) on
+  :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env), and on the
+  compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` (bring your own algorithm);
+* the ratio of the trainer to MaskablePPO on ``SingleSeatEnv``, both from this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from numba import njit  # noqa: E402
+
+from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from borders_sim.envs import SingleSeatEnv  # noqa: E402
+from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
+from borders_sim.envs.training import TrainingEnv  # noqa: E402
+from borders_sim.train import TrainConfig  # noqa: E402
+from borders_sim.train.trainer import Trainer  # noqa: E402
+
+POOL = ("honest", "bluffer", "collector", "random")
+
+
+@njit(cache=True)
+def random_actions(masks, state, out):
+    """A uniformly random legal action per row of ``masks`` (xorshift in ``state``)."""
+    for i in range(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a]
+        x = state[0]
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+        state[0] = x
+        k = x % np.uint64(count)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def env_rate(players: int, num_envs: int, seconds: float) -> float:
+    """Learner steps/s of the training env with compiled opponents, random learner actions."""
+    env = TrainingEnv(num_envs, num_players=players, opponents=POOL, seed=0)
+    obs, infos = env.reset()
+    actions = np.zeros(num_envs, dtype=np.int64)
+    state = np.array([88172645463325252], dtype=np.uint64)
+    masks = infos["action_mask"]
+    random_actions(masks, state, actions)
+    env.step(actions)
+    steps, start = 0, time.perf_counter()
+    picking = 0.0
+    while time.perf_counter() - start < seconds:
+        t = time.perf_counter()
+        random_actions(masks, state, actions)
+        picking += time.perf_counter() - t
+        env.step(actions)
+        steps += num_envs
+    return steps / (time.perf_counter() - start - picking)
+
+
+def trainer_rate(updates: int, config: TrainConfig) -> dict:
+    """The trainer's learner steps/s over ``updates`` updates after one warm-up update."""
+    trainer = Trainer(config, Path("/tmp/borders-bench-train"))
+    trainer.step()
+    before = dict(trainer.clock.parts)
+    steps0, t0 = trainer.learner_steps, time.perf_counter()
+    for _ in range(updates):
+        trainer.step()
+    seconds = time.perf_counter() - t0
+    split = {k: trainer.clock.parts[k] - before[k] for k in before}
+    return {"steps_per_s": (trainer.learner_steps - steps0) / seconds,
+            "split": {k: v / seconds for k, v in split.items()}}
+
+
+def maskable_rate(env, timesteps: int, **kwargs) -> float:
+    """Learner steps/s of sb3-contrib's MaskablePPO (defaults unless given) on ``env``."""
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO("MlpPolicy", env, seed=0, **kwargs)
+    model.learn(kwargs.get("n_steps", 2048) * getattr(env, "num_envs", 1))  # warm-up
+    t0 = time.perf_counter()
+    model.learn(timesteps, reset_num_timesteps=False)
+    return timesteps / (time.perf_counter() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short runs")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    seconds = 1.0 if args.quick else 3.0
+    rows, out = [], {}
+    for n in (3, 4, 5, 8):
+        rate = env_rate(n, 256, seconds)
+        out[f"env_{n}p"] = rate
+        rows.append([f"training env, compiled opponents, {n} players", si(rate), "-"])
+    config = TrainConfig(opponents=("honest", "bluffer", "collector", "random"), eval_every=0,
+                         checkpoint_every=10**9, snapshots=0)
+    tr = trainer_rate(2 if args.quick else 6, config)
+    out["trainer"] = tr
+    split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
+    rows.append([f"trainer (masked PPO, {config.num_envs} envs x {config.steps} steps, "
+                 f"{config.hidden[0]}x{config.hidden[1]} MLP)", si(tr["steps_per_s"]),
+                 split])
+    steps = 2048 if args.quick else 4096
+    single = maskable_rate(SingleSeatEnv(num_players=4), steps)
+    out["maskable_single"] = single
+    rows.append(["sb3-contrib MaskablePPO (defaults) on SingleSeatEnv, random opponents",
+                 si(single), "-"])
+    vec = maskable_rate(SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4,
+                        n_steps=128)
+    out["maskable_compiled"] = vec
+    rows.append(["sb3-contrib MaskablePPO on the compiled env (SB3VecEnv, 16 envs)", si(vec),
+                 "-"])
+    out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
+    print(markdown_table(["measure", "learner steps/s", "time split"], rows))
+    print(f"\ntrainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x "
+          "(both measured in this run)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
