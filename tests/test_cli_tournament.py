@@ -309,3 +309,13 @@ def test_play_accepts_quit(capsys, monkeypatch):
     monkeypatch.setattr(builtins, "input", lambda prompt="": "quit")
     code, _, err = run(capsys, ["play", "--seat", "0"])
     assert code == 1 and "you quit the game" in err
+
+
+def test_the_table_fits_100_columns_and_wide_shows_every_metric(capsys):
+    code, out, err = run(capsys, ["tournament", "--games", "8", "--no-progress"])
+    assert code == 0, err
+    table = [line for line in out.splitlines() if line.startswith("|")]
+    assert table and max(len(line) for line in table) <= 100
+    assert "A '-' is a figure with nothing to count" in out
+    code, out, err = run(capsys, ["tournament", "--games", "8", "--no-progress", "--wide"])
+    assert code == 0 and "lies when opened" in out and "promises kept" in out

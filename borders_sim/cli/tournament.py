@@ -35,35 +35,46 @@ def lineup_arg(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def tournament_table(results) -> str:
-    """One row per bot, best win rate first: wins, win rate with its 95% interval, score
-    mean (sd), rating mu (sigma), and behaviour metrics (:data:`borders_sim.arena.stats.BEHAVIOUR`)."""
-    headers = ["bot", "seats", "games", "wins", "win rate [95% CI]", "score mean (sd)",
-               "rating mu (sigma)", "lies when opened", "caught", "bribes", "opens", "bribed",
-               "fines/game", "promises kept"]
+def tournament_table(results, wide: bool = False) -> str:
+    """One row per bot, best win rate first: win rate with its 95% interval, score mean (sd),
+    rating mu (sigma) and three behaviour metrics, in under 100 columns; ``wide``: every
+    behaviour metric of :data:`borders_sim.arena.stats.BEHAVIOUR`, seats and wins too."""
+    short = ["bot", "games", "win rate [95% CI]", "score (sd)", "rating", "lies", "opens",
+             "bribed"]
+    full = ["bot", "seats", "games", "wins", "win rate [95% CI]", "score mean (sd)",
+            "rating mu (sigma)", "lies when opened", "caught", "bribes", "opens", "bribed",
+            "fines/game", "promises kept"]
     rows = []
     for b in sorted(results.bots, key=lambda b: -(b["win_rate"] or 0.0)):
         lo, hi = b["win_rate_ci95"]
         m = b["behaviour"]
         played = b["games"] > 0
-        rows.append([
-            b["name"], str(b["seats"]), str(b["games"]), f"{b['wins']:g}",
-            f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]" if played else "-",
-            f"{b['mean_score']:.1f} ({b['sd_score']:.1f})" if played else "-",
-            f"{b['rating_mu']:.2f} ({b['rating_sigma']:.2f})",
-            percent(m["lies_when_opened"]), percent(m["caught_rate"]), percent(m["bribe_rate"]),
-            percent(m["open_rate"]), percent(m["bribed_rate"]),
-            "-" if m["fines_paid_per_game"] is None else f"{m['fines_paid_per_game']:.2f}",
-            percent(m["promises_kept_rate"])])
-    return markdown_table(headers, rows)
+        cell = {
+            "bot": b["name"], "seats": str(b["seats"]), "games": str(b["games"]),
+            "wins": f"{b['wins']:g}",
+            "win rate [95% CI]": f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]"
+            if played else "-",
+            "score mean (sd)": f"{b['mean_score']:.1f} ({b['sd_score']:.1f})" if played else "-",
+            "rating mu (sigma)": f"{b['rating_mu']:.2f} ({b['rating_sigma']:.2f})",
+            "lies when opened": percent(m["lies_when_opened"]), "caught": percent(m["caught_rate"]),
+            "bribes": percent(m["bribe_rate"]), "opens": percent(m["open_rate"]),
+            "bribed": percent(m["bribed_rate"]),
+            "fines/game": "-" if m["fines_paid_per_game"] is None
+            else f"{m['fines_paid_per_game']:.2f}",
+            "promises kept": percent(m["promises_kept_rate"])}
+        cell["score (sd)"], cell["rating"] = cell["score mean (sd)"], cell["rating mu (sigma)"]
+        cell["lies"] = cell["lies when opened"]
+        rows.append([cell[h] for h in (full if wide else short)])
+    return markdown_table(full if wide else short, rows)
 
 
 TABLE_NOTES = """\
 win rate: wins per seat-game, a shared win counting 1/k for each of the k winners; 95% CI:
-Wilson on the per-game share. rating: openskill Plackett-Luce over finishing orders. Behaviour
-from the public history: lies when opened = opened crates that held a lie; caught = crates
-caught in a lie; bribes = crates let through on a deal; opens / bribed = crates handled as
-inspector that it opened / took a deal on; promises kept = promised passes given."""
+Wilson on the per-game share. rating: mu (sigma) of openskill Plackett-Luce over finishing
+orders. From the public history: lies = opened crates that held a lie; opens = crates handled
+as inspector that it opened; bribed = crates handled as inspector on which it took a deal.
+A '-' is a figure with nothing to count (a bot that never had a crate opened, never
+inspected, ...). --wide (and --json, --csv) show every metric."""
 
 
 
@@ -109,6 +120,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "or the CPUs of a local Ray cluster (default: all cores)")
     tour.add_argument("--no-action-cards", action="store_true",
                       help="play without the 22 action cards")
+    tour.add_argument("--wide", action="store_true",
+                      help="every behaviour metric in the table (wider than 100 columns)")
     tour.add_argument("--no-progress", action="store_true", help="no progress bar")
     tour.set_defaults(run=run)
 
@@ -176,7 +189,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               file=err)
     if results.games_played == 0:
         return 130
-    print(tournament_table(results))
+    print(tournament_table(results, args.wide))
     print()
     print(TABLE_NOTES)
     print(f"\n{results.games_played} games ({results.path} path, {backend} backend) in "
