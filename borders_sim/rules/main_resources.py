@@ -72,6 +72,7 @@ Cost (one call from numba, 2-core VM): about 0.05-0.1 us when the quick rejectio
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .cards import (
     BLACK_MARKET_PRICE,
@@ -204,36 +205,30 @@ def _take_any(w, any_need, n_any, sign):
     return cost, prem, rem
 
 
-@kernel
-def _search(w, n_any):
-    """Branch and bound for the requirement in rows 9..11 of ``w`` (no PART_SAME; ``n`` already
-    lowered for a top-up). Updates the best key (``16 * value + premium count``) and the best set
-    when it finds a set that is better under R-26f than the incumbent."""
-    AV, US, SP, ST, SL, NX, CU, LN, LD = 0, 1, 2, 3, 4, 5, 6, 7, 8
-    KI, TY, NE, PN, PD, SU, OR, CO, DM = 9, 10, 11, 12, 13, 14, 15, 16, 17
-    HV, AO, BK = 18, 20, 21
-
-    for c in range(NUM_GOODS):
-        w[AV, c] = w[HV, c]
-        w[US, c] = 0
-    for j in range(MAX_PARTS):
-        w[CO, j] = 0
-        w[DM, j] = 0
+@njit(inline="always")
+def _take_named(w):
+    """Step 1: named contraband parts are forced (5-8): take exactly their cards out of the
+    availability into the used row. Returns their value, or -1 if a part cannot be filled."""
+    AV, US, KI, TY, NE = 0, 1, 9, 10, 11
     cost = 0
-    prem = 0
-
-    # 1. named contraband parts are forced (5-8)
     for j in range(MAX_PARTS):
         if w[KI, j] == PART_NAMED and w[NE, j] > 0:
             t = w[TY, j]
             n = w[NE, j]
             if w[AV, t] < n:
-                return
+                return -1
             w[AV, t] -= n
             w[US, t] += n
             cost += n * CARD_VALUE[t]
+    return cost
 
-    # 2. "any contraband" parts are left to the greedy completion at the leaves (_finish)
+
+@njit(inline="always")
+def _any_parts(w, n_any):
+    """Step 2: the cards the "any contraband" parts need (left to the greedy completion at the
+    leaves, :func:`_finish`) and a lower bound on their value; the need is -1 if the warehouse
+    lacks them."""
+    AV, KI, NE, AO = 0, 9, 11, 20
     any_need = 0
     for j in range(MAX_PARTS):
         if w[KI, j] == PART_ANY and w[NE, j] > 0:
@@ -248,9 +243,17 @@ def _search(w, n_any):
                     any_lb = any_need * CARD_VALUE[c]  # cheapest available contraband
                 supply += w[AV, c]
         if supply < any_need:
-            return
+            return -1, 0
+    return any_need, any_lb
 
-    # 3. slots (part, eligible type) of the pieces and different-types parts
+
+@njit(inline="always")
+def _slots(w):
+    """Step 3: the slots ``(part, eligible type)`` of the pieces and different-types parts, with
+    each slot's suffix minimum of value per unit and each part's cheapest value per unit.
+    Returns (slots, active parts), or (-1, 0) if a part alone cannot be filled."""
+    AV, SP, ST, SL, LN, LD = 0, 2, 3, 4, 7, 8
+    KI, TY, NE, PN, PD, OR = 9, 10, 11, 12, 13, 15
     n_active = 0
     S = 0
     for j in range(MAX_PARTS):
@@ -276,7 +279,7 @@ def _search(w, n_any):
                 if mask & (1 << t):
                     supply += 1
         if supply < w[NE, j]:
-            return  # this part alone cannot be filled
+            return -1, 0
         w[SL, S - 1] = 1
         # suffix minima of value per unit (the part is complete after its last slot)
         best_num = 0
@@ -293,29 +296,47 @@ def _search(w, n_any):
         w[PD, j] = best_den
         w[OR, n_active] = j
         n_active += 1
+    return S, n_active
+
+
+@njit(inline="always")
+def _later_bounds(w, n_active, any_lb):
+    """The lower bound of the parts after each active part (row 14); returns the bound of them
+    all together with the any-contraband cards."""
+    NE, PN, PD, SU, OR = 11, 12, 13, 14, 15
     acc = any_lb
     for k in range(n_active - 1, -1, -1):
         j = w[OR, k]
         w[SU, j] = acc
         acc += (w[NE, j] * w[PN, j]) // w[PD, j]
-    if (cost + acc) * 16 > w[BK, 0]:
-        return
+    return acc
 
-    if S == 0:  # only named and any-contraband parts
-        _finish(w, cost, prem, any_need, n_any)
-        return
 
-    # 4. iterative DFS over slots: NX = next count to try (descending), CU = count applied
-    s = 0
-    j = w[SP, 0]
-    c = w[ST, 0]
+@njit(inline="always")
+def _first_count(w, s):
+    """The largest useful count at slot ``s`` when it is entered."""
+    AV, SP, ST, KI, NE, CO, DM = 0, 2, 3, 9, 11, 16, 17
+    j = w[SP, s]
+    c = w[ST, s]
+    rem = w[NE, j] - w[CO, j]
+    if rem <= 0 or w[AV, c] <= 0:
+        return 0
     if w[KI, j] == PART_PIECES:
-        hi = (w[NE, j] + PIECES[c] - 1) // PIECES[c]
-    else:
-        hi = 1
-    w[NX, 0] = min(hi, w[AV, c])
-    w[CU, 0] = -1
+        return min((rem + PIECES[c] - 1) // PIECES[c], w[AV, c])
+    if w[DM, j] & (1 << PIECE_TYPE[c]):
+        return 0
+    return 1
 
+
+@njit(inline="always")
+def _dfs(w, S, cost, prem, any_need, n_any):
+    """Step 4: iterative depth-first search over the ``S`` slots (row 5: the next count to try,
+    descending; row 6: the count applied), offering every complete leaf to :func:`_finish`."""
+    AV, US, SP, ST, SL, NX, CU, LN, LD = 0, 1, 2, 3, 4, 5, 6, 7, 8
+    KI, NE, SU, CO, DM, BK = 9, 11, 14, 16, 17, 21
+    s = 0
+    w[NX, 0] = _first_count(w, 0)
+    w[CU, 0] = -1
     while s >= 0:
         j = w[SP, s]
         c = w[ST, s]
@@ -358,21 +379,39 @@ def _search(w, n_any):
         if s == S - 1:
             _finish(w, cost, prem, any_need, n_any)
             continue
-        # enter slot s + 1
-        s += 1
-        j = w[SP, s]
-        c = w[ST, s]
-        rem = w[NE, j] - w[CO, j]
-        if rem <= 0 or w[AV, c] <= 0:
-            hi = 0
-        elif w[KI, j] == PART_PIECES:
-            hi = min((rem + PIECES[c] - 1) // PIECES[c], w[AV, c])
-        elif w[DM, j] & (1 << PIECE_TYPE[c]):
-            hi = 0
-        else:
-            hi = 1
-        w[NX, s] = hi
+        s += 1  # enter slot s + 1
+        w[NX, s] = _first_count(w, s)
         w[CU, s] = -1
+
+
+@kernel
+def _search(w, n_any):
+    """Branch and bound for the requirement in rows 9..11 of ``w`` (no PART_SAME; ``n`` already
+    lowered for a top-up), in the four steps of the module docstring. Updates the best key
+    (``16 * value + premium count``) and the best set when it finds a set that is better under
+    R-26f than the incumbent."""
+    AV, US, CO, DM, HV, BK = 0, 1, 16, 17, 18, 21
+    for c in range(NUM_GOODS):
+        w[AV, c] = w[HV, c]
+        w[US, c] = 0
+    for j in range(MAX_PARTS):
+        w[CO, j] = 0
+        w[DM, j] = 0
+    cost = _take_named(w)
+    if cost < 0:
+        return
+    any_need, any_lb = _any_parts(w, n_any)
+    if any_need < 0:
+        return
+    S, n_active = _slots(w)
+    if S < 0:
+        return
+    if (cost + _later_bounds(w, n_active, any_lb)) * 16 > w[BK, 0]:
+        return
+    if S == 0:  # only named and any-contraband parts
+        _finish(w, cost, 0, any_need, n_any)
+        return
+    _dfs(w, S, cost, 0, any_need, n_any)
 
 
 @kernel
