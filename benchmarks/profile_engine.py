@@ -1,4 +1,4 @@
-"""Where the time of random whole-game play goes: per phase and per kernel (issue 9, item 4).
+"""Where the time of random whole-game play goes: per phase and per kernel.
 
 Usage::
 

@@ -1,4 +1,4 @@
-"""A mutation fuzzer for :meth:`borders_sim.Game.from_dict` (issue 6).
+"""A mutation fuzzer for :meth:`borders_sim.Game.from_dict`.
 
 Real mid-game ``to_dict()`` dicts are taken from random games (3..8 players, action cards on and
 off, several rule variants, snapshots spread over every phase the games reach, the border-check

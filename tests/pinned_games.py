@@ -1,4 +1,4 @@
-"""A fixed set of seeded games whose outcomes are pinned byte for byte (issue 9, item 4).
+"""A fixed set of seeded games whose outcomes are pinned byte for byte.
 
 Speed work on the kernels must not change a single game. Every game of :func:`cases` is played
 through the whole-game kernels (:func:`~borders_sim.rules.rollout.random_games` for random

@@ -1,4 +1,4 @@
-"""Bots (issue 8): the registry, and compiled twins that play exactly like the Python bots."""
+"""Bots: the registry, and compiled twins that play exactly like the Python bots."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``borders-sim tournament``, ``play`` and ``replay`` (issue 8): outputs, game records and
+"""``borders-sim tournament``, ``play`` and ``replay``: outputs, game records and
 their replay, a scripted human game, Ctrl-C, and bad input as one line without a traceback."""
 
 from __future__ import annotations

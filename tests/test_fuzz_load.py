@@ -1,4 +1,4 @@
-"""Loaded states cannot hang, corrupt or crash the engine (issue 6).
+"""Loaded states cannot hang, corrupt or crash the engine.
 
 * The defects found by mutating real ``to_dict()`` dicts are refused by ``Game.from_dict`` with a
   ``ValueError`` that names the dict path (regression tests, one per defect).
@@ -80,7 +80,7 @@ def _all_mains_held(d: dict) -> None:
     d["main_resources_in_middle"] = []
 
 
-# --- issue 6, item 1: the defects, refused at load -----------------------------------------------
+# --- the defects a fuzzer found, refused at load -----------------------------------------------
 def test_hang_runouts_2_without_trigger_is_refused():
     """4 players, all main resources held, 2 run-outs and no trigger: no end could ever come."""
     d = real_dict(4, "market")
@@ -289,7 +289,7 @@ def test_engine_error_is_a_runtime_error():
 # --- the fuzzer ----------------------------------------------------------------------------------
 def test_mutated_dicts_load_cleanly_or_are_refused():
     """Real dicts mutated in one place: refused with a ValueError, or played to the end with
-    every invariant, reloading along the way; no hang, no crash (issue 6)."""
+    every invariant, reloading along the way; no hang, no crash."""
     count = int(os.environ.get("BORDERS_FUZZ_MUTATIONS", DEFAULT_MUTATIONS))
     result = run_campaign(count, first_seed=1, batch=max(1, -(-count // 2)), workers=2)
     summary = json.dumps(result, indent=1)

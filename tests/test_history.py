@@ -1,5 +1,5 @@
-"""The public history and the private knowledge the state records for observations (issue 7,
-RULINGS R-39, R-33): history counters, promises kept and broken, what settled crates showed,
+"""The public history and the private knowledge the state records for observations
+(RULINGS R-39, R-33): history counters, promises kept and broken, what settled crates showed,
 cards known after Night Raid (NR-2) and after fines paid in goods (R-14e), and the rule that
 knowledge is a certain lower bound, lowered as cards leave unseen."""
 

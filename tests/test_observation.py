@@ -1,4 +1,4 @@
-"""The observation vector (issue 7, DESIGN property 5, RULINGS R-39): its layout, its contents,
+"""The observation vector (DESIGN property 5, RULINGS R-39): its layout, its contents,
 and leak tests: changing what a player cannot see never changes its observation, changing what
 it can see does."""
 
@@ -231,7 +231,7 @@ def test_visible_changes_change_the_observation(n, seed, steps, viewer, kind, sa
 @given(seed=hst.integers(0, 10**6), steps=hst.integers(0, 900), viewer=hst.integers(0, 7))
 def test_sampled_worlds_look_the_same_and_play_to_the_end(n, seed, steps, viewer):
     """sample_consistent_state: same observation, every card once, the viewer's legal actions
-    kept when it is to move, and a game that ends (issue 7 item 8)."""
+    kept when it is to move, and a game that ends."""
     game = random_game(n, seed, steps)
     viewer %= n
     world = sample_consistent_state(game, viewer, seed=seed + 1)

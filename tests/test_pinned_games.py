@@ -1,4 +1,4 @@
-"""Seeded games pinned byte for byte (issue 9, item 4): an optimisation of the kernels or of
+"""Seeded games pinned byte for byte: an optimisation of the kernels or of
 :meth:`borders_sim.Game.step` that changes any game fails here. See :mod:`tests.pinned_games`
 for the games and for how to regenerate the fixture when a change is meant to change games."""
 

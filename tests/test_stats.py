@@ -1,4 +1,4 @@
-"""Tournament statistics (issue 8) on constructed results: win shares with shared victories,
+"""Tournament statistics on constructed results: win shares with shared victories,
 the Wilson interval, finishing ranks, pooled seats, behaviour metrics and ratings."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tournament engine (issue 8): seat rotation, seeds, the compiled and Python paths give
+"""The tournament engine: seat rotation, seeds, the compiled and Python paths give
 identical results, Python-only bots, interrupts, and the Ray backend equals the local one."""
 
 from __future__ import annotations

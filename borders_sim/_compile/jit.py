@@ -5,13 +5,11 @@ numba compiles a jitted function again for every tuple of argument types its com
 pass, and to numba a constant argument is a type of its own (``forget(know, n, o, 15, -2)``
 passes ``Literal[int](15)`` and ``Literal[int](-2)``), as is an ``int32`` record field where
 another caller passes an ``int64`` loop index. Each such version is typed, lowered and optimised
-anew: ``piles.forget`` was compiled 14 times and ``remove_from_hand`` 9 times, 81 of the 248
-compilations a fresh install made before its first ``Game`` step. A :func:`kernel` is typed at
-every compiled call site as if its signed integer arguments were ``int64`` and its constant
-bools plain ``bool`` (the caller converts them; LLVM still inlines the callee and folds the
-constants), so one version serves them all. The first ``Game`` step of a fresh install compiled
-in 64 s instead of 89 s (``benchmarks/startup.py``), and games are unchanged byte for byte
-(``tests/test_pinned_games.py``).
+anew, so a helper like ``piles.forget``, called with a dozen different constants, would be
+compiled a dozen times. A :func:`kernel` is typed at every compiled call site as if its signed
+integer arguments were ``int64`` and its constant bools plain ``bool`` (the caller converts
+them; LLVM still inlines the callee and folds the constants), so one version serves them all
+(``tests/test_jit.py`` counts the versions).
 
 Use ``@kernel`` or ``@kernel(parallel=True)`` where numba's ``@njit(cache=True)`` would go;
 ``inline="always"`` helpers stay plain ``@njit`` (numba inlines them before typing the call).

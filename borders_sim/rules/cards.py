@@ -61,21 +61,6 @@ FIRST_ACTION = SECRET_ROUTE
 
 CLASS_LEGAL, CLASS_CONTRABAND, CLASS_PREMIUM, CLASS_ACTION = 0, 1, 2, 3
 
-CARD_NAMES = (
-    "cane sugar", "coffee", "tobacco", "smoked fish",
-    "beer", "puerto rican rum", "scotch whisky", "thompson gun",
-    "chocolate", "caribbean molasses", "colombian coffee", "havana cigar", "cuban cigar",
-    "delaware bay oysters",
-    "secret route", "night raid", "false bottom", "syndicate fund", "robbery", "lawyer",
-)
-CARD_NAMES_HU = (
-    "nádcukor", "kávé", "dohány", "füstölt hal",
-    "sör", "Puerto Ricó-i rum", "skót whisky", "Thompson géppisztoly",
-    "csokoládé", "karibi melasz", "kolumbiai kávé", "havannai szivar", "kubai szivar",
-    "Delaware-öböli osztriga",
-    "a csempészek titkos útvonala", "éjszakai fosztogatás", "hamis fenekű láda",
-    "szindikátus-kassza", "rablótámadás", "az ügyvéd",
-)
 #: Short one-word names used in action strings ("announce coffee", "pack rum").
 CARD_KEYS = (
     "sugar", "coffee", "tobacco", "fish",
@@ -111,8 +96,6 @@ NUM_MAIN = 12
  MR_MOTORBOAT, MR_TRUCK, MR_SECRET_WAREHOUSE) = range(12)
 MAIN_NAMES = ("sugar", "malt", "corn", "yeast", "ice shipment", "copper still", "oak barrel",
               "bottles", "coal", "motorboat", "truck", "secret warehouse")
-MAIN_NAMES_HU = ("cukor", "maláta", "kukorica", "élesztő", "jégszállítmány", "rézüst",
-                 "tölgyfahordó", "palackok", "szén", "motorcsónak", "teherautó", "titkos raktár")
 MAIN_POINTS = np.array([22, 24, 24, 28, 26, 34, 30, 32, 30, 42, 40, 45], dtype=np.int64)
 MAIN_MIN_PLAYERS = np.array([3, 3, 4, 3, 3, 3, 3, 3, 4, 3, 3, 3], dtype=np.int64)
 

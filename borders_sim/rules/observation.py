@@ -419,13 +419,6 @@ def observe_at(states, i, viewer, out):
 
 
 @kernel
-def observe_all(states, viewers, out):
-    """Observation of game ``i`` for seat ``viewers[i]`` into ``out[i]`` (a batch)."""
-    for i in range(states.shape[0]):
-        observe_kernel(states[i], viewers[i], out[i])
-
-
-@kernel
 def step_observe_at(states, i, a, mask, obs, obs_mask):
     """Apply the legal action ``a`` to ``states[i]`` (:func:`~.engine.step`, leaving the next
     legal mask in ``mask``), then write the observation of the player to move next into
