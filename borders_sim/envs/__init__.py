@@ -4,6 +4,8 @@
 * :class:`SingleSeatEnv`: a Gymnasium environment in which one seat learns against policies
   (also ``gymnasium.make("borders_sim/SingleSeat-v0", ...)``).
 * :class:`VectorEnv`: N games stepped in one compiled, multi-threaded call (Pgx-style).
+* :class:`TrainingEnv`: N games of one learning seat each, the opponents played inside the
+  compiled call (a ``gymnasium.vector.VectorEnv``); :mod:`.sb3` wraps it for stable-baselines3.
 * :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`).
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
 * :func:`sample_consistent_state`: a game the player cannot tell from the real one.
@@ -15,6 +17,7 @@ from . import borders_v0
 from ..game.belief import sample_consistent_state, world_from_observation
 from ..game.views import observe, observe_json, observe_text
 from .single import SingleSeatEnv
+from .training import TrainingEnv
 from .vector import VectorEnv, VectorStep
 
 import gymnasium  # noqa: E402
@@ -24,6 +27,6 @@ SINGLE_SEAT_ID = "borders_sim/SingleSeat-v0"
 if SINGLE_SEAT_ID not in gymnasium.registry:
     gymnasium.register(id=SINGLE_SEAT_ID, entry_point="borders_sim.envs.single:SingleSeatEnv")
 
-__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "VectorEnv",
-           "VectorStep", "borders_v0", "observe", "observe_json", "observe_text",
+__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "TrainingEnv",
+           "VectorEnv", "VectorStep", "borders_v0", "observe", "observe_json", "observe_text",
            "sample_consistent_state", "world_from_observation"]
