@@ -18,6 +18,9 @@
    learning curve ``curve.csv`` / ``curve.json`` (one row per update) and, with ``plot``,
    ``curve.png``.
 
+**Budget.** ``minutes`` is the whole run's wall clock (updates, checkpoints and evaluations),
+checked between updates, so a run ends within one update of it (plus the final checkpoint).
+
 **Repeatability.** One ``seed`` seeds the env's stream of games, the league's draws, the
 network's initialisation, the action samples and the minibatch shuffles; with one numba thread
 and one torch thread a run is repeatable step for step (with more numba threads too: the env's
@@ -120,7 +123,8 @@ class Trainer:
         self.rollout = Rollout(c.steps, c.num_envs)
         self.update = 0
         self.learner_steps = 0
-        self.seconds = 0.0
+        self.seconds = 0.0  # in updates (collect and learn), for steps/s
+        self.wall = 0.0  # the whole run's wall clock: updates, checkpoints and evaluations
         self.curve: list[dict] = []
         self.clock = _Clock()
         self.obs, self.infos = self.env.reset()
@@ -205,6 +209,7 @@ class Trainer:
         snapshots = {m: p.policy for m, p in env._players.items()}
         state = {"config": asdict(self.config), "update": self.update,
                  "learner_steps": self.learner_steps, "seconds": self.seconds,
+                 "wall": self.wall,
                  "curve": self.curve, "model": self.model.state_dict(),
                  "optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state(),
                  "torch_rng": torch.get_rng_state(), "league": self.league.state(),
@@ -231,6 +236,7 @@ class Trainer:
         self.update = state["update"]
         self.learner_steps = state["learner_steps"]
         self.seconds = state["seconds"]
+        self.wall = state["wall"]
         self.curve = state["curve"]
 
     def write_curve(self) -> None:
@@ -286,10 +292,11 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
         say(f"resumed from {found} (update {trainer.update})")
     c = config
     budget = c.minutes * 60.0
+    started, wall0 = time.perf_counter(), trainer.wall
     with tqdm(total=c.max_updates, initial=trainer.update, unit="update", desc="training",
               disable=not progress, file=sys.stderr, dynamic_ncols=True) as bar:
-        while trainer.seconds < budget and (c.max_updates is None
-                                             or trainer.update < c.max_updates):
+        while trainer.wall < budget and (c.max_updates is None
+                                          or trainer.update < c.max_updates):
             row = trainer.step()
             wins = " ".join(f"{name}={row[f'win_vs_{name}']:.2f}"
                             for name, filled in zip(trainer.league.names, trainer.league.filled)
@@ -308,6 +315,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
                     f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
                     f"{r['win_rate_ci95'][1]:.1%}]" for b, r in result.items()), file=sys.stderr)
             trainer.write_curve()
+            trainer.wall = wall0 + time.perf_counter() - started
     trainer.checkpoint()
     policy = save_policy(out / "policy.npz", trainer.model.policy(trainer.meta()))
     trainer.write_curve()
@@ -315,6 +323,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
         from .plot import plot_curve
         plot_curve(trainer.curve, out / "curve.png")
     say(f"{trainer.update} updates, {trainer.learner_steps:,} learner steps in "
-        f"{trainer.seconds / 60:.1f} min; policy written to {policy}")
+        f"{trainer.wall / 60:.1f} min ({trainer.seconds / 60:.1f} min of updates); policy "
+        f"written to {policy}")
     return TrainResult(out, policy, trainer.update, trainer.learner_steps, trainer.seconds,
                        trainer.curve)
