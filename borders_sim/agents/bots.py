@@ -13,6 +13,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
+from . import openspiel
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
 
@@ -67,16 +68,32 @@ class CompiledBot:
 REGISTRY: dict[str, Callable[[int], Bot]] = {
     name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
 REGISTRY["ismcts"] = ISMCTSBot
+# OpenSpiel's bots (Python-only; they need open_spiel when made): see .openspiel
+REGISTRY.update(openspiel.REGISTRY)
+
+
+def bot_factory(name: str) -> Callable[[int], Bot]:
+    """The factory ``(seed) -> bot`` of bot ``name``: a name of :data:`REGISTRY`, or an
+    OpenSpiel bot with options such as ``"openspiel-ismcts:sims=50"`` (:mod:`.openspiel`).
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones), a bad option, or an
+            OpenSpiel bot without OpenSpiel installed.
+    """
+    if name.partition(":")[0] in openspiel.KINDS:
+        return openspiel.factory(name)
+    if name not in REGISTRY:
+        raise ValueError(f"unknown bot {name!r}; known bots: {sorted(REGISTRY)}")
+    return REGISTRY[name]
 
 
 def make(name: str, seed: int = 0) -> Bot:
-    """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``.
+    """A new bot ``name`` (see :func:`bot_factory`) seeded with ``seed``.
 
     Raises:
-        ValueError: an unknown name (the message lists the known ones) or a bad seed.
+        ValueError: an unknown name or option (the message lists the known ones) or a bad seed.
     """
-    if name not in REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; known bots: {sorted(REGISTRY)}")
+    build = bot_factory(name)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ValueError(f"seed must be an int, got {seed!r}")
-    return REGISTRY[name](int(seed))
+    return build(int(seed))

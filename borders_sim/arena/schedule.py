@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents import COMPILED_BOTS, REGISTRY
+from ..agents.bots import bot_factory
+from ..agents.openspiel import KINDS as OPENSPIEL_KINDS
 from ..agents.play import bot_seed
 from ..rules import state as st
 from ..rules.config import GameConfig
@@ -57,15 +59,21 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     """``"a,b,c"`` -> ``("a", "b", "c")``; spaces around names are dropped.
 
     Raises:
-        ValueError: an empty name or a name not in :data:`~borders_sim.agents.REGISTRY`.
+        ValueError: an empty name, a name not in :data:`~borders_sim.agents.REGISTRY`, or an
+            OpenSpiel bot with bad options or without OpenSpiel installed
+            (:func:`~borders_sim.agents.bots.bot_factory`).
     """
     names = tuple(item.strip() for item in text.split(","))
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names if name not in REGISTRY]
+    unknown = [name for name in names
+               if name not in REGISTRY and name.partition(":")[0] not in OPENSPIEL_KINDS]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))}")
+                         f"{', '.join(sorted(REGISTRY))} (OpenSpiel bots take options: "
+                         "openspiel-ismcts:sims=50)")
+    for name in set(names):
+        bot_factory(name)  # an OpenSpiel bot's options and installation
     return names
 
 
