@@ -3,6 +3,9 @@
 * :func:`make` ``(name, seed=0)``: a bot with ``act(observation, action_mask) -> int``.
 * ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
   rebuilt from the observation, with rollouts by compiled bots.
+* ``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random`` (:mod:`.openspiel`): OpenSpiel's
+  bots over worlds rebuilt from the observation (need ``pip install 'borders-sim[bench]'``);
+  their names take options, e.g. ``openspiel-ismcts:sims=50`` (:func:`~.bots.bot_factory`).
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
   kernels (:func:`borders_sim.agents.play.play_bot_games`) with the same choices as the
   Python bot for the same seed.
