@@ -7,22 +7,22 @@ in :data:`borders_sim.agents.REGISTRY`, so they enter ``borders-sim tournament``
 They need OpenSpiel (``pip install 'borders-sim[bench]'``) and run on the tournament's Python
 path (worker processes). Options follow the name, each ``:key=value``:
 
-==========  ==========  ================================================================
-option      default     meaning
-==========  ==========  ================================================================
-``sims``    100         simulations per decision (``max_simulations``; ismcts, mcts)
-``c``       2.0         UCT exploration constant (``uct_c``; ismcts, mcts)
-``rollout`` ``random``  the leaf evaluator (ismcts, mcts): ``random``, ``honest``,
-                        ``bluffer`` or ``collector``: the game played to the end by that
-                        compiled bot in every seat (:class:`CompiledRolloutEvaluator`, one
-                        kernel call); ``openspiel``: OpenSpiel's own
-                        ``RandomRolloutEvaluator`` over the Python game (same policy as
-                        ``random``, ~100x slower)
-``rollouts``  1         rollouts per evaluated leaf (ismcts, mcts)
-``worlds``  -1          ``max_world_samples`` of IS-MCTS (-1: a fresh world for every
-                        simulation)
-``reward``  ``win``     what the search maximises: ``win``, ``score`` or ``margin``
-==========  ==========  ================================================================
+============  ==========  ==============================================================
+option        default     meaning
+============  ==========  ==============================================================
+``sims``      100         simulations per decision (``max_simulations``; ismcts, mcts)
+``c``         2.0         UCT exploration constant (``uct_c``; ismcts, mcts)
+``rollout``   ``random``  the leaf evaluator (ismcts, mcts): ``random``, ``honest``,
+                          ``bluffer`` or ``collector``: the game played to the end by that
+                          compiled bot in every seat (:class:`CompiledRolloutEvaluator`,
+                          one kernel call); ``openspiel``: OpenSpiel's own
+                          ``RandomRolloutEvaluator`` over the Python game (the policy of
+                          ``random``, ~20x slower)
+``rollouts``  1           rollouts per evaluated leaf (ismcts, mcts)
+``worlds``    -1          ``max_world_samples`` of IS-MCTS (-1: a fresh world for every
+                          simulation)
+``reward``    ``win``     what the search maximises: ``win``, ``score`` or ``margin``
+============  ==========  ==============================================================
 
 **What the bot sees.** A bot of the arena gets an observation vector and a legal mask, never the
 game (:mod:`borders_sim.agents`). An OpenSpiel bot needs a state, so at each decision the bot

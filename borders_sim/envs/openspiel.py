@@ -44,9 +44,10 @@ player knows and nothing else (RULINGS R-39). ``observation_string`` is
 define it (its cards, the table, what it knows of others' cards, public history *counters*),
 not a perfect-recall record: two histories that leave the same counters look alike. OpenSpiel
 means by an *information state* a perfect-recall one, so the game says
-``provides_information_state_string/tensor = False`` and asking for one (``information_state_string``,
-a perfect-recall observer) raises. Algorithms that key on information states take the
-observation instead (IS-MCTS: ``use_observation_string=True``).
+``provides_information_state_string/tensor = False``, and asking for one
+(``information_state_string``, a perfect-recall observer) raises. Algorithms that key on
+information states take the observation instead (IS-MCTS: ``use_observation_string=True``;
+``rl_environment`` falls back to the observation tensor by itself).
 
 **IS-MCTS.** :meth:`BordersState.resample_from_infostate` deals the cards the player cannot
 see anew (:func:`borders_sim.game.belief.sample_consistent_state`): a state with the player's
