@@ -183,7 +183,9 @@ class CompiledRolloutEvaluator:
         seeds = np.empty(k, dtype=np.int64)
         for i in range(k):
             seeds[i] = int(mix_seed(np.uint64(self.seed), self._count)) & (2**63 - 1)
-            states[i]["rng"] = seed_words(int(seeds[i]) ^ 0x5DEECE66D)
+            # the bots of rollout i are seeded from (seeds[i], seat) (run_bot_games), its
+            # chance from (seeds[i], MAX_PLAYERS): a stream unrelated to every seat's
+            states[i]["rng"] = seed_words(int(mix_seed(np.uint64(seeds[i]), st.MAX_PLAYERS)))
             self._count += 1
         kinds = np.full((k, st.MAX_PLAYERS), self.kind, dtype=np.int64)
         run_bot_games(states, kinds, seeds, max_game_length(game.config))
