@@ -24,6 +24,9 @@ option        default     meaning
 ``reward``    ``win``     what the search maximises: ``win``, ``score`` or ``margin``
 ============  ==========  ==============================================================
 
+``c`` is on the scale of the returns: ``win`` returns lie in -1..1; with ``reward=score`` or
+``margin`` (points, in the hundreds) raise it accordingly.
+
 **What the bot sees.** A bot of the arena gets an observation vector and a legal mask, never the
 game (:mod:`borders_sim.agents`). An OpenSpiel bot needs a state, so at each decision the bot
 builds one from the observation alone, :func:`borders_sim.game.belief.world_from_observation`
