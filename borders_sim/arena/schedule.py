@@ -72,7 +72,7 @@ def parse_lineup(text: str) -> tuple[str, ...]:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
                          f"{', '.join(sorted(REGISTRY))} (OpenSpiel bots take options: "
                          "openspiel-ismcts:sims=50)")
-    for name in set(names):
+    for name in dict.fromkeys(names):  # each name once, in lineup order
         bot_factory(name)  # an OpenSpiel bot's options and installation
     return names
 
