@@ -13,6 +13,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
+from . import openspiel
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
 from .ppo import NO_NETS, PPOBot
@@ -70,11 +71,15 @@ REGISTRY: dict[str, Callable[..., Bot]] = {
     name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
 REGISTRY["ismcts"] = ISMCTSBot
 REGISTRY["ppo"] = PPOBot
+# OpenSpiel's bots (Python-only; they need open_spiel when made): see .openspiel
+REGISTRY.update(openspiel.REGISTRY)
 
 
 def make(name: str, seed: int = 0, **options: Any) -> Bot:
     """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``; ``options`` go to its
-    constructor (``make("ppo", weights=PATH)``, ``make("ismcts", simulations=400)``).
+    constructor (``make("ppo", weights=PATH)``, ``make("ismcts", simulations=400)``). A lineup's
+    specs with options (``ppo@PATH``, ``openspiel-ismcts:sims=50``) are made by
+    :func:`~.lineup.make_spec`.
 
     Raises:
         ValueError: an unknown name (the message lists the known ones) or a bad seed.

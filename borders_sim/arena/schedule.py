@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents import COMPILED_BOTS, REGISTRY
-from ..agents.lineup import check_spec, compiled_kinds
+from ..agents.lineup import check_spec, compiled_kinds, known
 from ..agents.play import bot_seed
 from ..rules import state as st
 from ..rules.config import GameConfig
@@ -60,16 +60,18 @@ def parse_lineup(text: str) -> tuple[str, ...]:
 
     Raises:
         ValueError: an empty name, or a bot spec that :func:`~borders_sim.agents.lineup.
-            check_spec` refuses (an unknown name, a ``ppo@PATH`` file that is no policy).
+            check_spec` refuses (an unknown name, a ``ppo@PATH`` file that is no policy, an
+            OpenSpiel bot with bad options or without OpenSpiel installed).
     """
     names = tuple(item.strip() for item in text.split(","))
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names if name.partition("@")[0] not in REGISTRY]
+    unknown = [name for name in names if not known(name)]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))} (and ppo@PATH: a policy file)")
-    for name in dict.fromkeys(names):
+                         f"{', '.join(sorted(REGISTRY))} (ppo@PATH plays a policy file; "
+                         "OpenSpiel bots take options: openspiel-ismcts:sims=50)")
+    for name in dict.fromkeys(names):  # each name once, in lineup order
         check_spec(name)
     return names
 

@@ -91,7 +91,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help=f"number of players, 3..8 (default: {DEFAULT_PLAYERS})")
     tour.add_argument("--bots", type=lineup_arg, default=None, metavar="a,b,...",
                       help=f"one bot name per seat, repeats allowed; bots: {known} (default: "
-                           "the compiled bots, repeated to fill the seats)")
+                           "the compiled bots, repeated to fill the seats); OpenSpiel's bots "
+                           "take options after the name, e.g. openspiel-ismcts:sims=50:"
+                           "rollout=honest (borders_sim.agents.openspiel; needs pip install "
+                           "'borders-sim[bench]')")
     tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
                       default=DEFAULT_TOURNAMENT_GAMES, metavar="G",
                       help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "

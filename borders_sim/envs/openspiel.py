@@ -1,0 +1,54 @@
+"""BORDERS as an OpenSpiel game (``python_borders``): importing this module registers it.
+
+The game itself is :mod:`borders_sim.game.openspiel` (its docstring has the whole story:
+parameters, the chance node of the deals, observations, IS-MCTS, serialization); this module
+re-exports it and adds :class:`BordersBot`, any bot of :func:`borders_sim.agents.make` as a
+``pyspiel.Bot``. Needs OpenSpiel: ``pip install 'borders-sim[bench]'``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# (first: it says how to install OpenSpiel when pyspiel is missing)
+from ..game.openspiel import (DEALS, GAME_NAME, GAME_TYPE, PARAMETERS, BordersGame,
+                              BordersObserver, BordersState, config_from_params, game_type,
+                              params_from_config, parse_gold_menu, pyspiel, score_bound,
+                              utility_bounds)
+from ..agents import make
+
+__all__ = ["DEALS", "GAME_NAME", "GAME_TYPE", "PARAMETERS", "BordersBot", "BordersGame",
+           "BordersObserver", "BordersState", "config_from_params", "game_type",
+           "params_from_config", "parse_gold_menu", "score_bound", "utility_bounds"]
+
+
+class BordersBot(pyspiel.Bot):
+    """One of our bots (:func:`borders_sim.agents.make`) as a ``pyspiel.Bot`` for ``player``.
+
+    At each decision it reads the state's observation tensor and legal actions mask, the
+    OpenSpiel API of any state of this game, so it sees what the player sees and nothing more.
+
+    Args:
+        player: the seat it plays.
+        name: a bot name of :data:`borders_sim.agents.REGISTRY` (e.g. ``"honest"``).
+        seed: the bot's seed.
+    """
+
+    def __init__(self, player: int, name: str, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self.player = player
+        self.name = name
+        self.seed = seed
+        self.bot = make(name, seed)
+
+    def step(self, state: pyspiel.State) -> int:
+        observation = np.asarray(state.observation_tensor(self.player), dtype=np.float32)
+        mask = np.asarray(state.legal_actions_mask(self.player), dtype=np.uint8)
+        return int(self.bot.act(observation, mask))
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        """A new game: a fresh bot of the same name and seed."""
+        self.bot = make(self.name, self.seed)
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Our bots keep no memory beyond the observation: nothing to do."""
