@@ -61,8 +61,8 @@ import numpy as np
 from ..rules import state as st
 from ..rules.actions import PHASE_HI, PHASE_LO
 from ..rules.cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
-                    FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, MAX_MARKET_DISCARDS,
-                    NUM_CARD_TYPES, NUM_GOODS, deck_tier)
+                    FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, NUM_CARD_TYPES, NUM_GOODS,
+                    deck_tier)
 from ..rules.config import GameConfig
 from ..rules.engine import count_legal, legal_mask_at, new_mask, seek_at
 from .invariants import check
@@ -494,19 +494,30 @@ def _outside_border(v: _State, bad: list) -> None:
 
 
 def _border(v: _State, bad: list) -> None:
-    """A border check in progress (P-5, Appendix A)."""
-    phase, n, ni, cur, config = v.phase, v.n, v.ni, v.cur, v.config
-    name = _phase(phase)
-    if cur < 0 or v.crate_status[cur] != st.CRATE_ANNOUNCED:
-        bad.append(f"negotiation.crate_of: the {name} phase needs the seat of an announced "
-                   "crate under border check")
+    """A border check in progress (P-5, Appendix A), checked step by step."""
+    if v.cur < 0 or v.crate_status[v.cur] != st.CRATE_ANNOUNCED:
+        bad.append(f"negotiation.crate_of: the {_phase(v.phase)} phase needs the seat of an "
+                   "announced crate under border check")
         return
-    if phase in OWNER_PHASES and v.turn != cur:
-        bad.append(f"to_move: the owner {_seat(cur)} decides in the {name} phase")
-    if phase in (st.PH_RESPOND, st.PH_JOIN, st.PH_KEEP_OR_OPEN) and v.pos < ni \
+    for step in (_border_turn, _border_rules, _border_standing, _border_outcome,
+                 _border_parcels, _border_deals, _border_crate, _border_bounties):
+        step(v, bad)
+
+
+def _border_turn(v: _State, bad: list) -> None:
+    """Who decides: the owner in its phases, the inspector of the badge slot in the others."""
+    phase, name = v.phase, _phase(v.phase)
+    if phase in OWNER_PHASES and v.turn != v.cur:
+        bad.append(f"to_move: the owner {_seat(v.cur)} decides in the {name} phase")
+    if phase in (st.PH_RESPOND, st.PH_JOIN, st.PH_KEEP_OR_OPEN) and v.pos < v.ni \
             and v.turn != v.insp[v.pos]:
         bad.append(f"to_move: the inspector of badge slot position.index decides in the {name} "
                    "phase")
+
+
+def _border_rules(v: _State, bad: list) -> None:
+    """The phase and the exchange exist under the config (P-7, P-5.2, R-17d, P-5.3)."""
+    phase, config, name = v.phase, v.config, _phase(v.phase)
     if config.haggling == "none" and phase in (st.PH_BOUNTY, st.PH_OFFER, st.PH_ANSWER_DEMAND):
         bad.append(f"phase: no {name} phase with haggling 'none' (P-7)")
     if phase == st.PH_BOUNTY and not (config.bounties or config.smuggler_transfers):
@@ -517,13 +528,17 @@ def _border(v: _State, bad: list) -> None:
                                else config.haggle_rounds):
         bad.append(f"negotiation.exchange: {v.exchange} is not an exchange of this border check "
                    f"(1..{config.haggle_rounds}, 1 in the bounty phase or without haggling)")
-    # --- who stands where (P-5.3, P-5.4) ---
+
+
+def _border_standing(v: _State, bad: list) -> None:
+    """Who stands where: the inspectors' statuses the phase needs (P-5.3, P-5.4)."""
+    phase, ni, name = v.phase, v.ni, _phase(v.phase)
     for g in range(ni, 2):
         if v.g_status[g] != st.G_PASSED:
             bad.append(f"{_badge(g, 'status')}: badge B is not in play; its slot is 'passed' "
                        "during a border check")
-    opened, undecided, committed = v.opened, v.undecided, v.dealt
-    if v.holding and (config.accept_commits or phase not in HOLDING_PHASES):
+    opened, undecided = v.opened, v.undecided
+    if v.holding and (v.config.accept_commits or phase not in HOLDING_PHASES):
         bad.append(f"{_badge(v.holding[0], 'status')}: 'holding' needs config.accept_commits "
                    f"false and one of the phases {[_phase(p) for p in HOLDING_PHASES]} "
                    "(P-5.3(b'))")
@@ -551,17 +566,19 @@ def _border(v: _State, bad: list) -> None:
         if not opened or undecided:
             bad.append("negotiation.inspectors: the react phase comes after an open, with no "
                        "inspector 'undecided' (P-5.4)")
-    else:
-        if undecided:
-            bad.append(f"{_badge(undecided[0], 'status')}: 'undecided' during settlement "
-                       "(undecided inspectors pass when the negotiation ends, 4.4-2)")
-    # --- outcome and settlement step (Appendix A, R-16) ---
-    out = v.outcome
+    elif undecided:
+        bad.append(f"{_badge(undecided[0], 'status')}: 'undecided' during settlement "
+                   "(undecided inspectors pass when the negotiation ends, 4.4-2)")
+
+
+def _border_outcome(v: _State, bad: list) -> None:
+    """The outcome and the settlement step the crate is at (Appendix A, R-16)."""
+    phase, out, name = v.phase, v.outcome, _phase(v.phase)
     if phase in SETTLING:
         if out == st.OUT_PENDING:
             bad.append(f"negotiation.outcome: 'pending' in the {name} phase (settlement has "
                        "begun)")
-        elif (out == st.OUT_PASSED) == bool(opened):
+        elif (out == st.OUT_PASSED) == bool(v.opened):
             bad.append("negotiation.outcome: 'passed' exactly when no inspector opened "
                        "(Appendix A)")
         if (v.fb_hidden >= 0) != (out == st.OUT_FALSE_BOTTOM):
@@ -583,49 +600,67 @@ def _border(v: _State, bad: list) -> None:
             bad.append("negotiation.lawyer_to: must be null before the deals are paid")
     if phase == st.PH_FUND and v.fund_paid <= 0:
         bad.append("negotiation.fund_paid: the Fund is played on gold paid in deals (SF-1)")
-    # --- offers, demands, deals (P-5.3) ---
+
+
+def _border_parcels(v: _State, bad: list) -> None:
+    """Each badge's offer, demand and deal (P-5.3)."""
     for g in range(2):
-        if v.offer_lock[g] and (phase != st.PH_OFFER or g not in undecided):
-            bad.append(f"{_badge(g, 'offer_lock')}: set only in the owner's offer turn, for an "
-                       "undecided inspector")
-        if v.offer_lock[g] & st.LOCK_WITHDRAWN and not _parcel_empty(v, g, "offer"):
-            bad.append(f"{_badge(g, 'offer')}: withdrawn this turn, so it is empty")
-        if phase == st.PH_BOUNTY or phase in AFTER_OPEN:
-            if not _parcel_empty(v, g, "offer"):
-                bad.append(f"{_badge(g, 'offer')}: must be empty in the {name} phase "
-                           "(P-5.2, R-10)")
-        elif phase in NEGOTIATING and v.offer_crate[g].sum() > v.crate_size[cur]:
-            bad.append(f"{_badge(g, 'offer.crate')}: {int(v.offer_crate[g].sum())} crate cards, "
-                       f"more than the {v.crate_size[cur]} packed (P-5.3a)")
-        demand_ok = (phase == st.PH_RESPOND and g < v.pos) or (
-            phase == st.PH_ANSWER_DEMAND and g >= v.pos)
-        if v.demand[g] and (not demand_ok or g not in undecided):
-            bad.append(f"{_badge(g, 'demand')}: {int(v.demand[g])}, but only an undecided "
-                       "inspector's demand waits, from its answer in this exchange until the "
-                       "owner answers it (P-5.3b, P-5.3c)")
-        if g in committed:
-            continue
-        if not _parcel_empty(v, g, "deal") or v.deal_seq[g]:
-            bad.append(f"{_badge(g, 'deal')}: only a 'committed' (or 'holding') inspector has "
-                       "a deal (R-05, P-5.3(b'))")
+        _badge_parcels(v, g, bad)
+
+
+def _badge_parcels(v: _State, g: int, bad: list) -> None:
+    """Badge ``g``'s offer (the owner's, P-5.3a), demand (P-5.3b, P-5.3c) and deal (R-05)."""
+    phase, name = v.phase, _phase(v.phase)
+    if v.offer_lock[g] and (phase != st.PH_OFFER or g not in v.undecided):
+        bad.append(f"{_badge(g, 'offer_lock')}: set only in the owner's offer turn, for an "
+                   "undecided inspector")
+    if v.offer_lock[g] & st.LOCK_WITHDRAWN and not _parcel_empty(v, g, "offer"):
+        bad.append(f"{_badge(g, 'offer')}: withdrawn this turn, so it is empty")
+    if phase == st.PH_BOUNTY or phase in AFTER_OPEN:
+        if not _parcel_empty(v, g, "offer"):
+            bad.append(f"{_badge(g, 'offer')}: must be empty in the {name} phase "
+                       "(P-5.2, R-10)")
+    elif phase in NEGOTIATING and v.offer_crate[g].sum() > v.crate_size[v.cur]:
+        bad.append(f"{_badge(g, 'offer.crate')}: {int(v.offer_crate[g].sum())} crate cards, "
+                   f"more than the {v.crate_size[v.cur]} packed (P-5.3a)")
+    demand_ok = (phase == st.PH_RESPOND and g < v.pos) or (
+        phase == st.PH_ANSWER_DEMAND and g >= v.pos)
+    if v.demand[g] and (not demand_ok or g not in v.undecided):
+        bad.append(f"{_badge(g, 'demand')}: {int(v.demand[g])}, but only an undecided "
+                   "inspector's demand waits, from its answer in this exchange until the "
+                   "owner answers it (P-5.3b, P-5.3c)")
+    if g not in v.dealt and (not _parcel_empty(v, g, "deal") or v.deal_seq[g]):
+        bad.append(f"{_badge(g, 'deal')}: only a 'committed' (or 'holding') inspector has "
+                   "a deal (R-05, P-5.3(b'))")
+
+
+def _border_deals(v: _State, bad: list) -> None:
+    """The accepted deals: their order (R-08) and, until settlement, their contents (P-5.3)."""
+    committed, cur = v.dealt, v.cur
     orders = sorted(int(v.deal_seq[g]) for g in committed)
-    voidable = not config.accept_commits  # a voided deal leaves its order unused (P-5.3(b'))
+    voidable = not v.config.accept_commits  # a voided deal leaves its order unused (P-5.3(b'))
     if orders != list(range(1, len(committed) + 1)) and not (
             voidable and len(set(orders)) == len(orders) and all(1 <= o <= 2 for o in orders)):
         bad.append(f"negotiation.inspectors[*].deal_order: the committed inspectors' deals are "
                    f"accepted 1st{' and 2nd' if len(committed) == 2 else ''} (R-08), got "
                    f"{orders}")
+    if v.phase not in NEGOTIATING + KEEPING + AFTER_OPEN:
+        return
     for g in committed:
-        if phase in NEGOTIATING + KEEPING + AFTER_OPEN:
-            if _parcel_empty(v, g, "deal"):
-                bad.append(f"{_badge(g, 'deal')}: a 'committed' inspector's deal cannot be "
-                           "empty (P-5.3b)")
-            if v.deal_crate[g].sum() > v.crate_size[cur]:
-                bad.append(f"{_badge(g, 'deal.crate')}: more crate cards than the "
-                           f"{v.crate_size[cur]} packed (P-5.3a)")
+        if _parcel_empty(v, g, "deal"):
+            bad.append(f"{_badge(g, 'deal')}: a 'committed' inspector's deal cannot be "
+                       "empty (P-5.3b)")
+        if v.deal_crate[g].sum() > v.crate_size[cur]:
+            bad.append(f"{_badge(g, 'deal.crate')}: more crate cards than the "
+                       f"{v.crate_size[cur]} packed (P-5.3a)")
+
+
+def _border_crate(v: _State, bad: list) -> None:
+    """What is left in the crate at the settlement step (R-16, R-08, R-17d)."""
+    phase, cur = v.phase, v.cur
     if phase == st.PH_LAWYER:  # the crate's cards have moved (R-16 step 1)
         promised = v.deal_crate.sum(axis=0)
-        if out in (st.OUT_PASSED, st.OUT_PASSED_SR):
+        if v.outcome in (st.OUT_PASSED, st.OUT_PASSED_SR):
             if not np.array_equal(promised, v.crate[cur]):
                 bad.append(f"{_pl(cur, 'crate')}: after a pass the crate holds exactly the "
                            "deals' deliverable crate goods, negotiation.inspectors[*].deal.crate "
@@ -637,8 +672,13 @@ def _border(v: _State, bad: list) -> None:
         _lawyer_pool(v, bad)
     elif phase in (st.PH_FUND, st.PH_BOUNTY_LAWYER) and v.crate[cur].any():
         bad.append(f"{_pl(cur, 'crate')}: empty once the deals are paid (R-16)")
-    # --- bounties and gifts (P-5.2, R-07, R-06c) ---
-    for x in range(n):
+
+
+def _border_bounties(v: _State, bad: list) -> None:
+    """Bounties and gifts: made by the other smugglers in their turn, accepted by openers,
+    paid in turn (P-5.2, R-07, R-06c)."""
+    phase, cur = v.phase, v.cur
+    for x in range(v.n):
         if not (v.bounty_gold[x].any() or v.bounty_wh[x].any() or v.bounty_on[x].any()
                 or v.gift_lock[x]):
             continue
@@ -652,7 +692,7 @@ def _border(v: _State, bad: list) -> None:
         for g in range(2):
             if not v.bounty_on[x, g]:
                 continue
-            if g not in opened:
+            if g not in v.opened:
                 bad.append(f"{_bounty(x, g)}.accepted: only a bounty to an inspector who opened "
                            "is accepted (R-07)")
             elif phase == st.PH_BOUNTY_LAWYER and v.where[x] < v.pos or (
