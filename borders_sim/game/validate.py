@@ -52,6 +52,27 @@ What is checked
 Outside a border check the negotiation record is what the last one left behind; the engine
 resets it when the next crate comes up, so only what could still act is checked there (no
 reserve, no accepted bounty, no standing demand or offer lock, no Lawyer pool).
+
+Positions no game reaches (``reachable=False``)
+-----------------------------------------------
+The ``stats``, ``end_of_game.runouts`` and ``bank`` bounds above, and the invariants of gold
+conservation and private knowledge, hold because a real game produced the state: they refuse
+positions that the kernels can play but that no game reaches. With ``reachable=False``
+(:func:`~.dict_format.state_from_dict`, :meth:`borders_sim.Game.from_dict`) the records they
+constrain are rebased first (:mod:`.rebase`: the bank's books, the stats, the promises made, the
+knowledge bounds), and the three counter bounds count against the whole game instead of the
+rounds played, so every count stays far from its field's limit and the bounds hold again after
+every decision:
+
+- ``stats`` plus the crates still to settle this round, plus ``smugglers`` per round that may
+  still come (the rounds left above), is at most ``smugglers * max_rounds``;
+- ``end_of_game.runouts`` plus 2 per draw that may still come in the game is at most
+  ``2 (players + (smugglers + players) max_rounds)``;
+- the gold of all players, plus the 1 gold per crate still to settle that the bank may pay with
+  two inspectors (§8), is at most :data:`MAX_GOLD` (``2**24``).
+
+Everything else is checked as above: the cards, the escrow, the seats, every phase's
+bookkeeping, the decision, the rounds and the steps.
 """
 
 from __future__ import annotations
@@ -268,7 +289,8 @@ def _rounds_left(v: _State) -> int:
 
 
 def _counters(v: _State, bad: list) -> None:
-    n, ni, config = v.n, v.ni, v.config
+    """The decisions and the rounds: the game ends within its bounds (P-0.4)."""
+    config = v.config
     limit = max_game_length(config)
     if v.steps > limit:
         bad.append(f"steps: {v.steps} decisions, more than max_game_length = {limit} of this "
@@ -279,49 +301,99 @@ def _counters(v: _State, bad: list) -> None:
             bad.append(f"round: {v.round}, but a game in this position may last until round "
                        f"{end} (draw_pile of {v.draw_len} cards, end_of_game.runouts "
                        f"{v.runouts}), beyond max_rounds = {max_rounds(config)} (P-0.4)")
-    statuses = v.crate_status[:n]
+
+
+def _crates_left(v: _State) -> int:
+    """An upper bound on the crates still to settle this round."""
+    statuses = v.crate_status[:v.n]
     if v.phase in PRE_PACK:
-        left = v.smugglers
-    elif v.phase == st.PH_PACK:
-        left = int(np.isin(statuses, (st.CRATE_PACKING, st.CRATE_CLOSED)).sum())
-    elif v.phase == st.PH_ANNOUNCE:
-        left = int(np.isin(statuses, (st.CRATE_CLOSED, st.CRATE_ANNOUNCED)).sum())
-    elif v.phase == st.PH_CHOOSE_CRATE or v.phase in BORDER:
-        left = int((statuses == st.CRATE_ANNOUNCED).sum()) - (v.phase in SETTLING)
-    else:
-        left = 0
-    settled = v.n_opened + v.n_passed
-    if settled + left > v.smugglers * v.round:
+        return v.smugglers
+    if v.phase == st.PH_PACK:
+        return int(np.isin(statuses, (st.CRATE_PACKING, st.CRATE_CLOSED)).sum())
+    if v.phase == st.PH_ANNOUNCE:
+        return int(np.isin(statuses, (st.CRATE_CLOSED, st.CRATE_ANNOUNCED)).sum())
+    if v.phase == st.PH_CHOOSE_CRATE or v.phase in BORDER:
+        return int((statuses == st.CRATE_ANNOUNCED).sum()) - (v.phase in SETTLING)
+    return 0
+
+
+def _draws_left(v: _State) -> int:
+    """An upper bound on the draws still to come this round (the market's, P-2, and the
+    refill's, 4.5-4); each runs the draw pile out at most twice."""
+    if v.phase == st.PH_GAME_OVER:
+        return 0
+    if v.phase in (st.PH_WINDOW, st.PH_RAID_DISCARD):
+        return v.smugglers + v.n
+    if v.phase == st.PH_MARKET:
+        return sum(1 for i in range(v.pos, v.n) if not v.is_insp[v.order[i]]) + v.n
+    return v.n
+
+
+#: Appended to the problems that only a real game's past rules out.
+UNREACHED = " (only a real game's past rules this out: see Game.from_dict(d, reachable=False))"
+
+
+def _past(v: _State, bad: list) -> None:
+    """The counters a real game's past bounds by the rounds played: crates settled, run-outs,
+    the bank's books (module docstring)."""
+    n, ni = v.n, v.ni
+    left = _crates_left(v)
+    if v.n_opened + v.n_passed + left > v.smugglers * v.round:
         bad.append(f"stats: {v.n_opened} crates_opened + {v.n_passed} crates_passed, and "
                    f"{left} crate(s) still to settle this round, but {v.smugglers} smugglers "
-                   f"settle at most {v.smugglers * v.round} crates in {v.round} rounds")
-    if v.phase == st.PH_GAME_OVER:
-        draws = 0
-    elif v.phase in (st.PH_WINDOW, st.PH_RAID_DISCARD):
-        draws = v.smugglers + n
-    elif v.phase == st.PH_MARKET:
-        draws = sum(1 for i in range(v.pos, n) if not v.is_insp[v.order[i]]) + n
-    else:
-        draws = n
+                   f"settle at most {v.smugglers * v.round} crates in {v.round} rounds"
+                   + UNREACHED)
+    draws = _draws_left(v)
     most = 2 * (n + (v.smugglers + n) * v.round)
     if v.runouts + 2 * draws > most:
         bad.append(f"end_of_game.runouts: {v.runouts}, but {v.round} rounds of draws (two "
                    f"run-outs at most per draw, {draws} draws still to come this round) allow "
-                   f"{most - 2 * draws}")
+                   f"{most - 2 * draws}" + UNREACHED)
     paid_out_min = FIRST_INSPECTOR_BONUS * ni
     paid_out_max = paid_out_min + (ni - 1) * v.n_opened
     if not paid_out_min <= v.bank_out <= paid_out_max:
         bad.append(f"bank.paid_out: {v.bank_out}, but the bank pays the first inspectors "
                    f"{paid_out_min} gold (3.4-3) and at most 1 gold per opened crate with two "
                    f"inspectors (§8): {paid_out_min}..{paid_out_max} with {v.n_opened} "
-                   "crates_opened")
+                   "crates_opened" + UNREACHED)
     held = int(v.main_held[:n].sum())
     paid_in_max = BLACK_MARKET_PRICE * held + (ni - 1) * v.n_opened
     if v.bank_in > paid_in_max:
         bad.append(f"bank.paid_in: {v.bank_in}, but the bank takes {BLACK_MARKET_PRICE} gold "
                    f"per main resource collected (5-12) and at most 1 gold per opened crate "
                    f"with two inspectors (§8): at most {paid_in_max} with {held} main "
-                   f"resources held and {v.n_opened} crates_opened")
+                   f"resources held and {v.n_opened} crates_opened" + UNREACHED)
+
+
+#: With ``reachable=False``, the most gold all players may hold together: far below the int32
+#: limit of the gold fields, and exact in the float32 observations.
+MAX_GOLD = 2 ** 24
+
+
+def _whole_game(v: _State, bad: list) -> None:
+    """``reachable=False``: the counters of :func:`_past` bounded by the whole game instead of
+    the rounds played (module docstring). Each bound adds what is still to come in this game
+    (crates, draws, the bank's gold) and so holds again after every decision."""
+    if v.trigger_round > v.round:  # _end_of_game reported it
+        return
+    n, rounds, whole = v.n, _rounds_left(v), max_rounds(v.config)
+    crates = _crates_left(v) + v.smugglers * rounds
+    if v.n_opened + v.n_passed + crates > v.smugglers * whole:
+        bad.append(f"stats: {v.n_opened} crates_opened + {v.n_passed} crates_passed (the "
+                   f"totals of history.counters[*]), and up to {crates} crates still to settle "
+                   f"in this game, more than the {v.smugglers * whole} crates of "
+                   f"max_rounds = {whole} rounds (P-0.4)")
+    draws = _draws_left(v) + (v.smugglers + n) * rounds
+    most = 2 * (n + (v.smugglers + n) * whole)
+    if v.runouts + 2 * draws > most:
+        bad.append(f"end_of_game.runouts: {v.runouts}, and up to {draws} draws still to come "
+                   f"in this game (two run-outs at most per draw), more than the {most} of "
+                   f"max_rounds = {whole} rounds (P-0.4)")
+    gold = int(v.gold[:n].sum())
+    bonus = (v.ni - 1) * crates  # the odd gold of a fine split by two openers (§8)
+    if gold + bonus > MAX_GOLD:
+        bad.append(f"players[*].gold: {gold} in all, and up to {bonus} more from the bank "
+                   f"(§8), more than the {MAX_GOLD} gold a position may hold")
 
 
 # --- the round: positions and crates ------------------------------------------------------------
@@ -762,19 +834,39 @@ def _decision(states, bad: list) -> None:
                    "(a card the play needs is missing or not active)")
 
 
-def problems(states: np.ndarray, config: GameConfig) -> list[str]:
+#: The dict entries behind the invariants of :func:`~.invariants.check` that a loaded state can
+#: break (the others are checked above), by the start of the invariant's message.
+_INVARIANT_PATHS = (("gold not conserved", "players[*].gold, bank"),
+                    ("know_hand", "knowledge.hand"), ("know_down", "knowledge.face_down"))
+
+
+def _invariants(s) -> list[str]:
+    """The invariants ``s`` violates, each named by its dict entries where a dict can break it
+    (those only a real game's past keeps: ``reachable=False`` rebases them)."""
+    out = []
+    for x in check(s):
+        path = next((p for start, p in _INVARIANT_PATHS if x.startswith(start)), None)
+        out.append(f"invariant violated: {x}" if path is None
+                   else f"{path}: invariant violated: {x}{UNREACHED}")
+    return out
+
+
+def problems(states: np.ndarray, config: GameConfig, reachable: bool = True) -> list[str]:
     """What keeps the engine from playing the one-element state array ``states`` (module
     docstring), each problem naming the dict path that causes it; empty when it can play it.
 
     ``config`` is the state's :class:`GameConfig`; the per-seat rows beyond the player count,
     names, seats and value ranges of single entries are the caller's to check
-    (:func:`~.serialize.state_from_dict` does it while reading the dict)."""
+    (:func:`~.serialize.state_from_dict` does it while reading the dict). With ``reachable``
+    false the counters that only a real game's past bounds are bounded by the whole game
+    instead (:func:`_whole_game`); the caller has rebased the rest (:mod:`.rebase`)."""
     v = _State(states[0], config)
     bad: list[str] = []
     _cards(v, bad)
     _seats(v, bad)
     _end_of_game(v, bad)
     _counters(v, bad)
+    (_past if reachable else _whole_game)(v, bad)
     _position(v, bad)
     _crates(v, bad)
     _domains(v, bad)
@@ -786,7 +878,7 @@ def problems(states: np.ndarray, config: GameConfig) -> list[str]:
     if (v.phase == st.PH_GAME_OVER) != (v.turn == -1):
         bad.append("to_move: must be null exactly when the phase is 'game over'")
     if not bad:  # the invariants back the checks above up (gold conservation is only there)
-        bad += [f"invariant violated: {x}" for x in check(states[0])]
+        bad += _invariants(states[0])
     if not bad:
         _decision(states, bad)
     return bad
