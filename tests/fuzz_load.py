@@ -17,10 +17,13 @@ sub-records swapped, or the two badge records; the phase set to another phase na
 removed or renamed; a bool flipped; a counter (round, steps, stats, run-outs, bank) pushed to the
 largest value ``from_dict`` accepts, to check that the bounds are closed under play.
 
+With ``--research`` the dicts are loaded, and reloaded, with ``Game.from_dict(d,
+reachable=False)``, which accepts more of them (research positions) under the same demands.
+
 Trial ``i`` of a batch with seed ``seed`` depends only on ``(seed, i)``, so a batch can be resumed
 after trial ``k`` (``--start``). Run a batch from the repository root::
 
-    python -m tests.fuzz_load --seed 1 --count 500 [--start 0] [--progress FILE]
+    python -m tests.fuzz_load --seed 1 --count 500 [--start 0] [--progress FILE] [--research]
 
 It prints one JSON object: ``{"trials", "refused", "accepted", "failures": {kind: count},
 "examples": {kind: [description, ...]}}``; a failure kind is e.g. ``load:ZeroDivisionError``,
@@ -237,9 +240,9 @@ def _change_phase(d, rng) -> str:
     return f"phase: {old!r} -> {d['phase']!r}"
 
 
-def _accepts(d: dict) -> bool:
+def _accepts(d: dict, reachable: bool) -> bool:
     try:
-        Game.from_dict(d)
+        Game.from_dict(d, reachable)
     except ValueError:
         return False
     return True
@@ -252,7 +255,7 @@ EDGES = (("round",), ("steps",), ("stats", "crates_opened"), ("stats", "crates_p
          ("end_of_game", "runouts"), ("bank", "paid_in"), ("bank", "paid_out"))
 
 
-def _edge(d: dict, rng: random.Random) -> str:
+def _edge(d: dict, rng: random.Random, reachable: bool) -> str:
     path = rng.choice(EDGES)
     seat = rng.randrange(len(d["players"]))
 
@@ -264,22 +267,23 @@ def _edge(d: dict, rng: random.Random) -> str:
         return e
 
     lo, hi = _get(d, path), 2 ** 31 - 1
-    if not _accepts(put(lo)):
+    if not _accepts(put(lo), reachable):
         return _change_phase(d, rng)
     while lo < hi:  # the largest accepted value, if acceptance is monotone in it
         mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if _accepts(put(mid)) else (lo, mid - 1)
+        lo, hi = (mid, hi) if _accepts(put(mid), reachable) else (lo, mid - 1)
     old, new = _get(d, path), put(lo)
     d.clear()
     d.update(new)
     return f"{_name(path)}: {old} -> {lo}, the largest value accepted"
 
 
-def mutate(d: dict, rng: random.Random) -> str:
-    """Change ``d`` in one place; returns a description of the change."""
+def mutate(d: dict, rng: random.Random, reachable: bool = True) -> str:
+    """Change ``d`` in one place; returns a description of the change (``reachable``: how the
+    counters pushed to an edge are loaded)."""
     r = rng.random()
     if r < 0.06:
-        return _edge(d, rng)
+        return _edge(d, rng, reachable)
     if r < 0.12:
         return _change_phase(d, rng)
     if r < 0.20:
@@ -302,10 +306,10 @@ class Failure(Exception):
         self.kind = kind
 
 
-def _reload(game: Game, when: str) -> None:
+def _reload(game: Game, when: str, reachable: bool) -> None:
     try:
         d = game.to_dict()
-        back = Game.from_dict(json.loads(json.dumps(d)))
+        back = Game.from_dict(json.loads(json.dumps(d)), reachable)
     except ValueError as err:
         raise Failure("reload", f"{when}: {err}") from None
     except Exception as err:  # noqa: BLE001 (a fuzzer reports every kind of error)
@@ -314,10 +318,11 @@ def _reload(game: Game, when: str) -> None:
         raise Failure("reload", f"{when}: the reloaded state differs")
 
 
-def play_out(game: Game, rng: random.Random) -> int:
-    """Play ``game`` to the end with random legal actions under every check; returns the steps."""
+def play_out(game: Game, rng: random.Random, reachable: bool = True) -> int:
+    """Play ``game`` to the end with random legal actions under every check, reloading it as
+    ``Game.from_dict(d, reachable)`` along the way; returns the steps."""
     limit = game.max_game_length
-    _reload(game, "after the load")
+    _reload(game, "after the load", reachable)
     steps = 0
     next_reload = rng.randint(1, 40)
     while not game.is_terminal:
@@ -335,29 +340,31 @@ def play_out(game: Game, rng: random.Random) -> int:
         if steps > limit:
             raise Failure("too long", f"more than max_game_length = {limit} steps")
         if steps == next_reload:
-            _reload(game, f"after {steps} steps")
+            _reload(game, f"after {steps} steps", reachable)
             next_reload += rng.randint(1, 60)
-    _reload(game, "at the end")
+    _reload(game, "at the end", reachable)
     return steps
 
 
-def trial(d: dict, rng: random.Random) -> str:
-    """'refused' or 'accepted'; raises :class:`Failure` otherwise."""
+def trial(d: dict, rng: random.Random, reachable: bool = True) -> str:
+    """'refused' or 'accepted' by ``Game.from_dict(d, reachable)``; raises :class:`Failure`
+    otherwise."""
     try:
-        game = Game.from_dict(d)
+        game = Game.from_dict(d, reachable)
     except ValueError as err:
         if not str(err).startswith("bad state dict"):
             raise Failure("refused:message", str(err)) from None
         return "refused"
     except Exception as err:  # noqa: BLE001
         raise Failure(f"load:{type(err).__name__}", str(err)) from None
-    play_out(game, rng)
+    play_out(game, rng, reachable)
     return "accepted"
 
 
 def run_batch(seed: int, count: int, start: int = 0, progress: str | None = None,
-              examples: int = 3) -> dict:
-    """Trials ``start .. count - 1`` of the batch ``seed`` (see the module docstring)."""
+              examples: int = 3, reachable: bool = True) -> dict:
+    """Trials ``start .. count - 1`` of the batch ``seed`` (see the module docstring), loading
+    with ``Game.from_dict(d, reachable)``."""
     bases = base_dicts(seed)
     Game.from_dict(bases[0])  # compiles the load checks before the first trial's clock starts
     result = _empty()
@@ -365,13 +372,14 @@ def run_batch(seed: int, count: int, start: int = 0, progress: str | None = None
         rng = random.Random(seed * 1_000_003 + i)
         base = rng.choice(bases)
         d = copy.deepcopy(base)
-        what = f"{base['config']['num_players']}p {base['phase']!r}: " + mutate(d, rng)
+        what = f"{base['config']['num_players']}p {base['phase']!r}: " + mutate(d, rng,
+                                                                               reachable)
         if progress:  # what runs now, and the results so far
             with open(progress, "w") as f:
                 json.dump({"index": i, "what": what, "done": _plain(result)}, f)
         result["trials"] += 1
         try:
-            result[trial(d, rng)] += 1
+            result[trial(d, rng, reachable)] += 1
         except Failure as err:
             result["failures"][err.kind] += 1
             shown = result["examples"].setdefault(err.kind, [])
@@ -408,11 +416,12 @@ def _read_progress(path: Path) -> dict | None:
 
 
 def run_in_subprocess(seed: int, count: int, stall: float = 60.0, startup: float = 900.0,
-                      env: dict | None = None) -> dict:
+                      env: dict | None = None, reachable: bool = True) -> dict:
     """Run batch ``seed`` in child processes. A trial that makes no progress for ``stall``
     seconds is a hang (the child is killed); a child that dies is a crash; either way the
     batch resumes after that trial. ``startup`` seconds are allowed before the first trial
-    (the child may compile the kernels). Returns the merged result of :func:`run_batch`."""
+    (the child may compile the kernels). Returns the merged result of :func:`run_batch`
+    (``reachable`` false: with ``--research``)."""
     total = _empty()
     start = 0
     with tempfile.TemporaryDirectory(prefix="borders-fuzz-") as tmp:
@@ -422,7 +431,8 @@ def run_in_subprocess(seed: int, count: int, stall: float = 60.0, startup: float
             with open(out, "w") as fo, open(err, "w") as fe:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "tests.fuzz_load", "--seed", str(seed), "--count",
-                     str(count), "--start", str(start), "--progress", str(progress)],
+                     str(count), "--start", str(start), "--progress", str(progress)]
+                    + ([] if reachable else ["--research"]),
                     cwd=ROOT, stdout=fo, stderr=fe, env=env)
                 last, since = None, time.monotonic()
                 while child.poll() is None:
@@ -453,13 +463,14 @@ def run_in_subprocess(seed: int, count: int, stall: float = 60.0, startup: float
 
 
 def run_campaign(mutations: int, first_seed: int = 1, batch: int = 250, workers: int = 2,
-                 stall: float = 60.0, env: dict | None = None) -> dict:
+                 stall: float = 60.0, env: dict | None = None, reachable: bool = True) -> dict:
     """``mutations`` trials in batches of ``batch`` (batch seeds ``first_seed, ...``), run by
     :func:`run_in_subprocess`, ``workers`` child processes at a time; the merged result."""
     sizes = [min(batch, mutations - k) for k in range(0, mutations, batch)]
     with ThreadPoolExecutor(workers) as pool:
         parts = list(pool.map(lambda job: run_in_subprocess(first_seed + job[0], job[1], stall,
-                                                            env=env), enumerate(sizes)))
+                                                            env=env, reachable=reachable),
+                              enumerate(sizes)))
     total = _empty()
     for part in parts:
         _merge(total, part)
@@ -478,11 +489,15 @@ def main(argv=None) -> None:
                     help="run --count trials in batches in child processes (hangs and crashes "
                          "are counted, not fatal)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--research", action="store_true",
+                    help="load with Game.from_dict(d, reachable=False)")
     args = ap.parse_args(argv)
+    reachable = not args.research
     if args.campaign:
-        result = run_campaign(args.count, args.seed, workers=args.workers)
+        result = run_campaign(args.count, args.seed, workers=args.workers, reachable=reachable)
     else:
-        result = run_batch(args.seed, args.count, args.start, args.progress)
+        result = run_batch(args.seed, args.count, args.start, args.progress,
+                           reachable=reachable)
     json.dump(result, sys.stdout, indent=1 if args.campaign else None)
     print()
 

@@ -1,12 +1,15 @@
 """Properties of random legal play (hypothesis): invariants after every step, termination within
 ``max_game_length`` (P-0.4), determinism (DESIGN property 3), and the mask being exactly the set
-of accepted actions (P-0.1).
+of accepted actions (P-0.1); research positions (``Game.from_dict(d, reachable=False)``) play
+to the end with every invariant too.
 
 ``BORDERS_PROPERTY_EXAMPLES`` scales the hypothesis examples of this file (default 1; the CI's
 bounds-checked pass, which compiles every kernel again, runs 0.5)."""
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import random
 
@@ -17,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
 from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
+from tests.perturb import perturb
 from tests.scenario import assert_mask_is_the_accepted_set
 from borders_sim.rules import rollout
 from borders_sim.rules.actions import PHASE_HI, PHASE_LO
@@ -87,6 +91,42 @@ def test_random_play_keeps_invariants_and_ends(n, flags):
 def test_random_play_property(n, seed, policy, flags):
     game = Game(GameConfig(num_players=n, **flags), seed=seed)
     play_random(game, random.Random(policy), assert_invariants)
+
+
+@settings(max_examples=examples(20), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(n=hst.integers(3, 8), seed=hst.integers(0, 2**32), cut=hst.integers(0, 2500),
+       flags=hst.sampled_from(FLAG_SETS))
+def test_research_positions_play_to_the_end(n, seed, cut, flags):
+    """A real position with gold, cards and hands changed by hand (:mod:`tests.perturb`): a
+    saved game that no game reaches, so ``Game.from_dict`` refuses it naming the gold and the
+    bank's books; ``Game.from_dict(d, reachable=False)`` loads it, and it plays to the end
+    with every invariant after every step; reloaded with ``reachable=False`` along the way, it
+    is the same game (nothing more to rebase)."""
+    game = Game(GameConfig(num_players=n, **flags), seed=seed)
+    rng = random.Random(seed)
+    position = game.copy()
+    for _ in range(cut):  # a position along the game, before its end
+        if game.is_terminal:
+            break
+        position = game.copy()
+        game.step(rng.choice(game.legal_actions()))
+    d = position.to_dict()
+    perturb(d, rng)
+    with pytest.raises(ValueError, match=r"players\[\*\]\.gold, bank: invariant violated"):
+        Game.from_dict(copy.deepcopy(d))
+    research = Game.from_dict(d, reachable=False)
+    assert [int(g) for g in research.state[0]["gold"][:n]] == [p["gold"] for p in d["players"]]
+
+    def checker(g: Game) -> None:
+        assert_invariants(g)
+        if rng.random() < 0.02:  # (as dicts: after two Night Raids in a round the state
+            # keeps a raid_taken entry of the second thief that to_dict does not write)
+            d = g.to_dict()
+            assert Game.from_dict(json.loads(json.dumps(d)), reachable=False).to_dict() == d
+
+    checker(research)
+    play_random(research, rng, checker)
 
 
 @pytest.mark.parametrize("n", PLAYERS)

@@ -37,6 +37,14 @@ These checks are closed under play: a game loaded from an accepted dict plays to
 ``max_game_length`` without breaking an invariant, and its own ``to_dict()`` loads again at every
 step (``tests/test_fuzz_load.py`` checks it on mutated dicts).
 
+``state_from_dict(d, reachable=False)`` also loads *research positions*: states the kernels can
+play that no game reaches (gold, hands or crates chosen by hand). It rebases the records of the
+past to fit the position (:mod:`~borders_sim.game.rebase`: the bank's books, the stats, the
+promises made, the knowledge bounds) and checks everything else as above, the bounds on the
+stats, the run-outs and the gold counting against the whole game instead of the rounds played
+(:mod:`~borders_sim.game.validate`); such a game plays to the end without breaking an invariant
+too (``tests/test_position.py``).
+
 Words used
 ----------
 * **seat**: ``"p0"`` .. ``"p7"``, only seats below ``config.num_players``.
@@ -220,6 +228,7 @@ from ..rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
                     NUM_MAIN)
 from ..rules.config import GameConfig
+from .rebase import rebase
 from .validate import problems
 
 FORMAT = "borders_sim.state/2"
@@ -802,13 +811,21 @@ def _rng_word(v, path) -> int:
     return v
 
 
-def state_from_dict(d: dict) -> np.ndarray:
+def state_from_dict(d: dict, reachable: bool = True) -> np.ndarray:
     """Rebuild the one-element STATE_DTYPE array described by ``d`` (see the module docstring).
+
+    With ``reachable`` false, ``d`` may be a position that no game reaches (a research
+    position): the records of the past are rebased to fit it (:mod:`.rebase`) and the bounds
+    that only a past explains count against the whole game (:mod:`.validate`); every check the
+    kernels rely on is made as with ``reachable`` true.
 
     Raises:
         ValueError: ``d`` is malformed or describes an inconsistent state; the message names
             the path of the offending entry and the problem.
+        TypeError: ``reachable`` is not a bool.
     """
+    if not isinstance(reachable, bool):
+        raise TypeError(f"reachable must be a bool, got {reachable!r}")
     if isinstance(d, dict) and d.get("format") in OLD_FORMATS:
         d = {**d, "format": FORMAT, "history": None, "knowledge": None}  # nothing recorded yet
     d = _obj(d, "<top>", _TOP_KEYS)
@@ -895,7 +912,9 @@ def state_from_dict(d: dict) -> np.ndarray:
     _history_in(d["history"], "history", s, n)
     _knowledge_in(d["knowledge"], "knowledge", s, n)
 
-    bad = problems(states, config)
+    if not reachable:
+        rebase(states)
+    bad = problems(states, config, reachable)
     if bad:
         raise ValueError("bad state dict: inconsistent state: " + "; ".join(bad))
     return states

@@ -150,13 +150,59 @@ class Game:
         return serialize.state_to_dict(self.state)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Game":
+    def from_dict(cls, d: dict, reachable: bool = True) -> "Game":
         """A game rebuilt from a dict made by :meth:`to_dict` (e.g. after ``json.loads``).
+
+        Args:
+            d: the game in the layout of :mod:`borders_sim.game.dict_format`.
+            reachable: ``True`` (the default) accepts exactly the states a real game can
+                reach: a saved game loads as it was, and anything else is refused. ``False``
+                also accepts a *research position*, one the kernels can play but no game
+                reaches (gold, hands, crates chosen by hand). The records of the past are then
+                rebased to fit the position (:mod:`borders_sim.game.rebase`): the bank's books
+                (``bank``) balance the gold, the ``stats`` are the totals of the history,
+                ``promises_made`` covers the promises still owed, and what players know of
+                others' hands and face-down cards (``knowledge``) is lowered to the cards
+                there are. Everything the kernels rely on is still checked, as with ``True``
+                (:mod:`borders_sim.game.validate`): every card of the deck exactly once
+                across the piles, hands, crates and warehouses; every count in range; the
+                escrow, the seats, the phase's bookkeeping; a decision to take; a game that
+                ends within ``max_rounds``, with the bounds on stats, run-outs and gold
+                counted against the whole game instead of the rounds played. Such a game plays
+                to the end without breaking an invariant, like a saved one.
 
         Raises:
             ValueError: the dict is malformed or inconsistent; the message names the field.
+            TypeError: ``reachable`` is not a bool.
+
+        Example: a crate under inspection, with the crate's cards and two players' gold chosen
+        by hand (the cards come from the draw pile, so that every card is there once)::
+
+            >>> game = Game(GameConfig(num_players=4), seed=1)
+            >>> while game.phase != "respond":          # play on to a border check
+            ...     game.step(game.legal_actions()[0])
+            >>> d = game.to_dict()
+            >>> d["to_move"], d["negotiation"]["crate_of"], d["players"][1]["announced"]
+            ('p0', 'p1', 'sugar')
+            >>> owner, pile = d["players"][1], d["draw_pile"]
+            >>> pile += [card for card, k in owner["crate"].items() for _ in range(k)]
+            >>> for card in ["sugar"] * 2 + ["rum"] * 3:
+            ...     pile.remove(card)
+            >>> owner["crate"] = {"sugar": 2, "rum": 3}   # 5 cards, announced as sugar
+            >>> owner["gold"], d["players"][0]["gold"] = 12, 80
+            >>> Game.from_dict(d)  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            ValueError: ...players[*].gold, bank: invariant violated: gold not conserved: ...
+            >>> research = Game.from_dict(d, reachable=False)
+            >>> research.to_dict()["bank"]         # rebased: 50 * 4 + 3 - 11 = 192 gold in all
+            {'paid_in': 11, 'paid_out': 3}
+            >>> [research.action_to_string(a) for a in research.legal_actions()]
+            ... # doctest: +NORMALIZE_WHITESPACE
+            ['demand 1', 'demand 2', 'demand 3', 'demand 4', 'demand 5', 'demand 6', 'demand 7',
+             'demand 8', 'demand 10', 'demand 12', 'open', 'pass', 'wait']
         """
-        return cls.from_state(serialize.state_from_dict(d))
+        return cls.from_state(serialize.state_from_dict(d, reachable))
 
     # --- queries -------------------------------------------------------------------------
     @property

@@ -52,6 +52,27 @@ What is checked
 Outside a border check the negotiation record is what the last one left behind; the engine
 resets it when the next crate comes up, so only what could still act is checked there (no
 reserve, no accepted bounty, no standing demand or offer lock, no Lawyer pool).
+
+Positions no game reaches (``reachable=False``)
+-----------------------------------------------
+The ``stats``, ``end_of_game.runouts`` and ``bank`` bounds above, and the invariants of gold
+conservation and private knowledge, hold because a real game produced the state: they refuse
+positions that the kernels can play but that no game reaches. With ``reachable=False``
+(:func:`~.dict_format.state_from_dict`, :meth:`borders_sim.Game.from_dict`) the records they
+constrain are rebased first (:mod:`.rebase`: the bank's books, the stats, the promises made, the
+knowledge bounds), and the three counter bounds count against the whole game instead of the
+rounds played, so every count stays far from its field's limit and the bounds hold again after
+every decision:
+
+- ``stats`` plus the crates still to settle this round, plus ``smugglers`` per round that may
+  still come (the rounds left above), is at most ``smugglers * max_rounds``;
+- ``end_of_game.runouts`` plus 2 per draw that may still come in the game is at most
+  ``2 (players + (smugglers + players) max_rounds)``;
+- the gold of all players, plus the 1 gold per crate still to settle that the bank may pay with
+  two inspectors (§8), is at most :data:`MAX_GOLD` (``2**24``).
+
+Everything else is checked as above: the cards, the escrow, the seats, every phase's
+bookkeeping, the decision, the rounds and the steps.
 """
 
 from __future__ import annotations
@@ -61,8 +82,8 @@ import numpy as np
 from ..rules import state as st
 from ..rules.actions import PHASE_HI, PHASE_LO
 from ..rules.cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
-                    FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, MAX_MARKET_DISCARDS,
-                    NUM_CARD_TYPES, NUM_GOODS, deck_tier)
+                    FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, NUM_CARD_TYPES, NUM_GOODS,
+                    deck_tier)
 from ..rules.config import GameConfig
 from ..rules.engine import count_legal, legal_mask_at, new_mask, seek_at
 from .invariants import check
@@ -268,7 +289,8 @@ def _rounds_left(v: _State) -> int:
 
 
 def _counters(v: _State, bad: list) -> None:
-    n, ni, config = v.n, v.ni, v.config
+    """The decisions and the rounds: the game ends within its bounds (P-0.4)."""
+    config = v.config
     limit = max_game_length(config)
     if v.steps > limit:
         bad.append(f"steps: {v.steps} decisions, more than max_game_length = {limit} of this "
@@ -279,49 +301,99 @@ def _counters(v: _State, bad: list) -> None:
             bad.append(f"round: {v.round}, but a game in this position may last until round "
                        f"{end} (draw_pile of {v.draw_len} cards, end_of_game.runouts "
                        f"{v.runouts}), beyond max_rounds = {max_rounds(config)} (P-0.4)")
-    statuses = v.crate_status[:n]
+
+
+def _crates_left(v: _State) -> int:
+    """An upper bound on the crates still to settle this round."""
+    statuses = v.crate_status[:v.n]
     if v.phase in PRE_PACK:
-        left = v.smugglers
-    elif v.phase == st.PH_PACK:
-        left = int(np.isin(statuses, (st.CRATE_PACKING, st.CRATE_CLOSED)).sum())
-    elif v.phase == st.PH_ANNOUNCE:
-        left = int(np.isin(statuses, (st.CRATE_CLOSED, st.CRATE_ANNOUNCED)).sum())
-    elif v.phase == st.PH_CHOOSE_CRATE or v.phase in BORDER:
-        left = int((statuses == st.CRATE_ANNOUNCED).sum()) - (v.phase in SETTLING)
-    else:
-        left = 0
-    settled = v.n_opened + v.n_passed
-    if settled + left > v.smugglers * v.round:
+        return v.smugglers
+    if v.phase == st.PH_PACK:
+        return int(np.isin(statuses, (st.CRATE_PACKING, st.CRATE_CLOSED)).sum())
+    if v.phase == st.PH_ANNOUNCE:
+        return int(np.isin(statuses, (st.CRATE_CLOSED, st.CRATE_ANNOUNCED)).sum())
+    if v.phase == st.PH_CHOOSE_CRATE or v.phase in BORDER:
+        return int((statuses == st.CRATE_ANNOUNCED).sum()) - (v.phase in SETTLING)
+    return 0
+
+
+def _draws_left(v: _State) -> int:
+    """An upper bound on the draws still to come this round (the market's, P-2, and the
+    refill's, 4.5-4); each runs the draw pile out at most twice."""
+    if v.phase == st.PH_GAME_OVER:
+        return 0
+    if v.phase in (st.PH_WINDOW, st.PH_RAID_DISCARD):
+        return v.smugglers + v.n
+    if v.phase == st.PH_MARKET:
+        return sum(1 for i in range(v.pos, v.n) if not v.is_insp[v.order[i]]) + v.n
+    return v.n
+
+
+#: Appended to the problems that only a real game's past rules out.
+UNREACHED = " (only a real game's past rules this out: see Game.from_dict(d, reachable=False))"
+
+
+def _past(v: _State, bad: list) -> None:
+    """The counters a real game's past bounds by the rounds played: crates settled, run-outs,
+    the bank's books (module docstring)."""
+    n, ni = v.n, v.ni
+    left = _crates_left(v)
+    if v.n_opened + v.n_passed + left > v.smugglers * v.round:
         bad.append(f"stats: {v.n_opened} crates_opened + {v.n_passed} crates_passed, and "
                    f"{left} crate(s) still to settle this round, but {v.smugglers} smugglers "
-                   f"settle at most {v.smugglers * v.round} crates in {v.round} rounds")
-    if v.phase == st.PH_GAME_OVER:
-        draws = 0
-    elif v.phase in (st.PH_WINDOW, st.PH_RAID_DISCARD):
-        draws = v.smugglers + n
-    elif v.phase == st.PH_MARKET:
-        draws = sum(1 for i in range(v.pos, n) if not v.is_insp[v.order[i]]) + n
-    else:
-        draws = n
+                   f"settle at most {v.smugglers * v.round} crates in {v.round} rounds"
+                   + UNREACHED)
+    draws = _draws_left(v)
     most = 2 * (n + (v.smugglers + n) * v.round)
     if v.runouts + 2 * draws > most:
         bad.append(f"end_of_game.runouts: {v.runouts}, but {v.round} rounds of draws (two "
                    f"run-outs at most per draw, {draws} draws still to come this round) allow "
-                   f"{most - 2 * draws}")
+                   f"{most - 2 * draws}" + UNREACHED)
     paid_out_min = FIRST_INSPECTOR_BONUS * ni
     paid_out_max = paid_out_min + (ni - 1) * v.n_opened
     if not paid_out_min <= v.bank_out <= paid_out_max:
         bad.append(f"bank.paid_out: {v.bank_out}, but the bank pays the first inspectors "
                    f"{paid_out_min} gold (3.4-3) and at most 1 gold per opened crate with two "
                    f"inspectors (§8): {paid_out_min}..{paid_out_max} with {v.n_opened} "
-                   "crates_opened")
+                   "crates_opened" + UNREACHED)
     held = int(v.main_held[:n].sum())
     paid_in_max = BLACK_MARKET_PRICE * held + (ni - 1) * v.n_opened
     if v.bank_in > paid_in_max:
         bad.append(f"bank.paid_in: {v.bank_in}, but the bank takes {BLACK_MARKET_PRICE} gold "
                    f"per main resource collected (5-12) and at most 1 gold per opened crate "
                    f"with two inspectors (§8): at most {paid_in_max} with {held} main "
-                   f"resources held and {v.n_opened} crates_opened")
+                   f"resources held and {v.n_opened} crates_opened" + UNREACHED)
+
+
+#: With ``reachable=False``, the most gold all players may hold together: far below the int32
+#: limit of the gold fields, and exact in the float32 observations.
+MAX_GOLD = 2 ** 24
+
+
+def _whole_game(v: _State, bad: list) -> None:
+    """``reachable=False``: the counters of :func:`_past` bounded by the whole game instead of
+    the rounds played (module docstring). Each bound adds what is still to come in this game
+    (crates, draws, the bank's gold) and so holds again after every decision."""
+    if v.trigger_round > v.round:  # _end_of_game reported it
+        return
+    n, rounds, whole = v.n, _rounds_left(v), max_rounds(v.config)
+    crates = _crates_left(v) + v.smugglers * rounds
+    if v.n_opened + v.n_passed + crates > v.smugglers * whole:
+        bad.append(f"stats: {v.n_opened} crates_opened + {v.n_passed} crates_passed (the "
+                   f"totals of history.counters[*]), and up to {crates} crates still to settle "
+                   f"in this game, more than the {v.smugglers * whole} crates of "
+                   f"max_rounds = {whole} rounds (P-0.4)")
+    draws = _draws_left(v) + (v.smugglers + n) * rounds
+    most = 2 * (n + (v.smugglers + n) * whole)
+    if v.runouts + 2 * draws > most:
+        bad.append(f"end_of_game.runouts: {v.runouts}, and up to {draws} draws still to come "
+                   f"in this game (two run-outs at most per draw), more than the {most} of "
+                   f"max_rounds = {whole} rounds (P-0.4)")
+    gold = int(v.gold[:n].sum())
+    bonus = (v.ni - 1) * crates  # the odd gold of a fine split by two openers (§8)
+    if gold + bonus > MAX_GOLD:
+        bad.append(f"players[*].gold: {gold} in all, and up to {bonus} more from the bank "
+                   f"(§8), more than the {MAX_GOLD} gold a position may hold")
 
 
 # --- the round: positions and crates ------------------------------------------------------------
@@ -494,19 +566,30 @@ def _outside_border(v: _State, bad: list) -> None:
 
 
 def _border(v: _State, bad: list) -> None:
-    """A border check in progress (P-5, Appendix A)."""
-    phase, n, ni, cur, config = v.phase, v.n, v.ni, v.cur, v.config
-    name = _phase(phase)
-    if cur < 0 or v.crate_status[cur] != st.CRATE_ANNOUNCED:
-        bad.append(f"negotiation.crate_of: the {name} phase needs the seat of an announced "
-                   "crate under border check")
+    """A border check in progress (P-5, Appendix A), checked step by step."""
+    if v.cur < 0 or v.crate_status[v.cur] != st.CRATE_ANNOUNCED:
+        bad.append(f"negotiation.crate_of: the {_phase(v.phase)} phase needs the seat of an "
+                   "announced crate under border check")
         return
-    if phase in OWNER_PHASES and v.turn != cur:
-        bad.append(f"to_move: the owner {_seat(cur)} decides in the {name} phase")
-    if phase in (st.PH_RESPOND, st.PH_JOIN, st.PH_KEEP_OR_OPEN) and v.pos < ni \
+    for step in (_border_turn, _border_rules, _border_standing, _border_outcome,
+                 _border_parcels, _border_deals, _border_crate, _border_bounties):
+        step(v, bad)
+
+
+def _border_turn(v: _State, bad: list) -> None:
+    """Who decides: the owner in its phases, the inspector of the badge slot in the others."""
+    phase, name = v.phase, _phase(v.phase)
+    if phase in OWNER_PHASES and v.turn != v.cur:
+        bad.append(f"to_move: the owner {_seat(v.cur)} decides in the {name} phase")
+    if phase in (st.PH_RESPOND, st.PH_JOIN, st.PH_KEEP_OR_OPEN) and v.pos < v.ni \
             and v.turn != v.insp[v.pos]:
         bad.append(f"to_move: the inspector of badge slot position.index decides in the {name} "
                    "phase")
+
+
+def _border_rules(v: _State, bad: list) -> None:
+    """The phase and the exchange exist under the config (P-7, P-5.2, R-17d, P-5.3)."""
+    phase, config, name = v.phase, v.config, _phase(v.phase)
     if config.haggling == "none" and phase in (st.PH_BOUNTY, st.PH_OFFER, st.PH_ANSWER_DEMAND):
         bad.append(f"phase: no {name} phase with haggling 'none' (P-7)")
     if phase == st.PH_BOUNTY and not (config.bounties or config.smuggler_transfers):
@@ -517,13 +600,17 @@ def _border(v: _State, bad: list) -> None:
                                else config.haggle_rounds):
         bad.append(f"negotiation.exchange: {v.exchange} is not an exchange of this border check "
                    f"(1..{config.haggle_rounds}, 1 in the bounty phase or without haggling)")
-    # --- who stands where (P-5.3, P-5.4) ---
+
+
+def _border_standing(v: _State, bad: list) -> None:
+    """Who stands where: the inspectors' statuses the phase needs (P-5.3, P-5.4)."""
+    phase, ni, name = v.phase, v.ni, _phase(v.phase)
     for g in range(ni, 2):
         if v.g_status[g] != st.G_PASSED:
             bad.append(f"{_badge(g, 'status')}: badge B is not in play; its slot is 'passed' "
                        "during a border check")
-    opened, undecided, committed = v.opened, v.undecided, v.dealt
-    if v.holding and (config.accept_commits or phase not in HOLDING_PHASES):
+    opened, undecided = v.opened, v.undecided
+    if v.holding and (v.config.accept_commits or phase not in HOLDING_PHASES):
         bad.append(f"{_badge(v.holding[0], 'status')}: 'holding' needs config.accept_commits "
                    f"false and one of the phases {[_phase(p) for p in HOLDING_PHASES]} "
                    "(P-5.3(b'))")
@@ -551,17 +638,19 @@ def _border(v: _State, bad: list) -> None:
         if not opened or undecided:
             bad.append("negotiation.inspectors: the react phase comes after an open, with no "
                        "inspector 'undecided' (P-5.4)")
-    else:
-        if undecided:
-            bad.append(f"{_badge(undecided[0], 'status')}: 'undecided' during settlement "
-                       "(undecided inspectors pass when the negotiation ends, 4.4-2)")
-    # --- outcome and settlement step (Appendix A, R-16) ---
-    out = v.outcome
+    elif undecided:
+        bad.append(f"{_badge(undecided[0], 'status')}: 'undecided' during settlement "
+                   "(undecided inspectors pass when the negotiation ends, 4.4-2)")
+
+
+def _border_outcome(v: _State, bad: list) -> None:
+    """The outcome and the settlement step the crate is at (Appendix A, R-16)."""
+    phase, out, name = v.phase, v.outcome, _phase(v.phase)
     if phase in SETTLING:
         if out == st.OUT_PENDING:
             bad.append(f"negotiation.outcome: 'pending' in the {name} phase (settlement has "
                        "begun)")
-        elif (out == st.OUT_PASSED) == bool(opened):
+        elif (out == st.OUT_PASSED) == bool(v.opened):
             bad.append("negotiation.outcome: 'passed' exactly when no inspector opened "
                        "(Appendix A)")
         if (v.fb_hidden >= 0) != (out == st.OUT_FALSE_BOTTOM):
@@ -583,49 +672,67 @@ def _border(v: _State, bad: list) -> None:
             bad.append("negotiation.lawyer_to: must be null before the deals are paid")
     if phase == st.PH_FUND and v.fund_paid <= 0:
         bad.append("negotiation.fund_paid: the Fund is played on gold paid in deals (SF-1)")
-    # --- offers, demands, deals (P-5.3) ---
+
+
+def _border_parcels(v: _State, bad: list) -> None:
+    """Each badge's offer, demand and deal (P-5.3)."""
     for g in range(2):
-        if v.offer_lock[g] and (phase != st.PH_OFFER or g not in undecided):
-            bad.append(f"{_badge(g, 'offer_lock')}: set only in the owner's offer turn, for an "
-                       "undecided inspector")
-        if v.offer_lock[g] & st.LOCK_WITHDRAWN and not _parcel_empty(v, g, "offer"):
-            bad.append(f"{_badge(g, 'offer')}: withdrawn this turn, so it is empty")
-        if phase == st.PH_BOUNTY or phase in AFTER_OPEN:
-            if not _parcel_empty(v, g, "offer"):
-                bad.append(f"{_badge(g, 'offer')}: must be empty in the {name} phase "
-                           "(P-5.2, R-10)")
-        elif phase in NEGOTIATING and v.offer_crate[g].sum() > v.crate_size[cur]:
-            bad.append(f"{_badge(g, 'offer.crate')}: {int(v.offer_crate[g].sum())} crate cards, "
-                       f"more than the {v.crate_size[cur]} packed (P-5.3a)")
-        demand_ok = (phase == st.PH_RESPOND and g < v.pos) or (
-            phase == st.PH_ANSWER_DEMAND and g >= v.pos)
-        if v.demand[g] and (not demand_ok or g not in undecided):
-            bad.append(f"{_badge(g, 'demand')}: {int(v.demand[g])}, but only an undecided "
-                       "inspector's demand waits, from its answer in this exchange until the "
-                       "owner answers it (P-5.3b, P-5.3c)")
-        if g in committed:
-            continue
-        if not _parcel_empty(v, g, "deal") or v.deal_seq[g]:
-            bad.append(f"{_badge(g, 'deal')}: only a 'committed' (or 'holding') inspector has "
-                       "a deal (R-05, P-5.3(b'))")
+        _badge_parcels(v, g, bad)
+
+
+def _badge_parcels(v: _State, g: int, bad: list) -> None:
+    """Badge ``g``'s offer (the owner's, P-5.3a), demand (P-5.3b, P-5.3c) and deal (R-05)."""
+    phase, name = v.phase, _phase(v.phase)
+    if v.offer_lock[g] and (phase != st.PH_OFFER or g not in v.undecided):
+        bad.append(f"{_badge(g, 'offer_lock')}: set only in the owner's offer turn, for an "
+                   "undecided inspector")
+    if v.offer_lock[g] & st.LOCK_WITHDRAWN and not _parcel_empty(v, g, "offer"):
+        bad.append(f"{_badge(g, 'offer')}: withdrawn this turn, so it is empty")
+    if phase == st.PH_BOUNTY or phase in AFTER_OPEN:
+        if not _parcel_empty(v, g, "offer"):
+            bad.append(f"{_badge(g, 'offer')}: must be empty in the {name} phase "
+                       "(P-5.2, R-10)")
+    elif phase in NEGOTIATING and v.offer_crate[g].sum() > v.crate_size[v.cur]:
+        bad.append(f"{_badge(g, 'offer.crate')}: {int(v.offer_crate[g].sum())} crate cards, "
+                   f"more than the {v.crate_size[v.cur]} packed (P-5.3a)")
+    demand_ok = (phase == st.PH_RESPOND and g < v.pos) or (
+        phase == st.PH_ANSWER_DEMAND and g >= v.pos)
+    if v.demand[g] and (not demand_ok or g not in v.undecided):
+        bad.append(f"{_badge(g, 'demand')}: {int(v.demand[g])}, but only an undecided "
+                   "inspector's demand waits, from its answer in this exchange until the "
+                   "owner answers it (P-5.3b, P-5.3c)")
+    if g not in v.dealt and (not _parcel_empty(v, g, "deal") or v.deal_seq[g]):
+        bad.append(f"{_badge(g, 'deal')}: only a 'committed' (or 'holding') inspector has "
+                   "a deal (R-05, P-5.3(b'))")
+
+
+def _border_deals(v: _State, bad: list) -> None:
+    """The accepted deals: their order (R-08) and, until settlement, their contents (P-5.3)."""
+    committed, cur = v.dealt, v.cur
     orders = sorted(int(v.deal_seq[g]) for g in committed)
-    voidable = not config.accept_commits  # a voided deal leaves its order unused (P-5.3(b'))
+    voidable = not v.config.accept_commits  # a voided deal leaves its order unused (P-5.3(b'))
     if orders != list(range(1, len(committed) + 1)) and not (
             voidable and len(set(orders)) == len(orders) and all(1 <= o <= 2 for o in orders)):
         bad.append(f"negotiation.inspectors[*].deal_order: the committed inspectors' deals are "
                    f"accepted 1st{' and 2nd' if len(committed) == 2 else ''} (R-08), got "
                    f"{orders}")
+    if v.phase not in NEGOTIATING + KEEPING + AFTER_OPEN:
+        return
     for g in committed:
-        if phase in NEGOTIATING + KEEPING + AFTER_OPEN:
-            if _parcel_empty(v, g, "deal"):
-                bad.append(f"{_badge(g, 'deal')}: a 'committed' inspector's deal cannot be "
-                           "empty (P-5.3b)")
-            if v.deal_crate[g].sum() > v.crate_size[cur]:
-                bad.append(f"{_badge(g, 'deal.crate')}: more crate cards than the "
-                           f"{v.crate_size[cur]} packed (P-5.3a)")
+        if _parcel_empty(v, g, "deal"):
+            bad.append(f"{_badge(g, 'deal')}: a 'committed' inspector's deal cannot be "
+                       "empty (P-5.3b)")
+        if v.deal_crate[g].sum() > v.crate_size[cur]:
+            bad.append(f"{_badge(g, 'deal.crate')}: more crate cards than the "
+                       f"{v.crate_size[cur]} packed (P-5.3a)")
+
+
+def _border_crate(v: _State, bad: list) -> None:
+    """What is left in the crate at the settlement step (R-16, R-08, R-17d)."""
+    phase, cur = v.phase, v.cur
     if phase == st.PH_LAWYER:  # the crate's cards have moved (R-16 step 1)
         promised = v.deal_crate.sum(axis=0)
-        if out in (st.OUT_PASSED, st.OUT_PASSED_SR):
+        if v.outcome in (st.OUT_PASSED, st.OUT_PASSED_SR):
             if not np.array_equal(promised, v.crate[cur]):
                 bad.append(f"{_pl(cur, 'crate')}: after a pass the crate holds exactly the "
                            "deals' deliverable crate goods, negotiation.inspectors[*].deal.crate "
@@ -637,8 +744,13 @@ def _border(v: _State, bad: list) -> None:
         _lawyer_pool(v, bad)
     elif phase in (st.PH_FUND, st.PH_BOUNTY_LAWYER) and v.crate[cur].any():
         bad.append(f"{_pl(cur, 'crate')}: empty once the deals are paid (R-16)")
-    # --- bounties and gifts (P-5.2, R-07, R-06c) ---
-    for x in range(n):
+
+
+def _border_bounties(v: _State, bad: list) -> None:
+    """Bounties and gifts: made by the other smugglers in their turn, accepted by openers,
+    paid in turn (P-5.2, R-07, R-06c)."""
+    phase, cur = v.phase, v.cur
+    for x in range(v.n):
         if not (v.bounty_gold[x].any() or v.bounty_wh[x].any() or v.bounty_on[x].any()
                 or v.gift_lock[x]):
             continue
@@ -652,7 +764,7 @@ def _border(v: _State, bad: list) -> None:
         for g in range(2):
             if not v.bounty_on[x, g]:
                 continue
-            if g not in opened:
+            if g not in v.opened:
                 bad.append(f"{_bounty(x, g)}.accepted: only a bounty to an inspector who opened "
                            "is accepted (R-07)")
             elif phase == st.PH_BOUNTY_LAWYER and v.where[x] < v.pos or (
@@ -722,19 +834,39 @@ def _decision(states, bad: list) -> None:
                    "(a card the play needs is missing or not active)")
 
 
-def problems(states: np.ndarray, config: GameConfig) -> list[str]:
+#: The dict entries behind the invariants of :func:`~.invariants.check` that a loaded state can
+#: break (the others are checked above), by the start of the invariant's message.
+_INVARIANT_PATHS = (("gold not conserved", "players[*].gold, bank"),
+                    ("know_hand", "knowledge.hand"), ("know_down", "knowledge.face_down"))
+
+
+def _invariants(s) -> list[str]:
+    """The invariants ``s`` violates, each named by its dict entries where a dict can break it
+    (those only a real game's past keeps: ``reachable=False`` rebases them)."""
+    out = []
+    for x in check(s):
+        path = next((p for start, p in _INVARIANT_PATHS if x.startswith(start)), None)
+        out.append(f"invariant violated: {x}" if path is None
+                   else f"{path}: invariant violated: {x}{UNREACHED}")
+    return out
+
+
+def problems(states: np.ndarray, config: GameConfig, reachable: bool = True) -> list[str]:
     """What keeps the engine from playing the one-element state array ``states`` (module
     docstring), each problem naming the dict path that causes it; empty when it can play it.
 
     ``config`` is the state's :class:`GameConfig`; the per-seat rows beyond the player count,
     names, seats and value ranges of single entries are the caller's to check
-    (:func:`~.serialize.state_from_dict` does it while reading the dict)."""
+    (:func:`~.serialize.state_from_dict` does it while reading the dict). With ``reachable``
+    false the counters that only a real game's past bounds are bounded by the whole game
+    instead (:func:`_whole_game`); the caller has rebased the rest (:mod:`.rebase`)."""
     v = _State(states[0], config)
     bad: list[str] = []
     _cards(v, bad)
     _seats(v, bad)
     _end_of_game(v, bad)
     _counters(v, bad)
+    (_past if reachable else _whole_game)(v, bad)
     _position(v, bad)
     _crates(v, bad)
     _domains(v, bad)
@@ -746,7 +878,7 @@ def problems(states: np.ndarray, config: GameConfig) -> list[str]:
     if (v.phase == st.PH_GAME_OVER) != (v.turn == -1):
         bad.append("to_move: must be null exactly when the phase is 'game over'")
     if not bad:  # the invariants back the checks above up (gold conservation is only there)
-        bad += [f"invariant violated: {x}" for x in check(states[0])]
+        bad += _invariants(states[0])
     if not bad:
         _decision(states, bad)
     return bad
