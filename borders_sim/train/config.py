@@ -25,7 +25,22 @@ class PPOSettings:
 
 @dataclass
 class TrainConfig:
-    """One experiment; the defaults are the recipe of the shipped policy (README)."""
+    """One experiment; the defaults are the recipe of the shipped policy (README).
+
+    * ``players``: the player count of every game; ``opponents``: the pool (compiled bot names,
+      ``ppo``, ``ppo@PATH``, ``league``: see :meth:`league`).
+    * ``minutes``: the run's wall-clock budget; ``max_updates``: a cap on the updates, and the
+      horizon over which ``anneal_lr`` lowers the learning rate linearly to 5% (without it the
+      rate stays at ``lr``: a schedule by the clock would make two runs of one seed differ).
+    * ``num_envs`` games side by side, ``steps`` learner decisions of each per update, so an
+      update learns from ``num_envs * steps`` decisions; ``hidden``: the two hidden layers.
+    * ``reward``: the terminal reward (``win``, ``score``, ``margin``); ``dense``: spread it over
+      the learner's decisions by potential-based shaping (same sum, same best policy).
+    * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
+    * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
+      against 3 copies of each heuristic; 0: none).
+    * ``torch_threads``; ``init``: a policy file to start from; ``ppo``: the update's settings.
+    """
 
     players: int = 4
     opponents: tuple[str, ...] = ("league",)
@@ -41,7 +56,7 @@ class TrainConfig:
     dense: bool = True
     snapshots: int = 4
     snapshot_every: int = 25
-    checkpoint_every: int = 50
+    checkpoint_every: int = 200
     eval_every: int = 100
     eval_games: int = 200
     torch_threads: int = 1
