@@ -4,25 +4,33 @@ Usage::
 
     python benchmarks/ladder.py                      # print the tables
     python benchmarks/ladder.py --write-readme       # and put them into README.md
-    python benchmarks/ladder.py --games 8400 --slow-games 40 --seed 1
+    python benchmarks/ladder.py --games 8400 --strong-games 1000 --slow-games 40 --seed 1
 
-Two tables, both reproducible from the command above (same seeds, same games, any machine):
+Three tables, every game 4 players with seats rotating, all reproducible from the command
+above (same seeds, same games, any machine):
 
-1. **All compiled bots together**: one 4-player tournament of the lineup of every compiled bot
-   (:data:`borders_sim.agents.COMPILED_BOTS`, repeated to fill 4 seats), ``--games`` games
-   (seats rotating). The ladder: each bot's win rate with its 95% interval, score and rating.
-2. **Each Python-only bot against each compiled bot** (for example ``ismcts``): 4-player
-   games of the lineup ``[bot, X, X, X]``, ``--slow-games`` games per opponent ``X``. The bot
-   beats ``X`` with significance when the lower end of its win-rate interval is above 1/4,
-   the rate of a bot no better than the three others.
+1. **The compiled bots together**: one tournament of ``random``, ``honest``, ``bluffer`` and
+   ``collector``, ``--games`` games: each bot's win rate with its 95% interval, score, rating.
+2. **Each strong bot against three copies of each other bot** (the lineup ``[bot, X, X, X]``):
+   ``ppo`` (the shipped policy) against each heuristic in ``--strong-games`` games (compiled,
+   seconds), and the Python search bots (``ismcts``, OpenSpiel's IS-MCTS when installed, at
+   ``--openspiel-sims`` simulations with honest rollouts, ``--openspiel-games`` games) and ``ppo``
+   against ``ismcts`` in ``--slow-games`` games (a game of three searching bots takes most of a
+   minute here). A bot beats ``X`` with
+   significance when the lower end of its interval is above 1/4, the rate of a bot no better
+   than the three others.
+3. The time a game of each slow matchup took.
 
-``--write-readme`` replaces the text between the markers ``<!-- ladder:start -->`` and
-``<!-- ladder:end -->`` of the README of this checkout with the tables and the command line.
+The tournaments' seeds start at ``--seed`` (no training run deals a tournament seed:
+:data:`borders_sim.train.trainer.EVAL_SEED` and the training env's hashed seeds are elsewhere).
+``--write-readme`` replaces the text between ``<!-- ladder:start -->`` and
+``<!-- ladder:end -->`` of the README of this checkout.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import sys
@@ -33,21 +41,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from borders_sim.agents import COMPILED_BOTS, REGISTRY  # noqa: E402
-from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
 from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
+from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
 
 PLAYERS = 4
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
+HEURISTICS = ("honest", "bluffer", "collector")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int_in(1, 10**8), default=8400,
                         help="games of the compiled bots' tournament (default: 8400)")
+    parser.add_argument("--strong-games", type=int_in(1, 10**8), default=1000,
+                        help="games of ppo against 3 of each heuristic (default: 1000)")
     parser.add_argument("--slow-games", type=int_in(1, 10**6), default=40,
-                        help="games of each Python-only bot against each compiled bot "
-                             "(default: 40)")
+                        help="games of each matchup with a Python search bot (default: 40)")
+    parser.add_argument("--openspiel-games", type=int_in(1, 10**6), default=12,
+                        help="games of OpenSpiel's IS-MCTS against each heuristic (default: 12)")
+    parser.add_argument("--openspiel-sims", type=int_in(1, 10**6), default=50,
+                        help="simulations per decision of OpenSpiel's IS-MCTS (default: 50)")
+    parser.add_argument("--no-openspiel", action="store_true",
+                        help="leave OpenSpiel's IS-MCTS out")
     parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
     parser.add_argument("--write-readme", action="store_true",
                         help="replace the ladder section of README.md")
@@ -67,39 +82,53 @@ def ladder_rows(results) -> list[list[str]]:
     return rows
 
 
+def matchup(bot: str, other: str, games: int, seed: int) -> tuple[list[str], float]:
+    """The row of ``bot`` against 3 ``other`` and the wall seconds it took."""
+    t0 = time.perf_counter()
+    r = run_tournament(PLAYERS, (bot,) + (other,) * (PLAYERS - 1), games, seed)
+    b = r.bots[0]
+    lo, hi = b["win_rate_ci95"]
+    row = [bot, other, str(r.games_played),
+           f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
+           f"{b['mean_score']:.1f}", "yes" if lo > 1 / PLAYERS else "no"]
+    return row, time.perf_counter() - t0
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     lineup = default_lineup(PLAYERS)
     t0 = time.perf_counter()
     results = run_tournament(PLAYERS, lineup, args.games, args.seed)
-    parts = [f"All compiled bots, {PLAYERS} players, lineup {','.join(lineup)}, "
-             f"{args.games} games (seats rotating):", "",
+    parts = [f"The compiled heuristics and random play, {PLAYERS} players, lineup "
+             f"{','.join(lineup)}, {args.games} games (seats rotating):", "",
              markdown_table(["bot", "win rate [95% CI]", "score mean (sd)",
                              "rating mu (sigma)", "lies when opened", "opens", "bribed"],
                             ladder_rows(results))]
-    slow = [name for name in REGISTRY if name not in COMPILED_BOTS]
-    rows = []
-    t_slow = time.perf_counter()
-    for name in slow:
-        for other in COMPILED_BOTS:
-            r = run_tournament(PLAYERS, (name,) + (other,) * (PLAYERS - 1), args.slow_games,
-                               args.seed)
-            b = r.bots[0]
-            lo, hi = b["win_rate_ci95"]
-            rows.append([name, other, str(args.slow_games),
-                         f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
-                         "yes" if lo > 1 / PLAYERS else "no"])
-    if rows:
-        workers = os.cpu_count() or 1  # run_tournament's worker processes on the Python path
-        per_game = (time.perf_counter() - t_slow) * workers / (len(rows) * args.slow_games)
-        parts += ["", f"Python-only bots against {PLAYERS - 1} copies of each compiled bot:", "",
-                  markdown_table(["bot", "against", "games", "win rate [95% CI]",
-                                  "beats it (CI above 25%)"], rows), "",
-                  f"A game took {per_game:.1f} s on average here (wall clock, {workers} games at "
-                  "a time in worker processes)."]
-    command = (f"python benchmarks/ladder.py --games {args.games} --slow-games "
-               f"{args.slow_games} --seed {args.seed}")
-    parts += ["", f"Made by `{command}` ({time.perf_counter() - t0:.0f} s here)."]
+    fast = [("ppo", other, args.strong_games) for other in HEURISTICS]
+    slow = [("ismcts", other, args.slow_games) for other in HEURISTICS]
+    if not args.no_openspiel and importlib.util.find_spec("pyspiel") is not None:
+        spiel = f"openspiel-ismcts:sims={args.openspiel_sims}:rollout=honest"
+        slow += [(spiel, other, args.openspiel_games) for other in HEURISTICS]
+    slow.append(("ppo", "ismcts", args.slow_games))
+    rows, times = [], []
+    for bot, other, games in fast + slow:
+        row, seconds = matchup(bot, other, games, args.seed)
+        rows.append(row)
+        if (bot, other, games) in slow:
+            workers = os.cpu_count() or 1  # the Python path's worker processes
+            times.append([bot, other, f"{seconds * workers / games:.1f}"])
+        print(f"  {row[0]} vs 3 {row[1]}: {row[3]}", file=sys.stderr, flush=True)
+    parts += ["", f"Each bot against {PLAYERS - 1} copies of another:", "",
+              markdown_table(["bot", "against", "games", "win rate [95% CI]", "mean score",
+                              "beats it (CI above 25%)"], rows), "",
+              f"Seconds a game took in the slow matchups ({os.cpu_count() or 1} games at a time "
+              "in worker processes):", "",
+              markdown_table(["bot", "against", "s per game"], times)]
+    command = (f"python benchmarks/ladder.py --games {args.games} --strong-games "
+               f"{args.strong_games} --slow-games {args.slow_games} --openspiel-games "
+               f"{args.openspiel_games} --openspiel-sims {args.openspiel_sims} --seed "
+               f"{args.seed}")
+    parts += ["", f"Made by `{command}` ({(time.perf_counter() - t0) / 60:.0f} min here)."]
     text = "\n".join(parts)
     print(text)
     if args.write_readme:
