@@ -208,7 +208,9 @@ def test_replay_of_a_missing_or_empty_file(capsys, tmp_path):
     (["--plot", "/tmp/r.txt"], r"argument --plot: '/tmp/r.txt' must end in .png, .pdf, .svg"),
     (["--backend", "local", "--ray-address", "127.0.0.1:1"],
      r"--ray-address needs --backend ray"),
-    (["--seed", str(2**63 - 1), "--games", "2"], r"the last game's seed must be at most"),
+    (["--seed", str(2**64 - 1), "--games", "2"], r"the last game's seed, seed \+ 1, must be at "
+                                                 r"most 2\*\*64 - 1"),
+    (["--seed", str(2**64)], r"argument --seed: must be a seed, an integer from 0 to 2\*\*64 - 1"),
 ])
 def test_bad_tournament_arguments_are_one_line_errors(capsys, args, message):
     code, _, err = run(capsys, ["tournament", *args, "--no-progress"])

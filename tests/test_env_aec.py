@@ -303,17 +303,23 @@ def test_bad_keywords_are_named(make, kwargs, word):
         make(**kwargs)
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, 2**64])
 def test_bad_seed_is_named(seed):
     env = borders_v0.raw_env()
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="seed must be a seed, an int from 0 to 2"):
         env.reset(seed=seed)
+
+
+def test_the_top_seed_is_a_seed():
+    env = borders_v0.raw_env()
+    env.reset(seed=2**64 - 1)
+    assert env.unwrapped.game.to_dict() == Game(GameConfig(), seed=2**64 - 1).to_dict()
 
 
 @pytest.mark.parametrize("player", [-1, 4, 8, "p0", 1.0, True, None])
 @pytest.mark.parametrize("fn", [observe, observe_json, observe_text])
 def test_seat_out_of_range_is_named(fn, player):
-    with pytest.raises(ValueError, match="player must be a seat 0..3"):
+    with pytest.raises(ValueError, match="player must be a seat, an int from 0 to 3"):
         fn(Game(GameConfig(num_players=4)), player)
 
 

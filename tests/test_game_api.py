@@ -160,7 +160,9 @@ def test_player_that_is_not_a_seat_is_refused_by_name(player):
     with pytest.raises(IllegalActionError,
                        match=r"player must be a seat, an int from 0 to 3, got ") as err:
         game.step(game.legal_actions()[0], player=player)
-    assert repr(player) in str(err.value)
+    is_int = isinstance(player, (int, np.integer)) and not isinstance(player, (bool, np.bool_))
+    shown = str(int(player)) if is_int else repr(player)
+    assert f"got {shown}" in str(err.value)
     assert "pp1" not in str(err.value)
     assert game.state.tobytes() == before
 

@@ -30,6 +30,7 @@ from .. import __version__
 from ..game.game import Game
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.args import is_int
 from ..rules.config import GameConfig
 from .schedule import Tournament
 
@@ -95,10 +96,6 @@ class Trace:
     result: dict
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def read_trace(path: str | os.PathLike) -> Trace:
     """Parse and check the structure of a trace file.
 
@@ -135,7 +132,7 @@ def read_trace(path: str | os.PathLike) -> Trace:
     number, header = lines[0]
     if header.get("format") != FORMAT or header.get("version") != VERSION:
         raise TraceError(f"{name} line {number}: not a {FORMAT} version {VERSION} header")
-    for key, ok in (("config", lambda v: isinstance(v, dict)), ("seed", _is_int),
+    for key, ok in (("config", lambda v: isinstance(v, dict)), ("seed", is_int),
                     ("lineup", lambda v: isinstance(v, list))):
         if key not in header or not ok(header[key]):
             raise TraceError(f"{name} line {number}: header field {key!r} missing or malformed")
@@ -143,14 +140,14 @@ def read_trace(path: str | os.PathLike) -> Trace:
     for number, obj in lines[1:-1]:
         if obj["type"] != "action":
             raise TraceError(f"{name} line {number}: a {obj['type']} line among the actions")
-        if not (_is_int(obj.get("seat")) and _is_int(obj.get("action"))
+        if not (is_int(obj.get("seat")) and is_int(obj.get("action"))
                 and isinstance(obj.get("string"), str)):
             raise TraceError(f"{name} line {number}: an action needs int \"seat\", int "
                              "\"action\" and string \"string\"")
         actions.append((number, obj["seat"], obj["action"], obj["string"]))
     number, result = lines[-1]
     for key in ("scores", "winners"):
-        if not isinstance(result.get(key), list) or not all(map(_is_int, result[key])):
+        if not isinstance(result.get(key), list) or not all(map(is_int, result[key])):
             raise TraceError(f"{name} line {number}: result field {key!r} must be a list of "
                              "ints")
     return Trace(name, header, actions, result)

@@ -274,6 +274,7 @@ from pettingzoo.utils import wrappers
 
 from ..game.game import Game
 from ..rules import actions as act
+from ..rules.args import as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import engine_error
 from .._compile.fastcall import direct_entry
@@ -372,14 +373,13 @@ class raw_env(AECEnv):
 
     # --- the AEC loop ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game: ``Game(config, seed)`` for an int ``seed`` (which also reseeds the
-        stream of seeds), otherwise with the next seed of that stream. ``options`` is unused."""
+        """Start a new game: ``Game(config, seed)`` for a ``seed`` (0 to ``2**64 - 1``,
+        :mod:`borders_sim.rules.args`; it also reseeds the stream of seeds), with ``None`` the
+        next seed of that stream. ``options`` is unused."""
         if seed is None:
             game_seed = int(self._seeds.integers(2**63))
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         else:
-            game_seed = int(seed)
+            game_seed = as_seed(seed)
             self._seeds = np.random.default_rng(game_seed)
         self.game = Game(self.config, seed=game_seed)
         self.agents = self.possible_agents[:]

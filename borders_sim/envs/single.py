@@ -25,6 +25,7 @@ from gymnasium.utils import seeding
 
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS
+from ..rules.args import as_choice, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
@@ -63,7 +64,8 @@ class SingleSeatEnv(gym.Env):
             ``(observation, action_mask) -> action`` (see :data:`Policy`).
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
-            without a seed; ``None``: unseeded until ``reset(seed=...)``.
+            without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
+            from 0 to ``2**64 - 1`` (:mod:`borders_sim.rules.args`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
             :func:`~borders_sim.game.views.observe_text`) or ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention).
@@ -94,9 +96,8 @@ class SingleSeatEnv(gym.Env):
                  illegal_action: str = "lose", **flags) -> None:
         self.config = GameConfig(num_players=num_players, **flags)
         n = self.config.num_players
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
-                                 or not 0 <= seat < n):
-            raise ValueError(f"seat must be a seat 0..{n - 1} or 'random', got {seat!r}")
+        if not (isinstance(seat, str) and seat == "random"):
+            seat = as_int(seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
         if opponents is not None and not callable(opponents):
             if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
                     and all(callable(p) for p in opponents)):
@@ -107,11 +108,9 @@ class SingleSeatEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
-                             f"got {illegal_action!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise ValueError(f"seed must be None or an int, got {seed!r}")
+        illegal_action = as_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
+        if seed is not None:
+            seed = as_seed(seed)
         self._mode = reward_mode(reward)
         self.reward_name = reward
         self.seat_choice = seat
@@ -122,9 +121,9 @@ class SingleSeatEnv(gym.Env):
                                             np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         if seed is not None:
-            self._np_random, self._np_random_seed = seeding.np_random(int(seed))
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
         self.game: Game | None = None
-        self.seat = 0 if seat == "random" else int(seat)
+        self.seat = 0 if seat == "random" else seat
         self._policies: list[Policy | None] = []  # by seat; None at the learner's
         self._done = False
 
@@ -132,8 +131,9 @@ class SingleSeatEnv(gym.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Deal a new game (from the env's generator) and play the opponents up to the
-        learner's first decision. ``options`` is accepted and unused."""
-        super().reset(seed=seed)
+        learner's first decision. ``seed`` (0 to ``2**64 - 1``) reseeds the env's generator;
+        ``options`` is accepted and unused."""
+        super().reset(seed=None if seed is None else as_seed(seed))
         n = self.config.num_players
         rng = self.np_random
         game_seed = int(rng.integers(0, 2**63))

@@ -216,6 +216,8 @@ from dataclasses import fields
 import numpy as np
 
 from ..rules import state as st
+from ..rules.args import is_int
+from ..rules.args import shown as _shown
 from ..rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
                     NUM_MAIN)
@@ -523,13 +525,13 @@ def _obj(v, path, keys) -> dict:
 
 
 def _int(v, path, lo=0, hi=_I32) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        _fail(path, f"expected an int, got {type(v).__name__} {v!r}")
+    if not is_int(v):
+        _fail(path, f"expected an int, got {type(v).__name__} {_shown(v)}")
     v = int(v)
     if not lo <= v <= hi:
         if lo == 0 and v < 0:
-            _fail(path, f"must not be negative, got {v}")
-        _fail(path, f"must be from {lo} to {hi}, got {v}")
+            _fail(path, f"must not be negative, got {_shown(v)}")
+        _fail(path, f"must be from {lo} to {hi}, got {_shown(v)}")
     return v
 
 
@@ -540,7 +542,7 @@ def _opt_int(v, path, lo, hi) -> int:
 
 def _bool(v, path) -> bool:
     if not isinstance(v, (bool, np.bool_)):
-        _fail(path, f"expected true or false, got {type(v).__name__} {v!r}")
+        _fail(path, f"expected true or false, got {type(v).__name__} {_shown(v)}")
     return bool(v)
 
 
@@ -554,10 +556,10 @@ def _list(v, path, max_len=None) -> list:
 
 def _choice(v, path, names, what) -> int:
     if not isinstance(v, str) and v is not None:
-        _fail(path, f"expected a {what} name (string), got {type(v).__name__} {v!r}")
+        _fail(path, f"expected a {what} name (string), got {type(v).__name__} {_shown(v)}")
     if v not in names:
         shown = [x for x in names if x is not None]
-        _fail(path, f"unknown {what} {v!r}; expected one of {shown}")
+        _fail(path, f"unknown {what} {_shown(v)}; expected one of {shown}")
     return names.index(v)
 
 
@@ -586,7 +588,7 @@ def _seat(v, path, n, nullable=False) -> int:
     m = _SEAT_RE.match(v) if isinstance(v, str) else None
     if m is None:
         _fail(path, f"expected a seat 'p0'..'p{n - 1}'{' or null' if nullable else ''}, "
-                    f"got {v!r}")
+                    f"got {_shown(v)}")
     p = int(m.group(1))
     if p >= n:
         _fail(path, f"seat {v!r} does not exist in a {n}-player game (seats p0..p{n - 1})")
@@ -792,13 +794,13 @@ def _knowledge_in(v, path, s, n) -> None:
 def _rng_word(v, path) -> int:
     if isinstance(v, str):
         if not v.isascii() or not v.isdigit():
-            _fail(path, f"expected a decimal string or an int, got {v!r}")
+            _fail(path, f"expected a decimal string or an int, got {_shown(v)}")
         v = int(v)
-    elif isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {v!r}")
+    elif not is_int(v):
+        _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {_shown(v)}")
     v = int(v)
     if not 0 <= v < _U64:
-        _fail(path, f"must be from 0 to 2**64 - 1, got {v}")
+        _fail(path, f"must be from 0 to 2**64 - 1, got {_shown(v)}")
     return v
 
 

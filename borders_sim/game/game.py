@@ -34,6 +34,7 @@ from ..rules import actions as act
 from ..rules import engine, scoring
 from . import dict_format as serialize
 from ..rules import state as st
+from ..rules.args import as_seat, as_seed
 from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
@@ -81,7 +82,8 @@ class Game:
 
     Args:
         config: the rules (default: the rulebook with 4 players).
-        seed: any int; the same config and seed always give the same game.
+        seed: a seed, an int from 0 to ``2**64 - 1`` (:mod:`borders_sim.rules.args`); the same
+            config and seed always give the same game.
 
     The whole game lives in :attr:`state`, a one-element numpy array of
     :data:`~borders_sim.rules.state.STATE_DTYPE`; chance is drawn from the generator inside it.
@@ -92,8 +94,7 @@ class Game:
             config = GameConfig()
         if not isinstance(config, GameConfig):
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int, got {seed!r}")
+        seed = as_seed(seed)
         if not _kernels_ready:
             _prepare_kernels()
         self.config = config
@@ -302,10 +303,10 @@ class Game:
 
     def _check_seat(self, player: Any) -> None:
         """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < self.num_players:
-            raise IllegalActionError(
-                f"player must be a seat, an int from 0 to {self.num_players - 1}, got {player!r}")
+        try:
+            as_seat(player, self.num_players, "player")
+        except ValueError as err:
+            raise IllegalActionError(str(err)) from None
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
