@@ -5,7 +5,9 @@
   after steps (field views must not come back detached), at the start, mid-game and at the end;
 * a game crosses a process pool (spawn: a fresh interpreter, as Ray workers are) and continues
   there exactly as it would have at home;
-* ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else.
+* ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else;
+* ``step_observe`` is ``step`` plus the next mover's view in new arrays, refusing what ``step``
+  refuses with the same message and keeping the game's legal ids and end right.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 import numpy as np
 import pytest
 
-from borders_sim import Game, GameConfig, IllegalActionError
+from borders_sim import NUM_ACTIONS, Game, GameConfig, IllegalActionError
 from borders_sim.rules import state as st
 
 COPIERS = {
@@ -209,3 +211,48 @@ def test_legal_actions_follow_a_game_stepped_by_its_aec_env():
         mask = env.observe(env.agent_selection)["action_mask"]
         assert game.legal_actions() == np.flatnonzero(mask).tolist()
         env.step(rng.choice(game.legal_actions()))
+
+
+# --- step_observe -----------------------------------------------------------------------------
+def test_step_observe_is_step_then_the_next_movers_view():
+    """``step_observe`` plays as ``step`` does and hands out the next mover's observation and
+    mask as new arrays; the game's own bookkeeping (legal ids, the end) follows."""
+    from borders_sim.envs import observe
+
+    game, twin, rng = Game(GameConfig(num_players=5), seed=4), Game(GameConfig(num_players=5),
+                                                                    seed=4), random.Random(4)
+    kept = []
+    while True:
+        a = rng.choice(game.legal_actions())
+        kind = rng.choice([int, np.int16, game.action_to_string])
+        seat, obs, mask = game.step_observe(kind(a))
+        twin.step(a)
+        assert game.state.tobytes() == twin.state.tobytes()
+        assert game.legal_actions() == twin.legal_actions()
+        assert game.is_terminal == twin.is_terminal and game.current_player == seat
+        if seat < 0:
+            assert obs is None and mask is None and game.is_terminal
+            break
+        np.testing.assert_array_equal(obs, observe(game, seat))
+        assert mask.dtype == np.int8 and mask.tolist() == game.legal_mask().tolist()
+        kept.append((obs, obs.copy()))
+    assert all(np.array_equal(a, b) for a, b in kept)  # never written again
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.step_observe(0)
+
+
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS, 2**63, 2**70, -2**70, 1.0, True, "fly",
+                                    None])
+def test_step_observe_refuses_what_step_refuses_and_changes_nothing(action):
+    game = Game(GameConfig(num_players=4), seed=2)
+    before = (game.state.tobytes(), game.legal_actions())
+    with pytest.raises(IllegalActionError) as err:
+        game.step_observe(action)
+    with pytest.raises(IllegalActionError) as step_err:
+        game.step(action)
+    assert str(err.value) == str(step_err.value)
+    assert (game.state.tobytes(), game.legal_actions()) == before
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in game.legal_actions())
+    with pytest.raises(IllegalActionError, match=rf"illegal action .* \(id {illegal}\)"):
+        game.step_observe(illegal)
+    assert (game.state.tobytes(), game.legal_actions()) == before

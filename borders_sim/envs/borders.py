@@ -276,9 +276,7 @@ from ..game.game import Game
 from ..rules import actions as act
 from ..rules.args import as_seed
 from ..rules.config import GameConfig
-from ..rules.engine import engine_error
-from .._compile.fastcall import direct_entry
-from ..rules.observation import OBS_SIZE, layout_table, observe_at, step_observe_at
+from ..rules.observation import OBS_SIZE, layout_table, observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import rewards as rw
 from ..game.views import observe_text
@@ -299,13 +297,6 @@ def env(**kwargs) -> AECEnv:
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
-
-
-def _fresh_views(block: int = 64):
-    """Pairs of fresh (observation, mask) arrays for the coming steps, cut from blocks of
-    ``block`` rows: an observation handed out is never written again."""
-    return zip(np.empty((block, OBS_SIZE), dtype=np.float32),
-               np.empty((block, act.NUM_ACTIONS), dtype=np.int8))
 
 
 class raw_env(AECEnv):
@@ -360,8 +351,6 @@ class raw_env(AECEnv):
         self._last_mover = 0
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
-        self._spare = _fresh_views()  # (observation, mask) arrays for the coming steps
-        self._bound_state = None  # the state array _step_observe was compiled for (step)
         self.game: Game | None = None
 
     # --- spaces ---------------------------------------------------------------------------
@@ -402,33 +391,11 @@ class raw_env(AECEnv):
         if seat < 0:
             self._was_dead_step(action)
             return
-        game = self.game
-        if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
-            # the common case in one compiled call: the step, then the next mover's view
-            try:
-                obs, mask = next(self._spare)
-            except StopIteration:
-                self._spare = _fresh_views()
-                obs, mask = next(self._spare)
-            state = game.state
-            if state is not self._bound_state:  # a new game (reset, unpickling, by hand)
-                self._step_observe = direct_entry(step_observe_at, state, 0, 0, game._mask,
-                                                  obs, mask)
-                self._bound_state = state
-            to_move = self._step_observe(state, 0, action, game._mask, obs, mask)
-            game._count = -1  # the game's list of legal ids is stale (Game.legal_actions)
-            if to_move >= 0:
-                self._view = {"observation": obs, "action_mask": mask}
-            elif to_move == -1:  # the game is over
-                self._view = None
-                game._over = True  # (Game.is_terminal)
-            else:
-                raise engine_error(game.state, f"step({action!r})")
-            self._to_move = to_move
-        else:  # the checked path: IllegalActionError before any change, or a numpy int/string
-            game.step(action, player=seat)
-            self._view = None
-            self._to_move = game.current_player
+        # the step and the next mover's view in one compiled call (IllegalActionError before
+        # any change)
+        to_move, obs, mask = self.game.step_observe(action)
+        self._view = None if to_move < 0 else {"observation": obs, "action_mask": mask}
+        self._to_move = to_move
         self._last_mover = seat
         # (_cumulative_rewards stay 0 until the last step: rewards come only at the end)
         if self._to_move < 0:
@@ -489,14 +456,10 @@ class raw_env(AECEnv):
         state = self.__dict__.copy()
         if self.game is not None:
             state["game"] = self.game.to_dict()
-        state.pop("_step_observe", None)  # a compiled entry point: bound again after loading
-        state["_bound_state"] = None
-        del state["_spare"]  # blank arrays for the coming steps: made again after loading
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._spare = _fresh_views()
         if state["game"] is not None:
             self.game = Game.from_dict(state["game"])
 

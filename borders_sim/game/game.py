@@ -39,6 +39,7 @@ from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
 from ..rules.limits import max_game_length
+from ..rules.observation import (OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at)
 from ..rules.setup import new_state
 
 
@@ -54,6 +55,13 @@ _kernels_ready = False  # the Game kernels have run once in this process
 _game_call: Any = None
 _id_list: Any = None
 _OP_STEP, _OP_ADVANCE, _OP_LIST = engine.OP_STEP, engine.OP_ADVANCE, engine.OP_LIST
+
+
+def _fresh_rows(block: int = 64) -> Any:
+    """Pairs of fresh (observation, mask) arrays for :meth:`Game.step_observe`, cut from blocks
+    of ``block`` rows: an array handed out is never written again."""
+    return zip(np.empty((block, OBS_SIZE), dtype=np.float32),
+               np.empty((block, act.NUM_ACTIONS), dtype=np.int8))
 
 
 def _prepare_kernels() -> None:
@@ -129,6 +137,8 @@ class Game:
         self._buf_address = self._buf.ctypes.data
         self._ids_address = self._buf_address + engine.MASK_SIZE
         self._step_state = None  # the state bound to the builtin (see _bind)
+        self._observe_state = None  # the state _observe was compiled for (step_observe)
+        self._rows = iter(())  # (observation, mask) arrays for the coming step_observe calls
         # field views: reading memoryview(state["phase"])[0] is ~20x faster than
         # state[0]["phase"] (and ~4x faster than state["phase"][0])
         self._phase = memoryview(state["phase"])
@@ -236,6 +246,48 @@ class Game:
                 return
         self._step_checked(action, player)
 
+    def step_observe(self, action: Union[int, str]) -> tuple[int, Any, Any]:
+        """Apply ``action`` for :attr:`current_player` as :meth:`step` does, and return the
+        seat to move next with its observation (float32[OBS_SIZE], as
+        :func:`~borders_sim.game.views.observe` gives it) and its legal mask
+        (int8[NUM_ACTIONS]), in one compiled call: ``(seat, observation, mask)``, or
+        ``(-1, None, None)`` once the game is over. The arrays are new and never written again
+        (they are cut from blocks of 64), so a caller may keep them. The step of the AEC env.
+
+        Raises:
+            IllegalActionError, EngineError: as :meth:`step`; nothing changes on an illegal
+                action.
+        """
+        if type(action) is not int:
+            action = self._legal_id(action, None)
+        state = self.state
+        if state is not self._observe_state:  # a new, loaded, copied or replaced state
+            self._bind_observe()
+        try:
+            obs, mask = next(self._rows)
+        except StopIteration:
+            self._rows = _fresh_rows()
+            obs, mask = next(self._rows)
+        try:
+            seat = self._observe(state, 0, action, self._mask, obs, mask)
+        except OverflowError:  # an int beyond int64: outside the action space
+            seat = OBSERVE_ILLEGAL
+        self._count = -1  # the legal ids are listed again when asked (legal_actions)
+        if seat >= 0:
+            return seat, obs, mask
+        if seat == OBSERVE_ILLEGAL:  # nothing changed; _legal_id raises, naming why
+            self._legal_id(action, None)
+        self._keep(0 if seat == OBSERVE_OVER else engine.ENGINE_ERROR, f"step({action!r})")
+        return -1, None, None
+
+    def _bind_observe(self) -> None:
+        """Compile (or find) the entry point of ``step_observe_at`` for :attr:`state` and the
+        game's buffers (:func:`~borders_sim._compile.fastcall.direct_entry`: no numba dispatch
+        per step); the arrays of :func:`_fresh_rows` all have the types it is compiled for."""
+        obs, mask = next(_fresh_rows(1))
+        self._observe = direct_entry(step_observe_at, self.state, 0, 0, self._mask, obs, mask)
+        self._observe_state = self.state
+
     def _bind(self) -> None:
         """Bind :attr:`state` to the builtin of :func:`~borders_sim.game.fastpath.game_call`,
         which plays it by its address (about half the cost of numba's own entry point); the
@@ -272,6 +324,12 @@ class Game:
             raise engine.engine_error(self.state, what)
 
     def _step_checked(self, action: Any, player: Any) -> None:
+        a = self._legal_id(action, player)
+        self._call(_OP_STEP, a, f"step({action!r})")  # (not ILLEGAL: the mask allowed ``a``)
+
+    def _legal_id(self, action: Any, player: Any) -> int:
+        """``action`` (an id, a numpy integer or an action string) as the id of an action legal
+        now for ``player`` (None: whoever is to move); IllegalActionError naming why not."""
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
         if player is not None:
@@ -299,7 +357,7 @@ class Game:
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        self._call(_OP_STEP, a, f"step({action!r})")  # (not ILLEGAL: the mask allowed ``a``)
+        return a
 
     def _check_seat(self, player: Any) -> None:
         """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""
