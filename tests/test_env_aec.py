@@ -253,7 +253,6 @@ def test_rewards_on_a_shared_victory(n):
     for p in range(2, n):
         for f in SCORING_FIELDS:
             game.state[f][0, p] = 0
-    game.refresh()
     assert game.winners() == [0, 1]
     sc = game.scores()
     assert sc[0] == sc[1] > max(sc[2:])
@@ -268,7 +267,6 @@ def test_rewards_when_every_seat_ties(n):
     game = finished(n, seed=50 + n)
     for p in range(1, n):
         copy_seat(game, 0, p)
-    game.refresh()
     assert game.winners() == list(range(n))
     sc = game.scores()
     assert len(set(sc)) == 1

@@ -7,7 +7,10 @@
   there exactly as it would have at home;
 * ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else;
 * ``step_observe`` is ``step`` plus the next mover's view in new arrays, refusing what ``step``
-  refuses with the same message and keeping the game's legal ids and end right.
+  refuses with the same message and keeping the game's legal ids and end right;
+* ``refresh()`` and ``from_state`` check a state as ``from_dict`` checks a dict: a hand edit
+  that makes it unplayable is refused naming the field, and the game then refuses to play it
+  (``EngineError``) until it is fixed; a replaced state array is checked before it is played.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
-from borders_sim import NUM_ACTIONS, Game, GameConfig, IllegalActionError
+from borders_sim import NUM_ACTIONS, EngineError, Game, GameConfig, IllegalActionError
+from borders_sim.envs import observe
 from borders_sim.rules import state as st
 
 COPIERS = {
@@ -217,8 +223,6 @@ def test_legal_actions_follow_a_game_stepped_by_its_aec_env():
 def test_step_observe_is_step_then_the_next_movers_view():
     """``step_observe`` plays as ``step`` does and hands out the next mover's observation and
     mask as new arrays; the game's own bookkeeping (legal ids, the end) follows."""
-    from borders_sim.envs import observe
-
     game, twin, rng = Game(GameConfig(num_players=5), seed=4), Game(GameConfig(num_players=5),
                                                                     seed=4), random.Random(4)
     kept = []
@@ -256,3 +260,126 @@ def test_step_observe_refuses_what_step_refuses_and_changes_nothing(action):
     with pytest.raises(IllegalActionError, match=rf"illegal action .* \(id {illegal}\)"):
         game.step_observe(illegal)
     assert (game.state.tobytes(), game.legal_actions()) == before
+
+
+# --- refresh and from_state check the state as from_dict checks a dict ------------------------
+def edit_cfg(s):
+    s["cfg"][0, st.CFG_NUM_PLAYERS] = 99
+
+
+def edit_haggling(s):
+    s["cfg"][0, st.CFG_HAGGLING] = 99
+
+
+def edit_hand(s):
+    s["hand"][0, 0, 0] = -5
+
+
+def edit_turn(s):
+    s["turn"][0] = 50
+
+
+def edit_phase(s):
+    s["phase"][0] = 99
+
+
+def edit_steps(s):
+    s["steps"][0] = 2**62
+
+
+def edit_draw(s):
+    s["draw_len"][0] = 10**6
+
+
+def edit_round(s):
+    s["round"][0] = 10**6
+
+
+@pytest.mark.parametrize("edit,field", [
+    (edit_cfg, r"cfg/menu .*num_players must be an int from 3 to 8, got 99"),
+    (edit_haggling, r"cfg/menu .*haggling must be one of the codes"),
+    (edit_hand, r"players\[0\]\.hand\.sugar: must not be negative, got -5"),
+    (edit_turn, r"state field turn = 50 is not a seat of a 4-player game"),
+    (edit_phase, r"state field phase = 99 has no name"),
+    (edit_steps, r"steps: \d+ decisions, more than max_game_length"),
+    (edit_draw, r"state field draw_len = 1000000 is outside"),
+    (edit_round, r"round: 1000000, but a game in this position may last until round"),
+])
+def test_refresh_refuses_a_state_from_dict_would_refuse(edit, field):
+    """A hand edit that makes the state unplayable is refused by name, and the game then
+    refuses to play it (no segfault, no wrong player, no endless game) until it is fixed."""
+    game = Game(GameConfig(num_players=4), seed=3)
+    good = game.state.copy()
+    edit(game.state)
+    bad = game.state.copy()
+    with pytest.raises(ValueError, match=field):
+        game.refresh()
+    with pytest.raises(ValueError, match=field):
+        Game.from_state(bad)
+    assert game.legal_actions() == [] and not game.legal_mask().any()
+    for call in (lambda g: g.step(0), lambda g: g.step_observe(0), lambda g: g.step("pass"),
+                 Game.scores, Game.winners, lambda g: observe(g, 0)):
+        for target in (game, game.copy()):
+            with pytest.raises(EngineError, match="refresh\\(\\) refused this game's state"):
+                call(target)
+    with pytest.raises(ValueError, match=field):
+        pickle.loads(pickle.dumps(game))
+    game.state[:] = good
+    game.refresh()
+    assert view(game) == view(Game(GameConfig(num_players=4), seed=3))
+    game.step(game.legal_actions()[0])
+
+
+def test_refresh_takes_up_a_replaced_state_and_its_config():
+    game = Game(GameConfig(num_players=4), seed=3)
+    other = Game(GameConfig(num_players=6, haggle_rounds=2), seed=8)
+    game.state = other.state.copy()
+    game.refresh()
+    assert game.config == other.config and view(game) == view(other)
+    game.state = np.zeros(2, dtype=st.STATE_DTYPE)
+    with pytest.raises(ValueError, match="a state is a one-element array of STATE_DTYPE"):
+        game.refresh()
+    game.state = other.state.copy()
+    game.state["turn"] = 7  # replaced and broken, stepped without a refresh: checked first
+    with pytest.raises(ValueError, match="state field turn = 7"):
+        game.step(0)
+
+
+def test_from_state_wraps_a_checked_state_in_place():
+    batch = np.concatenate([Game(GameConfig(num_players=3), seed=s).state for s in range(2)])
+    game = Game.from_state(batch[1:2])
+    game.step(game.legal_actions()[0])
+    assert batch[1].tobytes() == game.state[0].tobytes()
+    for bad in (batch, batch[0], np.zeros(1, dtype=np.int64), [batch[0]]):
+        with pytest.raises(ValueError, match="a state is a one-element array of STATE_DTYPE"):
+            Game.from_state(bad)
+
+
+MUTATIONS = [0, 1, -1, 2, 7, 8, 99, 127, -128, 2**31 - 1, -2**31, 2**62]
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=hst.data())
+def test_any_single_edit_is_refreshed_or_refused_by_name(data):
+    """One entry of one field set to an awkward value: ``refresh()`` either accepts the state
+    (which then loads from its own dict) or raises a ValueError, nothing else."""
+    game = Game(GameConfig(num_players=data.draw(hst.integers(3, 8))),
+                seed=data.draw(hst.integers(0, 50)))
+    rng = random.Random(data.draw(hst.integers(0, 10**6)))
+    for _ in range(data.draw(hst.integers(0, 60))):
+        if game.is_terminal:
+            break
+        game.step(rng.choice(game.legal_actions()))
+    field = data.draw(hst.sampled_from(st.STATE_DTYPE.names))
+    flat = game.state[field].reshape(-1)
+    k = data.draw(hst.integers(0, flat.size - 1))
+    value = data.draw(hst.sampled_from(MUTATIONS))
+    info = np.iinfo(flat.dtype)
+    flat[k] = min(max(value, int(info.min)), int(info.max))
+    try:
+        game.refresh()
+    except ValueError as err:
+        assert str(err).startswith("not a state the engine can play: ")
+        assert game.legal_actions() == []
+        return
+    assert Game.from_dict(game.to_dict()).state.tobytes() == game.state.tobytes()

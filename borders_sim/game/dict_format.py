@@ -216,7 +216,7 @@ from dataclasses import fields
 import numpy as np
 
 from ..rules import state as st
-from ..rules.args import is_int
+from ..rules.args import ArgumentTypeError, is_int
 from ..rules.args import shown as _shown
 from ..rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
@@ -424,7 +424,11 @@ def state_to_dict(s) -> dict:
     beyond the player count); states produced by the engine are always expressible.
     """
     r = _record(s)
-    config = GameConfig.unpack(r["cfg"], r["menu"])
+    try:
+        config = GameConfig.unpack(r["cfg"], r["menu"])
+    except ValueError as err:
+        raise ValueError(f"state fields cfg/menu are not the packing of a GameConfig: "
+                         f"{err}") from None
     cfg, menu = config.pack()
     if not (np.array_equal(cfg, r["cfg"]) and np.array_equal(menu, r["menu"])):
         raise ValueError("state fields cfg/menu are not the packing of a GameConfig")
@@ -901,3 +905,26 @@ def state_from_dict(d: dict) -> np.ndarray:
     if bad:
         raise ValueError("bad state dict: inconsistent state: " + "; ".join(bad))
     return states
+
+
+def check_state(states) -> None:
+    """Raise ``ValueError`` unless ``states``, a one-element STATE_DTYPE array, is a state the
+    engine can play: exactly the checks of :func:`state_from_dict`, run on the state's own
+    dict (:func:`state_to_dict`), so the message names the field by its path in that dict
+    (``players[0].hand.sugar``) or, for a value the dict cannot express, by the state field
+    (``state field turn = 50 ...``). What :meth:`borders_sim.Game.refresh` and
+    :meth:`~borders_sim.Game.from_state` run.
+    """
+    if not isinstance(states, np.ndarray) or states.dtype != st.STATE_DTYPE \
+            or states.shape != (1,):
+        raise ArgumentTypeError(f"a state is a one-element array of STATE_DTYPE, got "
+                                f"{type(states).__name__} {getattr(states, 'dtype', '')} "
+                                f"{getattr(states, 'shape', '')}")
+    try:
+        again = state_from_dict(state_to_dict(states))
+    except ValueError as err:
+        raise ValueError(f"not a state the engine can play: {err}") from None
+    kept = [f for f in st.STATE_DTYPE.names if not np.array_equal(again[0][f], states[0][f])]
+    if kept:
+        raise ValueError(f"not a state the engine can play: the state fields {kept} hold "
+                         "values the dict layout does not express")

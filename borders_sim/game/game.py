@@ -111,9 +111,19 @@ class Game:
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
-        """Wrap an existing one-element state array (no copy, no check: :meth:`from_dict`
-        checks; a state the kernels cannot play raises
-        :class:`~borders_sim.rules.engine.EngineError` in :meth:`step`)."""
+        """Wrap an existing one-element state array (no copy: the game plays it in place),
+        checked as :meth:`from_dict` checks a dict.
+
+        Raises:
+            ValueError: not a state the engine can play; the message names the field
+                (:func:`~borders_sim.game.dict_format.check_state`).
+        """
+        serialize.check_state(state)
+        return cls._wrap(state)
+
+    @classmethod
+    def _wrap(cls, state: np.ndarray) -> "Game":
+        """A game on ``state``, a state already checked (loaded from a dict, unpickled)."""
         game = cls.__new__(cls)
         game._load(state)
         return game
@@ -123,10 +133,10 @@ class Game:
             _prepare_kernels()
         self.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         self._attach(state)
-        self.refresh()
+        self._call(_OP_LIST, 0, "refresh()")
 
     def _attach(self, state: np.ndarray) -> None:
-        self.state = state
+        self.state = self._attached = state  # (_attached: to notice a state replaced by hand)
         # the legal mask, then the legal ids as int16, as engine.game_op writes them
         self._buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
         self._mask = self._buf[:engine.MASK_SIZE]
@@ -146,12 +156,42 @@ class Game:
         self._round = memoryview(state["round"])
         # whether the game is over, read by is_terminal; kept by the steps and refresh
         self._over = self._phase[0] == _GAME_OVER
+        self._refused: str | None = None  # why refresh() refused the state, if it did
 
     def refresh(self) -> None:
-        """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
-        decision (the step kernel computes it anyway); call this after editing ``state`` by
-        hand."""
-        self._call(_OP_LIST, 0, "refresh()")
+        """Check :attr:`state` as :meth:`from_dict` checks a dict, then take it up: its config,
+        the legal mask of its decision (the game keeps the mask of the current decision, which
+        the step kernel computes anyway). Call this after editing ``state`` by hand (or
+        replacing it).
+
+        Raises:
+            ValueError: not a state the engine can play; the message names the field
+                (:func:`~borders_sim.game.dict_format.check_state`). The game then has no
+                legal action, and :meth:`step`, :meth:`scores` and the views raise
+                :class:`~borders_sim.rules.engine.EngineError` until a ``refresh()`` succeeds.
+        """
+        try:
+            serialize.check_state(self.state)
+        except ValueError as err:
+            self._refuse(str(err))
+            raise
+        self._load(self.state)
+
+    def _refuse(self, why: str) -> None:
+        """Stop playing a state that ``refresh`` refused: no legal action, and every kernel
+        call on it refused (:meth:`_require_playable`)."""
+        self._buf[:] = 0
+        self._count = -1
+        self._refused = why
+
+    def _require_playable(self) -> None:
+        """Before a kernel reads :attr:`state` outside the fast step: :meth:`refresh` a state
+        array replaced by hand, and raise the EngineError of a state ``refresh`` refused."""
+        if self.state is not self._attached:
+            self.refresh()
+        if self._refused is not None:
+            raise engine.EngineError(f"refresh() refused this game's state ({self._refused}); "
+                                     "fix game.state and call refresh() again")
 
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -167,7 +207,7 @@ class Game:
         Raises:
             ValueError: the dict is malformed or inconsistent; the message names the field.
         """
-        return cls.from_state(serialize.state_from_dict(d))
+        return cls._wrap(serialize.state_from_dict(d))
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -262,6 +302,8 @@ class Game:
             action = self._legal_id(action, None)
         state = self.state
         if state is not self._observe_state:  # a new, loaded, copied or replaced state
+            self._require_playable()
+            state = self.state
             self._bind_observe()
         try:
             obs, mask = next(self._rows)
@@ -329,7 +371,9 @@ class Game:
 
     def _legal_id(self, action: Any, player: Any) -> int:
         """``action`` (an id, a numpy integer or an action string) as the id of an action legal
-        now for ``player`` (None: whoever is to move); IllegalActionError naming why not."""
+        now for ``player`` (None: whoever is to move); IllegalActionError naming why not (or
+        the EngineError of a refused state)."""
+        self._require_playable()
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
         if player is not None:
@@ -368,12 +412,14 @@ class Game:
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
+        self._require_playable()
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.scores_at(self.state, 0, out)
         return [int(x) for x in out[: self.num_players]]
 
     def winners(self) -> list[int]:
         """Seats that win, after the tie-breaks of 9-9 (several on a shared victory)."""
+        self._require_playable()
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.winners_at(self.state, 0, out)
         return [int(p) for p in np.flatnonzero(out[: self.num_players])]
@@ -385,6 +431,7 @@ class Game:
         other._attach(self.state.copy())
         other._buf[:] = self._buf
         other._count = self._count
+        other._refused = self._refused
         return other
 
     # copy.copy and copy.deepcopy give independent games too: a shallow copy sharing the state
@@ -402,6 +449,7 @@ class Game:
         return {"state": self.state}
 
     def __setstate__(self, d: dict) -> None:
+        serialize.check_state(d["state"])
         self._load(d["state"])
 
     def __repr__(self) -> str:

@@ -24,9 +24,10 @@ from ..rules.state import MIN_PLAYERS, PHASE_NAMES
 
 def check_seat(game: Game, player) -> int:
     """``player`` as an int seat of ``game`` (:func:`~borders_sim.rules.args.as_seat`);
-    ``ValueError`` naming it otherwise."""
+    ``ValueError`` naming it otherwise (and the EngineError of a state ``refresh()`` refused)."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"game must be a borders_sim.Game, got {type(game).__name__}")
+    game._require_playable()
     return as_seat(player, game.num_players, "player")
 
 

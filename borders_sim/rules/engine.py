@@ -61,7 +61,8 @@ class EngineError(RuntimeError):
     """The kernels gave up on a state they cannot play (see :data:`ENGINE_ERROR`): an unknown
     phase, a game past ``max_rounds`` or an automatic advance that reaches no decision. Only a
     state built or edited by hand can cause it (``from_dict`` refuses such states); the state
-    is left where the kernel stopped and cannot be played on."""
+    is left where the kernel stopped and cannot be played on. :class:`~borders_sim.Game` also
+    raises it when asked to play a state that its ``refresh()`` refused."""
 
 
 def _configs():
