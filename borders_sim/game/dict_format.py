@@ -23,7 +23,7 @@ that nothing can wrap around:
 * ``round``: the game provably ends by round ``max_rounds`` (P-0.4) from this position (the
   end of the game set, or at most ``draw_len + (1 - runouts)(D + 1) + 2 L`` rounds left, one
   more while every hand is full after the market);
-* ``steps`` at most ``max_game_length`` (the engine stops counting there);
+* ``steps`` at most ``max_game_length`` (the engine gives up on a game asked for more);
 * ``stats``: at most one crate per smuggler and round; ``end_of_game.runouts`` at most two per
   draw of the rounds played;
 * ``bank``: ``paid_out`` is the first inspectors' 3 gold plus at most 1 gold per opened crate
@@ -33,9 +33,10 @@ that nothing can wrap around:
 * gold amounts of offers, deals, demands and bounties from the gold menu, fines at most 5
   cards' fines, counts at most the deck.
 
-These checks are closed under play: a game loaded from an accepted dict plays to the end within
-``max_game_length`` without breaking an invariant, and its own ``to_dict()`` loads again at every
-step (``tests/test_fuzz_load.py`` checks it on mutated dicts).
+These checks are closed under play: a game loaded from an accepted dict plays to the end without
+breaking an invariant, and its own ``to_dict()`` loads again at every step
+(``tests/test_fuzz_load.py`` checks it on mutated dicts); only a ``steps`` count set near
+``max_game_length`` by hand can reach that bound first (the engine then gives up).
 
 Words used
 ----------
