@@ -31,10 +31,11 @@ import numpy as np
 
 from .._compile.notice import compile_notice
 from ..rules import actions as act
+from ..rules.actions import IllegalActionError
 from ..rules import engine, scoring
 from . import dict_format as serialize
 from ..rules import state as st
-from ..rules.args import as_seat, as_seed
+from ..rules.args import as_seat, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
@@ -44,10 +45,6 @@ from ..rules.setup import new_state
 
 
 _GAME_OVER = st.PH_GAME_OVER
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal now; the message names the action, the player, the phase."""
 
 
 _kernels_ready = False  # the Game kernels have run once in this process
@@ -251,9 +248,21 @@ class Game:
         return _id_list(self._ids_address, count, ACTION_INTS)
 
     def action_to_string(self, action: int) -> str:
+        """The readable form of the action id ``action`` (:func:`~borders_sim.rules.actions.
+        action_to_string`, with this game's gold menu).
+
+        Raises:
+            IllegalActionError: ``action`` is not an action id (an int from 0 to
+                ``NUM_ACTIONS - 1``), as :meth:`step` refuses it.
+        """
         return act.action_to_string(action, self.config.gold_menu)
 
     def string_to_action(self, text: str) -> int:
+        """The action id of the action string ``text``.
+
+        Raises:
+            IllegalActionError: ``text`` is not the string of an action.
+        """
         return act.string_to_action(text, self.config.gold_menu)
 
     # --- play ----------------------------------------------------------------------------
@@ -375,27 +384,21 @@ class Game:
         the EngineError of a refused state)."""
         self._require_playable()
         if self.is_terminal:
-            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+            raise IllegalActionError(f"the game is over; no action is legal (got "
+                                     f"{shown(action)})")
         if player is not None:
             self._check_seat(player)
             if player != self.current_player:
                 raise IllegalActionError(
-                    f"action {action!r} out of turn: player p{player} tried to act, but it is "
-                    f"p{self.current_player}'s turn in phase {self.phase!r}")
-        if type(action) is int:
-            a = action
-        elif isinstance(action, str):
-            try:
-                a = self.string_to_action(action)
-            except ValueError as err:
-                raise IllegalActionError(str(err)) from None
-        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            a = int(action)
+                    f"action {shown(action)} out of turn: player p{player} tried to act, but "
+                    f"it is p{self.current_player}'s turn in phase {self.phase!r}")
+        if isinstance(action, str):
+            a = self.string_to_action(action)
+        elif is_int(action):
+            a = act.action_id(action)
         else:
-            raise IllegalActionError(f"an action is an int id or a string, got {action!r}")
-        if not 0 <= a < act.NUM_ACTIONS:
-            raise IllegalActionError(
-                f"action id {a} is outside the action space 0..{act.NUM_ACTIONS - 1}")
+            raise IllegalActionError(f"an action is an int id or a string, got {shown(action)} "
+                                     f"({type(action).__name__})")
         if not self._mask[a]:
             raise IllegalActionError(
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
