@@ -274,7 +274,7 @@ from pettingzoo.utils import wrappers
 
 from ..game.game import Game
 from ..rules import actions as act
-from ..rules.args import as_seed
+from ..rules.args import as_seed, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, layout_table, observe_at
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
@@ -352,13 +352,28 @@ class raw_env(AECEnv):
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
         self.game: Game | None = None
+        self.agents: list[str] = []  # (until reset: no agent, no game)
 
     # --- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: Any) -> str:
+        """``agent`` if it is one of :attr:`possible_agents`, else a ValueError naming it."""
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise ValueError(f"unknown agent {shown(agent)}; agents are {self.possible_agents}")
+        return agent
+
+    def _no_game(self, what: str) -> RuntimeError:
+        """The error of ``what`` when no game is in play: before the first :meth:`reset`, or
+        once every agent is done."""
+        if self.game is None:
+            return RuntimeError(f"{what} before reset(): call reset() to start a game")
+        return RuntimeError(f"{what}: every agent is done (the game is over and each agent has "
+                            "stepped None); call reset() to start a new game")
 
     # --- the AEC loop ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -386,9 +401,12 @@ class raw_env(AECEnv):
 
         Raises:
             borders_sim.IllegalActionError: the action is not legal now; nothing changes.
+            RuntimeError: before :meth:`reset`, or once every agent is done.
         """
         seat = self._to_move  # the seat of agent_selection; -1: every agent is done
         if seat < 0:
+            if not self.agents:
+                raise self._no_game("step()")
             self._was_dead_step(action)
             return
         # the step and the next mover's view in one compiled call (IllegalActionError before
@@ -410,15 +428,35 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+        """``(observation, cumulative reward, termination, truncation, info)`` of
+        :attr:`agent_selection` (PettingZoo's ``last``).
+
+        Raises:
+            RuntimeError: before :meth:`reset`, or once every agent is done.
+        """
+        agent = self.agent_selection if self.agents else None
+        try:
+            reward = self._cumulative_rewards[agent]
+        except (AttributeError, KeyError):
+            raise self._no_game("last()") from None
+        return (self.observe(agent) if observe else None, reward, self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of
-        ``agent``; the mask is all zeros unless ``agent`` is the one to move."""
+        ``agent``; the mask is all zeros unless ``agent`` is the one to move.
+
+        Raises:
+            ValueError: an unknown agent.
+            RuntimeError: before :meth:`reset`.
+        """
         view = self._view  # the mover's view, written by the step that made it the mover
         if view is not None and agent == self.agent_selection:
             return view
-        if agent not in self._seat:
-            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
-        seat = self._seat[agent]
+        seat = self._seat[self._known(agent)]
+        if self.game is None:
+            raise self._no_game(f"observe({agent!r})")
         if seat != self._to_move:
             obs = np.empty(OBS_SIZE, dtype=np.float32)
             observe_at(self.game.state, 0, seat, obs)
@@ -439,6 +477,8 @@ class raw_env(AECEnv):
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode.")
             return None
+        if self.game is None:
+            raise self._no_game("render()")
         viewer = self.game.current_player if not self.game.is_terminal else self._last_mover
         text = observe_text(self.game, viewer)
         if self.render_mode == "human":
