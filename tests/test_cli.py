@@ -4,6 +4,8 @@
   ``--max-steps`` and ``--players`` exit with status 2 and one ``error:`` line;
 * ``simulate`` and the benchmark parse player lists with the same function (``N``, ``N,M,...``,
   ``all``), and ``simulate --players 3,4`` prints one row per count;
+* unknown arguments of any command (``actions --junk``, ``warmup --bogus``) are argparse
+  errors before the command does anything;
 * the last seed a run may use is ``2**64 - 1`` (the seed rule of ``borders_sim.rules.args``;
   the kernels take uint64 seeds) and it works;
 * ``bench --help`` works without a source checkout and ``bench`` there says in one line where
@@ -78,6 +80,21 @@ def test_out_of_range_numbers_are_one_line_argparse_errors(capsys, args, message
     line = refused(capsys, ["simulate", "--players", "4", *args])
     assert line.startswith("borders-sim simulate: error: ")
     assert re.search(message, line), line
+
+
+@pytest.mark.parametrize("argv", [["actions", "--junk"], ["warmup", "--bogus"],
+                                  ["replay", "a.jsonl", "--junk"], ["simulate", "--players", "3",
+                                                                    "extra"]])
+def test_unknown_arguments_are_argparse_errors_before_any_work(capsys, argv):
+    """Nothing runs (no table, no warm-up line, no compiling): one usage error, status 2."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == ""
+    assert err.startswith("usage: borders-sim ")  # argparse's usage, then the error, only
+    assert err.splitlines()[-1] == (f"borders-sim {argv[0]}: error: unrecognized arguments: "
+                                    f"{argv[-1]}")
+    assert "numba cache" not in err and "compiling" not in err
 
 
 @pytest.mark.parametrize("text,message", [
