@@ -326,7 +326,7 @@ def scripted_answers(seed: int, seat: int, bots: list[str]) -> tuple[list[str], 
     players = {p: make(names[p], bot_seed(seed, p)) for p in range(n) if p != seat}
     me = make("random", 12345)
     game = Game(GameConfig(num_players=n), seed=seed)
-    answers = ["", "banana", "99999"]  # refused, asked again
+    answers = ["", "banana", "99999", "9" * 5000]  # refused, asked again
     while not game.is_terminal:
         p = game.current_player
         if p == seat:
@@ -356,6 +356,7 @@ def test_a_scripted_human_plays_a_whole_game(capsys, monkeypatch):
     assert len(prompts) == len(answers)
     assert "you are p1" in out and "Your legal actions (id: action):" in out
     assert "not an action id or action string" in out and "99999 is not one of the legal ids" in out
+    assert "999999999999... (5000 digits) is not one of the legal ids" in out
     assert "p0 (" in out and "p1 (you): " in out  # the bots' moves and the human's
     final = out.split("--- game over ---")[1].split()
     assert [int(x) for x in final if x.isdigit()] == scores

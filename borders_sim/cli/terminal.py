@@ -31,9 +31,10 @@ def parse_answer(game: Game, text: str) -> int | str:
     (a ``str``) of why it is not one."""
     text = text.strip()
     legal = game.legal_actions()
-    if text.isdigit():
-        a = int(text)
-        return a if a in legal else f"{a} is not one of the legal ids {legal}"
+    if text.isdigit():  # (an id has at most 3 digits; more may be too many for int())
+        a = int(text) if len(text) <= 3 else None
+        typed = text if len(text) <= 12 else f"{text[:12]}... ({len(text)} digits)"
+        return a if a in legal else f"{typed} is not one of the legal ids {legal}"
     try:
         a = game.string_to_action(text)
     except ValueError as err:
