@@ -6,7 +6,9 @@
   argument; out-of-range ints with a ``ValueError`` naming the range;
 * seeds: exactly the ints 0..2**64 - 1, never reduced; a run of games must end at 2**64 - 1;
 * huge ints (thousands of digits) and huge reprs make short messages;
-* seats, bools, choices, floats and seed arrays follow the same pattern.
+* seats, bools, choices, floats and seed arrays follow the same pattern;
+* every entry point that takes a seed refuses the same values with the same message and takes
+  ``2**64 - 1``.
 """
 
 from __future__ import annotations
@@ -204,3 +206,56 @@ def test_seed_arrays_from_arrays_and_refusals():
     for bad in (np.array([1.0]), "12", 5, None):
         with pytest.raises(ArgumentTypeError):
             as_seed_array(bad)
+
+
+# --- one seed rule at every entry point --------------------------------------------------------
+def _seed_takers() -> dict:
+    from borders_sim import Game, GameConfig
+    from borders_sim.agents import ISMCTSBot, make
+    from borders_sim.agents.bots import CompiledBot
+    from borders_sim.agents.play import bot_seed
+    from borders_sim.arena import tournament
+    from borders_sim.cli.terminal import play_human
+    from borders_sim.envs import SingleSeatEnv, VectorEnv, borders_v0, observe
+    from borders_sim.envs.vector import derive_seed
+    from borders_sim.game.belief import sample_consistent_state, world_from_observation
+    from borders_sim.rules.rollout import make_batch
+
+    return {
+        "Game": lambda s: Game(seed=s),
+        "agents.make": lambda s: make("random", s),
+        "CompiledBot": lambda s: CompiledBot("honest", s),
+        "ISMCTSBot": lambda s: ISMCTSBot(seed=s),
+        "raw_env.reset": lambda s: borders_v0.raw_env().reset(seed=s),
+        "SingleSeatEnv": lambda s: SingleSeatEnv(seed=s),
+        "SingleSeatEnv.reset": lambda s: SingleSeatEnv().reset(seed=s),
+        "VectorEnv": lambda s: VectorEnv(1, seed=s),
+        "VectorEnv.reset": lambda s: VectorEnv(1).reset(seed=s),
+        "derive_seed": lambda s: derive_seed(s, 0, 0),
+        "bot_seed": lambda s: bot_seed(s, 0),
+        "tournament": lambda s: tournament(3, "random,random,random", 1, s),
+        "make_batch": lambda s: make_batch(GameConfig(num_players=3), s, 1),
+        "sample_consistent_state": lambda s: sample_consistent_state(Game(), 0, s),
+        "world_from_observation": lambda s: world_from_observation(observe(Game(), 0), s),
+        "play_human": lambda s: play_human(0, ["random"] * 3, s, input=lambda _: "quit"),
+    }
+
+
+SEED_TAKERS = _seed_takers()
+
+
+@pytest.mark.parametrize("bad", [-1, 2**64, 2**70, True, 1.0, "3", None], ids=repr)
+@pytest.mark.parametrize("entry", SEED_TAKERS)
+def test_every_entry_point_refuses_the_same_seeds(entry, bad):
+    if bad is None and entry in ("SingleSeatEnv", "raw_env.reset", "SingleSeatEnv.reset",
+                                 "VectorEnv.reset"):
+        return  # None: an unseeded env, or the next seed of its own stream
+    with pytest.raises(ValueError, match=r"seed must be a seed, an int from 0 to 2\*\*64 - 1, "
+                                         r"got "):
+        SEED_TAKERS[entry](bad)
+
+
+@pytest.mark.parametrize("entry", [e for e in SEED_TAKERS if e != "play_human"])
+def test_every_entry_point_takes_the_last_seed(entry):
+    SEED_TAKERS[entry](SEED_MAX)
+    SEED_TAKERS[entry](np.uint64(SEED_MAX))
