@@ -40,7 +40,7 @@ from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
 from ..rules.limits import max_game_length
-from ..rules.observation import (OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at)
+from ..rules.observation import OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at
 from ..rules.setup import new_state
 
 
@@ -277,8 +277,11 @@ class Game:
         Raises:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
                 legal now, or ``player`` is not a seat; nothing changes.
-            EngineError: the kernels gave up on the state after the action (only a state built
-                or edited by hand can cause it, see :mod:`borders_sim.rules.engine`).
+            EngineError: the kernels gave up on the state, or it reached ``max_game_length``
+                decisions (only a state built or edited by hand can cause it, see
+                :mod:`borders_sim.rules.engine`), or :meth:`refresh` refused it.
+            ValueError: :attr:`state` was replaced by hand with one that :meth:`refresh`
+                refuses (naming the field).
         """
         # the common case first: an int id by the player to move, on the state the compiled
         # step is bound to by address; the kernel refuses an action the mask does not allow
@@ -304,8 +307,8 @@ class Game:
         (they are cut from blocks of 64), so a caller may keep them. The step of the AEC env.
 
         Raises:
-            IllegalActionError, EngineError: as :meth:`step`; nothing changes on an illegal
-                action.
+            IllegalActionError, EngineError, ValueError: as :meth:`step`; nothing changes on an
+                illegal action.
         """
         if type(action) is not int:
             action = self._legal_id(action, None)
@@ -328,7 +331,8 @@ class Game:
             return seat, obs, mask
         if seat == OBSERVE_ILLEGAL:  # nothing changed; _legal_id raises, naming why
             self._legal_id(action, None)
-        self._keep(0 if seat == OBSERVE_OVER else engine.ENGINE_ERROR, f"step({action!r})")
+        self._keep(0 if seat == OBSERVE_OVER else engine.ENGINE_ERROR,
+                   f"step_observe({action!r})")
         return -1, None, None
 
     def _bind_observe(self) -> None:
