@@ -15,6 +15,12 @@ seeds. Negative values and values of ``2**64`` and above are refused, never redu
 a run of ``G`` games (a tournament or ``borders-sim simulate`` deals game ``g`` from seed
 ``S + g``), the last game's seed ``S + G - 1`` must be at most ``2**64 - 1`` too.
 
+**Seats, flags, choices, numbers.** A seat of an ``n``-player game is an int from 0 to
+``n - 1``; a flag is ``True`` or ``False`` (or a numpy bool), never ``0``/``1`` or a string; a
+choice is one of the listed strings; a number (a search's time limit, a margin) is an int or a
+float, not a bool, not NaN. Seed arrays for the whole-game kernels are int arrays (or sequences
+of seeds) checked by the seed rule and passed as uint64.
+
 **Errors.** A value of the wrong type raises :class:`ArgumentTypeError`, one of the right type
 but out of range :class:`ValueError`; both messages name the argument, what it takes and what
 it got. :class:`ArgumentTypeError` is a ``TypeError`` and a ``ValueError`` at once, so
