@@ -916,11 +916,14 @@ def check_state(states) -> None:
     (``state field turn = 50 ...``). What :meth:`borders_sim.Game.refresh` and
     :meth:`~borders_sim.Game.from_state` run.
     """
-    if not isinstance(states, np.ndarray) or states.dtype != st.STATE_DTYPE \
-            or states.shape != (1,):
+    if not isinstance(states, np.ndarray):
         raise ArgumentTypeError(f"a state is a one-element array of STATE_DTYPE, got "
-                                f"{type(states).__name__} {getattr(states, 'dtype', '')} "
-                                f"{getattr(states, 'shape', '')}")
+                                f"{type(states).__name__}")
+    if states.dtype != st.STATE_DTYPE or states.shape != (1,):
+        dtype = "STATE_DTYPE" if states.dtype == st.STATE_DTYPE else (
+            str(states.dtype) if len(str(states.dtype)) <= 40 else "another record dtype")
+        raise ArgumentTypeError(f"a state is a one-element array of STATE_DTYPE, got an array "
+                                f"of {dtype} and shape {states.shape}")
     try:
         again = state_from_dict(state_to_dict(states))
     except ValueError as err:
