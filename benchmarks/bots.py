@@ -36,7 +36,8 @@ import numpy as np  # noqa: E402
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
 from borders_sim.agents.play import run_bot_games  # noqa: E402
-from borders_sim.cli.common import INT64_MAX, int_in, markdown_table, player_counts, si  # noqa: E402
+from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
+                                    player_counts, seed_arg, si)
 from borders_sim.cli.simulate import MAX_BATCH  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.rollout import make_batch  # noqa: E402
@@ -54,16 +55,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int_in(1, 1000), default=None,
                         help="timed runs per measurement, the median is reported "
                              "(default 3; --quick 1)")
-    parser.add_argument("--seed", type=int_in(0, INT64_MAX), default=0,
-                        help="first deal seed (default 0)")
+    parser.add_argument("--seed", type=seed_arg(), default=0,
+                        help="first deal seed, 0 <= S and S+games-1 <= 2**64-1 (default 0)")
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
     args = parser.parse_args(argv)
     if args.games is None:
         args.games = 200 if args.quick else 1000
     if args.repeat is None:
         args.repeat = 1 if args.quick else 3
-    if args.seed + args.games - 1 > INT64_MAX:
-        parser.error(f"--seed {args.seed}: the last game's seed must be at most 2**63-1")
+    check_seed_run(parser, args.seed, args.games)
     return args
 
 
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     for n in args.players:
         config = GameConfig(num_players=n)
         template, _ = make_batch(config, args.seed, args.games)
-        seeds = np.arange(args.seed, args.seed + args.games, dtype=np.int64)
+        seeds = np.arange(args.seed, args.seed + args.games, dtype=np.uint64)
         cap = max_game_length(config)
         base = None
         for bot in (*COMPILED_BOTS, MIXED):

@@ -43,8 +43,8 @@ import numpy as np  # noqa: E402
 import borders_sim  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
-from borders_sim.cli.common import (INT64_MAX, int_in,  # noqa: E402
-                             markdown_table, player_counts, si)
+from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
+                                    player_counts, seed_arg, si)
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.rollout import make_batch, play_batch, random_games  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
@@ -65,8 +65,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--py-games", type=int_in(1, 1000), default=None,
                         help="games per player count for the Python API loop (default 3; "
                              "--quick 1)")
-    parser.add_argument("--seed", type=int_in(0, INT64_MAX), default=0,
-                        help="first deal seed, 0 <= S and S+games-1 <= 2**63-1 (default 0)")
+    parser.add_argument("--seed", type=seed_arg(), default=0,
+                        help="first deal seed, 0 <= S and S+games-1 <= 2**64-1 (default 0)")
     parser.add_argument("--no-action-cards", action="store_true",
                         help="play with a goods-only deck (action_cards=False) to see their cost")
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
@@ -78,8 +78,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.repeat = 3 if quick else 5
     if args.py_games is None:
         args.py_games = 1 if quick else 3
-    if args.seed + max(args.games, args.py_games) - 1 > INT64_MAX:
-        parser.error(f"--seed {args.seed}: the last game's seed must be at most 2**63-1")
+    check_seed_run(parser, args.seed, max(args.games, args.py_games))
     return args
 
 

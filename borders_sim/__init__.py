@@ -20,7 +20,7 @@ configure_cache_dir(Path(__file__).parent)
 sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
 
 from ._compile.notice import set_compile_messages  # noqa: E402
-from .game.game import Game, IllegalActionError  # noqa: E402
+from .game import Game, IllegalActionError  # noqa: E402
 from .rules.actions import NUM_ACTIONS  # noqa: E402
 from .rules.config import GameConfig  # noqa: E402
 from .rules.engine import EngineError  # noqa: E402

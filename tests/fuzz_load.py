@@ -8,7 +8,9 @@ phases included). Each trial changes one place of one dict and loads it:
 * an accepted dict must play to the end with random legal actions within ``max_game_length``
   decisions, with :func:`borders_sim.game.invariants.check` clean after every step, and
   ``Game.from_dict(game.to_dict())`` must load (byte for byte) right after the load, at random
-  points along the way and at the end.
+  points along the way and at the end. The one other way to stop is the engine's enforcement
+  of ``max_game_length``: a ``steps`` count set near the bound reaches it, and ``step`` raises
+  ``EngineError`` there (the state unchanged; it must still reload).
 
 Mutations (one per trial): an int set to 0, -1, +-1, large values, 2**31 - 1, 2**63 - 1 or a
 value near a limit of the game; a name replaced by another valid name of its kind; ``null`` and
@@ -47,7 +49,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from borders_sim import Game, GameConfig
+from borders_sim import EngineError, Game, GameConfig
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_KEYS, MAIN_NAMES
 from borders_sim.game.invariants import check
@@ -331,6 +333,10 @@ def play_out(game: Game, rng: random.Random, reachable: bool = True) -> int:
             raise Failure("stuck", f"no legal action in phase {game.phase!r} after {steps} steps")
         try:
             game.step(rng.choice(legal))
+        except EngineError as err:
+            if int(game.state[0]["steps"]) != limit:
+                raise Failure("step:EngineError", f"after {steps} steps: {err}") from None
+            break  # the bound, reached from a steps count loaded near it
         except Exception as err:  # noqa: BLE001
             raise Failure(f"step:{type(err).__name__}", f"after {steps} steps: {err}") from None
         steps += 1

@@ -85,7 +85,7 @@ def play_kernels(config: GameConfig, policy: str) -> tuple[list[bytes], list[int
 def random_games_rng(policy_seed: int) -> np.ndarray:
     """The generator words :func:`~borders_sim.rules.rollout.random_games` seeds its policy
     with for ``policy_seed``."""
-    x = np.uint64(np.int64(policy_seed).view(np.uint64))
+    x = np.uint64(policy_seed)
     with np.errstate(over="ignore"):
         return np.array([x * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1),
                          x ^ np.uint64(0xD1B54A32D192ED03)], dtype=np.uint64)

@@ -65,7 +65,7 @@ def set_counts(game: Game, field: str, p: int, cards: dict) -> None:
         s["hand_later"][p] = 0
     if field == "crate":
         s["crate_size"][p] = int(row.sum())
-    game.refresh()
+    relist(game)
 
 
 def set_gold(game: Game, p: int, gold: int) -> None:
@@ -77,7 +77,7 @@ def set_gold(game: Game, p: int, gold: int) -> None:
         s["bank_out"] += diff
     else:
         s["bank_in"] += -diff
-    game.refresh()
+    relist(game)
 
 
 def play(game: Game, *actions: str) -> None:
@@ -87,13 +87,21 @@ def play(game: Game, *actions: str) -> None:
 
 
 def legal_strings(game: Game) -> list[str]:
-    game.refresh()  # tests may have edited the state by hand
+    relist(game)  # tests may have edited the state by hand
     return [game.action_to_string(a) for a in game.legal_actions()]
 
 
 def reseek(game: Game) -> None:
     """After editing the state by hand, let the engine find the next decision again."""
     game._call(engine.OP_ADVANCE, 0, "reseek")
+
+
+def relist(game: Game) -> None:
+    """After editing the state by hand, recompute the legal mask of its decision, without the
+    checks of ``Game.refresh``: rule tests build positions (gold booked to the bank, history
+    counters, a pile arranged, a decision not yet sought) that no game reaches, to test one
+    rule on them."""
+    game._call(engine.OP_LIST, 0, "relist")
 
 
 def assert_consistent(game: Game) -> None:
@@ -125,7 +133,7 @@ def put_on_top(game: Game, types) -> None:
         pos = k - 1 - i
         j = int(np.flatnonzero(s["draw"][:pos + 1] == t)[-1])
         s["draw"][j], s["draw"][pos] = s["draw"][pos], s["draw"][j]
-    game.refresh()
+    relist(game)
 
 
 # --- playing through phases -------------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""The action space (P-0.1, DESIGN property 4): one definition, documented from the code."""
+"""The action space (P-0.1, DESIGN property 4): one definition, documented from the code; ids
+and strings that are not actions are refused with the one ``IllegalActionError``."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from borders_sim import Game, GameConfig
+from borders_sim import Game, GameConfig, IllegalActionError
 from borders_sim.rules import actions as act
 from borders_sim.rules.config import DEFAULT_GOLD_MENU
 
@@ -36,3 +38,33 @@ def test_issue_examples():
         game.string_to_action("open the crate please")
     with pytest.raises(ValueError, match="outside the action space"):
         game.action_to_string(act.NUM_ACTIONS)
+
+
+NOT_IDS = ["9", 9.99, 9.0, True, np.bool_(False), None, [9], -1, act.NUM_ACTIONS, 2**70, -2**70]
+
+
+@pytest.mark.parametrize("bad", NOT_IDS, ids=repr)
+def test_action_to_string_refuses_what_is_not_an_id_as_step_does(bad):
+    """Not reduced to an id (``int('9')``, ``int(9.99)``, ``int(True)``): refused with the one
+    IllegalActionError (a ValueError) that ``Game.step`` raises too."""
+    game = Game(GameConfig(num_players=4), seed=0)
+    for call in (lambda: act.action_to_string(bad, DEFAULT_GOLD_MENU),
+                 lambda: game.action_to_string(bad), lambda: game.step(bad)):
+        with pytest.raises(IllegalActionError) as err:
+            call()
+        assert isinstance(err.value, ValueError)
+    assert act.action_to_string(np.int16(9), DEFAULT_GOLD_MENU) == "window pass"
+
+
+@pytest.mark.parametrize("bad", [5, None, b"pass", ["pass"], "fly"], ids=repr)
+def test_string_to_action_refuses_what_is_not_an_action_string(bad):
+    with pytest.raises(IllegalActionError, match=r"action string"):
+        act.string_to_action(bad, DEFAULT_GOLD_MENU)
+
+
+def test_one_illegal_action_error_everywhere():
+    import borders_sim
+    from borders_sim import game as game_package
+    from borders_sim.game import game as game_module
+    assert borders_sim.IllegalActionError is game_package.IllegalActionError \
+        is game_module.IllegalActionError is act.IllegalActionError is IllegalActionError

@@ -167,7 +167,7 @@ def at_pack(hands, hist=None, n=4, **flags):
     for p, counters in (hist or {}).items():
         for h, v in counters.items():
             game.state[0]["hist"][p, h] = v
-    game.refresh()
+    sc.relist(game)
     return game
 
 
@@ -212,7 +212,7 @@ def respond_with(name, owner_hist, **check):
     game = sc.at_check(crates={1: {"coffee": 3}}, **check)
     for h, v in owner_hist.items():
         game.state[0]["hist"][1, h] = v
-    game.refresh()
+    sc.relist(game)
     game.step("inspect p1")
     sc.finish_bounties(game)
     game.step("offer done")

@@ -4,7 +4,10 @@
   ``--max-steps`` and ``--players`` exit with status 2 and one ``error:`` line;
 * ``simulate`` and the benchmark parse player lists with the same function (``N``, ``N,M,...``,
   ``all``), and ``simulate --players 3,4`` prints one row per count;
-* the last seed a run may use is ``2**63 - 1`` (the kernels' int64) and it works;
+* unknown arguments of any command (``actions --junk``, ``warmup --bogus``) are argparse
+  errors before the command does anything;
+* the last seed a run may use is ``2**64 - 1`` (the seed rule of ``borders_sim.rules.args``;
+  the kernels take uint64 seeds) and it works;
 * ``bench --help`` works without a source checkout and ``bench`` there says in one line where
   the benchmarks are; in a checkout, ``bench --help`` shows the script's options;
 * ``simulate`` streams its statistics batch by batch: the row does not depend on the batch size.
@@ -48,14 +51,16 @@ def refused(capsys, argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--seed", "9223372036854775807"],
-     r"--seed 9223372036854775807 with --games 1000: the last game's seed S\+G-1 must be at "
-     r"most 2\*\*63-1"),
-    (["--seed", "9223372036854775806", "--games", "3"], r"S\+G-1 must be at most 2\*\*63-1"),
-    (["--seed", "9223372036854775808", "--games", "1"],
-     r"argument --seed: must be an integer from 0 to 9,223,372,036,854,775,807, got "),
-    (["--seed", "-1"], r"argument --seed: must be an integer from 0 to "),
-    (["--seed", "1.5"], r"argument --seed: must be an integer from 0 to .* got '1.5'"),
+    (["--seed", str(2**64 - 1)],
+     rf"--seed {2**64 - 1} with --games 1000: the last game's seed S\+G-1 must be at "
+     r"most 2\*\*64-1"),
+    (["--seed", str(2**64 - 2), "--games", "3"], r"S\+G-1 must be at most 2\*\*64-1"),
+    (["--seed", str(2**64), "--games", "1"],
+     r"argument --seed: must be a seed, an integer from 0 to 2\*\*64 - 1 = "
+     r"18,446,744,073,709,551,615, got "),
+    (["--seed", "-1"], r"argument --seed: must be a seed, an integer from 0 to "),
+    (["--seed", "1.5"], r"argument --seed: must be a seed, an integer from 0 to .* got '1.5'"),
+    (["--seed", "9" * 5000], r"argument --seed: must be a seed, .* got '9999+\.\.\.$"),
     (["--games", BIG], rf"argument --games: must be an integer from 1 to 1,000,000,000, got "
                        rf"'{BIG}'"),
     (["--games", "0"], r"argument --games: must be an integer from 1 to "),
@@ -75,6 +80,21 @@ def test_out_of_range_numbers_are_one_line_argparse_errors(capsys, args, message
     line = refused(capsys, ["simulate", "--players", "4", *args])
     assert line.startswith("borders-sim simulate: error: ")
     assert re.search(message, line), line
+
+
+@pytest.mark.parametrize("argv", [["actions", "--junk"], ["warmup", "--bogus"],
+                                  ["replay", "a.jsonl", "--junk"], ["simulate", "--players", "3",
+                                                                    "extra"]])
+def test_unknown_arguments_are_argparse_errors_before_any_work(capsys, argv):
+    """Nothing runs (no table, no warm-up line, no compiling): one usage error, status 2."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == ""
+    assert err.startswith("usage: borders-sim ")  # argparse's usage, then the error, only
+    assert err.splitlines()[-1] == (f"borders-sim {argv[0]}: error: unrecognized arguments: "
+                                    f"{argv[-1]}")
+    assert "numba cache" not in err and "compiling" not in err
 
 
 @pytest.mark.parametrize("text,message", [
@@ -121,7 +141,7 @@ def test_bench_refuses_what_simulate_refuses(capsys):
 
 def test_simulate_several_counts_and_the_last_seed(capsys):
     assert cli.main(["simulate", "--players", "3,4", "--games", "3", "--no-progress",
-                     "--seed", str(2**63 - 3)]) == 0
+                     "--seed", str(2**64 - 3)]) == 0
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("|") and "---" not in line]
     assert [r.split("|")[1].strip() for r in rows] == ["players", "3", "4"]

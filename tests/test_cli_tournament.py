@@ -194,6 +194,78 @@ def test_replay_of_a_missing_or_empty_file(capsys, tmp_path):
     assert code == 1 and "the first line must be the header" in error_line(err)
 
 
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> list[str]:
+    """The lines of a recorded 3-player trace."""
+    record = tmp_path_factory.mktemp("rec")
+    assert cli.main(["tournament", "--players", "3", "--bots", "random,random,random",
+                     "--games", "1", "--seed", "4", "--record", str(record), "--threads", "1",
+                     "--no-progress"]) == 0
+    return (record / "game-000000.jsonl").read_text().splitlines()
+
+
+def with_header(lines: list[str], **fields) -> list[str]:
+    return [json.dumps({**json.loads(lines[0]), **fields})] + lines[1:]
+
+
+HOSTILE = {
+    "deep nesting": (lambda lines: lines[:1] + ["[" * 8000 + "]" * 8000] + lines[1:],
+                     r"line 2: not valid JSON \(nested too deeply\)"),
+    "a 5000-digit integer": (lambda lines: lines[:1] + ['{"type": "action", "seat": '
+                                                        + "9" * 5000 + "}"] + lines[1:],
+                             r"line 2: not valid JSON \(an integer of 5000 digits, more than "
+                             r"any trace holds"),
+    "a 5000-digit seed": (lambda lines: [lines[0].replace('"seed": 4', '"seed": ' + "1" * 5000)]
+                          + lines[1:], r"line 1: not valid JSON \(an integer of 5000 digits"),
+    "an unknown bot": (lambda lines: with_header(lines, lineup=["random", "nobody", "random"]),
+                       r"line 1: unknown bot 'nobody' in the lineup; known bots: "),
+    "a short lineup": (lambda lines: with_header(lines, lineup=["random"]),
+                       r"line 1: header field 'lineup' must list 3 bot names"),
+    "a seed of 2**64": (lambda lines: with_header(lines, seed=2**64),
+                        r"line 1: bad config, seed or game: seed must be a seed, an int from "
+                        r"0 to 2\*\*64 - 1, got 18446744073709551616"),
+    "a negative seed": (lambda lines: with_header(lines, seed=-1),
+                        r"line 1: bad config, seed or game: seed must be a seed"),
+    "other bot seeds": (lambda lines: with_header(lines, bot_seeds=[1, 2, 3]),
+                        r"line 1: header field 'bot_seeds' must be the seeds of the bots"),
+    "a bad config": (lambda lines: with_header(lines, config={"num_players": 9}),
+                     r"line 1: bad config, seed or game: num_players must be an int from 3"),
+    "a config that is not an object": (lambda lines: with_header(lines, config=[3]),
+                                       r"line 1: bad config, seed or game: config must be an "
+                                       r"object"),
+    "a line after the result": (lambda lines: lines + [lines[1]],
+                                r"line \d+: a line of type 'action' after the result"),
+    "a blank first line": (lambda lines: [""] + lines, r"the first line must be the header"),
+    "a long line": (lambda lines: lines[:1] + ["x" * 10**6] + lines[1:],
+                    r"line 2: longer than 16384 characters, more than any trace line"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_trace_is_one_line_and_status_1(capsys, tmp_path, recorded, case):
+    edit, message = HOSTILE[case]
+    path = tmp_path / "hostile.jsonl"
+    path.write_text("\n".join(edit(list(recorded))) + "\n")
+    code, _, err = run(capsys, ["replay", str(path)])
+    assert code == 1
+    line = error_line(err)
+    assert line.startswith(f"borders-sim replay: error: {path}") and len(line) < 600
+    assert re.search(message, line), line
+
+
+def test_an_endless_trace_is_read_no_further_than_a_trace_goes(capsys, tmp_path, recorded):
+    """Reads are bounded: /dev/zero (a line without end) stops at the line limit, and a header
+    followed by endless lines at max_game_length + 2 lines."""
+    code, _, err = run(capsys, ["replay", "/dev/zero"])
+    assert code == 1 and "/dev/zero line 1: longer than 16384 characters" in error_line(err)
+    path = tmp_path / "long.jsonl"
+    most = Game(GameConfig(num_players=3)).max_game_length
+    path.write_text(recorded[0] + "\n" * (most + 5))
+    code, _, err = run(capsys, ["replay", str(path)])
+    assert code == 1
+    assert f"line {most + 3}: more lines than a trace of this config has" in error_line(err)
+
+
 @pytest.mark.parametrize("args,message", [
     (["--bots", "random,nobody,random,random"],
      r"argument --bots: unknown bot name\(s\) 'nobody'; known bots: "),
@@ -208,7 +280,9 @@ def test_replay_of_a_missing_or_empty_file(capsys, tmp_path):
     (["--plot", "/tmp/r.txt"], r"argument --plot: '/tmp/r.txt' must end in .png, .pdf, .svg"),
     (["--backend", "local", "--ray-address", "127.0.0.1:1"],
      r"--ray-address needs --backend ray"),
-    (["--seed", str(2**63 - 1), "--games", "2"], r"the last game's seed must be at most"),
+    (["--seed", str(2**64 - 1), "--games", "2"], r"the last game's seed, seed \+ 1, must be at "
+                                                 r"most 2\*\*64 - 1"),
+    (["--seed", str(2**64)], r"argument --seed: must be a seed, an integer from 0 to 2\*\*64 - 1"),
 ])
 def test_bad_tournament_arguments_are_one_line_errors(capsys, args, message):
     code, _, err = run(capsys, ["tournament", *args, "--no-progress"])
@@ -252,7 +326,7 @@ def scripted_answers(seed: int, seat: int, bots: list[str]) -> tuple[list[str], 
     players = {p: make(names[p], bot_seed(seed, p)) for p in range(n) if p != seat}
     me = make("random", 12345)
     game = Game(GameConfig(num_players=n), seed=seed)
-    answers = ["", "banana", "99999"]  # refused, asked again
+    answers = ["", "banana", "99999", "9" * 5000]  # refused, asked again
     while not game.is_terminal:
         p = game.current_player
         if p == seat:
@@ -282,6 +356,7 @@ def test_a_scripted_human_plays_a_whole_game(capsys, monkeypatch):
     assert len(prompts) == len(answers)
     assert "you are p1" in out and "Your legal actions (id: action):" in out
     assert "not an action id or action string" in out and "99999 is not one of the legal ids" in out
+    assert "999999999999... (5000 digits) is not one of the legal ids" in out
     assert "p0 (" in out and "p1 (you): " in out  # the bots' moves and the human's
     final = out.split("--- game over ---")[1].split()
     assert [int(x) for x in final if x.isdigit()] == scores

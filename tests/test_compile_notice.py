@@ -1,7 +1,8 @@
 """The first-use compile note (``borders_sim._compile.notice``).
 
 * a block in which numba compiles prints the opening line when compiling starts and the time
-  at the end; a block that only runs compiled (or cached) kernels prints nothing;
+  at the end; a block that only runs compiled (or cached) kernels prints nothing; a tqdm
+  progress bar on stderr is cleared before each note and drawn again after it;
 * ``BORDERS_SIM_QUIET=1`` and ``set_compile_messages(False)`` silence it, the switch overrides
   the variable, ``quiet()`` restores the setting after its block;
 * ``Game`` and the whole-game batch helpers go through the note once per process, not per step;
@@ -12,6 +13,7 @@ The compiling cases use tiny kernels defined here (no cache), so they take a fra
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from numba import njit
+from tqdm import tqdm
 
 import borders_sim
 from borders_sim._compile import notice
@@ -54,6 +57,25 @@ def test_a_block_that_compiles_says_so_and_how_long(capsys):
     with notice.compile_notice("the test kernels"):
         assert kernel(1) == 2  # compiled already: silent
     assert capsys.readouterr().err == ""
+
+
+def test_the_note_leaves_a_progress_bar_intact(monkeypatch):
+    """With a tqdm bar on stderr (``borders-sim tournament``'s), each note gets a line of its
+    own (the bar is cleared first, not written over) and the bar is drawn again after it."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with tqdm(total=10, desc="tournament", file=sys.stderr, mininterval=0) as bar:
+        bar.update(3)
+        with notice.compile_notice("the test kernels"):
+            fresh_kernel()(1)
+        bar.update(3)
+    lines = err.getvalue().split("\n")
+    notes = [i for i, line in enumerate(lines) if "borders_sim: " in line]
+    assert len(notes) == 2
+    for i in notes:
+        shown = lines[i].split("\r")[-1]  # what a terminal shows of that line
+        assert shown.startswith("borders_sim: ") and "tournament" not in shown
+        assert "tournament:" in lines[i + 1]  # the bar again, below the note
 
 
 def test_nested_compiles_print_one_opening_line(capsys):

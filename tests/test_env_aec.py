@@ -6,7 +6,8 @@
   the reward kernel on constructed end states (a shared victory, a tie of every seat).
 * Bad input: unknown keywords and bad values name themselves; an illegal action raises
   ``IllegalActionError`` in ``raw_env`` and changes nothing, ends the game with -1 for the
-  offender in ``env()``.
+  offender in ``env()``; ``raw_env`` before ``reset`` and after every agent is done says so, and
+  unknown agents are named by the spaces too.
 * ``observe_json`` / ``observe_text`` at random mid-game points: JSON-ready, consistent with the
   game, the text shows the viewer's hand and legal actions.
 * ``docs/borders_v0.md`` is the page ``docs/generate.py`` makes from the code (its ``--check``
@@ -277,7 +278,6 @@ def test_rewards_on_a_shared_victory(n):
     for p in range(2, n):
         for f in SCORING_FIELDS:
             game.state[f][0, p] = 0
-    game.refresh()
     assert game.winners() == [0, 1]
     sc = game.scores()
     assert sc[0] == sc[1] > max(sc[2:])
@@ -292,7 +292,6 @@ def test_rewards_when_every_seat_ties(n):
     game = finished(n, seed=50 + n)
     for p in range(1, n):
         copy_seat(game, 0, p)
-    game.refresh()
     assert game.winners() == list(range(n))
     sc = game.scores()
     assert len(set(sc)) == 1
@@ -327,17 +326,23 @@ def test_bad_keywords_are_named(make, kwargs, word):
         make(**kwargs)
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, 2**64])
 def test_bad_seed_is_named(seed):
     env = borders_v0.raw_env()
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="seed must be a seed, an int from 0 to 2"):
         env.reset(seed=seed)
+
+
+def test_the_top_seed_is_a_seed():
+    env = borders_v0.raw_env()
+    env.reset(seed=2**64 - 1)
+    assert env.unwrapped.game.to_dict() == Game(GameConfig(), seed=2**64 - 1).to_dict()
 
 
 @pytest.mark.parametrize("player", [-1, 4, 8, "p0", 1.0, True, None])
 @pytest.mark.parametrize("fn", [observe, observe_json, observe_text])
 def test_seat_out_of_range_is_named(fn, player):
-    with pytest.raises(ValueError, match="player must be a seat 0..3"):
+    with pytest.raises(ValueError, match="player must be a seat, an int from 0 to 3"):
         fn(Game(GameConfig(num_players=4)), player)
 
 
@@ -346,6 +351,43 @@ def test_unknown_agent_is_named():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="player_3"):
         env.observe("player_3")
+    for space in (env.action_space, env.observation_space):
+        for agent in ("nobody", "player_3", 0, None, ["player_0"]):
+            with pytest.raises(ValueError, match=r"unknown agent .*; agents are \['player_0'"):
+                space(agent)
+    assert env.action_space("player_2").n == NUM_ACTIONS
+
+
+def raw_env_calls(env):
+    return {"step(0)": lambda: env.step(0), "step(None)": lambda: env.step(None),
+            "last()": env.last, "observe": lambda: env.observe("player_0"),
+            "render()": env.render}
+
+
+def test_raw_env_before_reset_says_so():
+    env = borders_v0.raw_env(num_players=3, render_mode="ansi")
+    assert env.agents == [] and list(env.agent_iter()) == []
+    for what, call in raw_env_calls(env).items():
+        with pytest.raises(RuntimeError, match=r"before reset\(\): call reset\(\) to start a "
+                                               r"game"):
+            call()
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+
+
+def test_raw_env_after_every_agent_is_done_says_so():
+    env = borders_v0.raw_env(num_players=3, render_mode="ansi")
+    env.reset(seed=2)
+    random_actions(env, random.Random(2), 10**6)
+    assert env.agents == [] and env.unwrapped.game.is_terminal
+    for what in ("step(0)", "step(None)", "last()"):
+        with pytest.raises(RuntimeError, match=r"every agent is done .*; call reset\(\) to start "
+                                               r"a new game"):
+            raw_env_calls(env)[what]()
+    assert env.observe("player_0")["observation"].shape == (OBS_SIZE,)  # the final view
+    assert "p0" in env.render()
+    env.reset(seed=3)
+    assert len(env.agents) == 3
 
 
 @pytest.mark.parametrize("n", PLAYERS)

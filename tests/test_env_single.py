@@ -1,5 +1,7 @@
-"""SingleSeatEnv: Gymnasium's checker, determinism, opponents, masks, rewards, bad input, and
-(if sb3-contrib is installed) a short MaskablePPO run."""
+"""SingleSeatEnv: Gymnasium's checker, determinism, opponents, masks, rewards, bad input (an
+opponent policy that raises or cheats leaves the env broken until reset; ids outside the action
+space are errors, never a lost game), and (if sb3-contrib is installed) a short MaskablePPO
+run."""
 
 from __future__ import annotations
 
@@ -149,6 +151,66 @@ def test_illegal_opponent_action_names_the_seat():
                                                      f"{shown}, which is not a legal") as e:
             env.reset(seed=0)
         assert f"seat p{env.game.current_player} " in str(e.value)
+
+
+class PolicyBug(Exception):
+    pass
+
+
+def crashes(observation, action_mask):
+    raise PolicyBug("the opponent fell over")
+
+
+def illegal(observation, action_mask):
+    return int(np.flatnonzero(~action_mask)[0])
+
+
+@pytest.mark.parametrize("policy,first_error", [(crashes, PolicyBug),
+                                                (illegal, IllegalActionError),
+                                                (lambda o, m: 2**70, IllegalActionError)])
+@pytest.mark.parametrize("when", ["reset", "step"])
+def test_a_failing_opponent_leaves_the_env_broken_until_reset(policy, first_error, when):
+    """The call that ran the opponent raises; every later call says the episode stopped at an
+    opponent's decision (never offering that decision's mask to the learner); reset recovers."""
+    calls = {"n": 0, "failing": True}
+
+    def opponent(observation, action_mask):
+        calls["n"] += 1
+        if calls["failing"] and (when == "reset" or calls["n"] > 30):
+            return policy(observation, action_mask)
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = SingleSeatEnv(4, seat=0, opponents=opponent)
+    with pytest.raises(first_error):
+        if when == "reset":
+            env.reset(seed=0)
+        else:
+            _obs, info = env.reset(seed=0)
+            while True:
+                _obs, _r, done, _t, info = env.step(first_legal(info))
+                assert not done
+    assert env.game.current_player != 0  # stopped at the opponent's decision
+    for call in (lambda: env.step(0), env.action_masks, lambda: env.step(1)):
+        with pytest.raises(RuntimeError, match=r"this episode stopped at an opponent's "
+                                               r"decision \(the opponent policy of seat p[123] "
+                                               r"(raised PolicyBug|returned)"):
+            call()
+    calls["failing"] = False
+    _obs, info = env.reset(seed=1)
+    env.step(first_legal(info))
+
+
+@pytest.mark.parametrize("mode", ["lose", "raise"])
+@pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, 2**70, -2**70, np.int64(-3)], ids=repr)
+def test_actions_outside_the_space_are_errors_in_both_modes(mode, bad):
+    """An id outside ``Discrete(NUM_ACTIONS)`` is a policy bug, not a move: never a lost game."""
+    env = SingleSeatEnv(4, seat=1, illegal_action=mode)
+    _obs, info = env.reset(seed=2)
+    before = env.game.state.tobytes()
+    with pytest.raises(IllegalActionError, match=r"outside the action space 0\.\.512"):
+        env.step(bad)
+    assert env.game.state.tobytes() == before
+    env.step(first_legal(info))  # still playing
 
 
 def test_illegal_learner_action_raises_and_changes_nothing():

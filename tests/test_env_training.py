@@ -71,7 +71,6 @@ def test_the_same_seed_gives_the_same_games_whatever_n_and_threads():
         assert np.array_equal(o1, o2) and np.array_equal(r1, r2) and np.array_equal(s1, s2)
     # slot 0 of a wider env plays slot 0's stream: the same, if given the same actions
     wide = TrainingEnv(5, opponents=POOL, seed=7)
-    rng = np.random.default_rng(0)
     obs, infos = wide.reset()
     rng_small = np.random.default_rng(0)
     narrow = TrainingEnv(2, opponents=POOL, seed=7)

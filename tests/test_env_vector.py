@@ -126,24 +126,35 @@ def test_reset_seeding_and_the_stream():
                                                derive_seed(2, k, 1)).state[0].tobytes()
     assert not np.array_equal(first, second)
     np.testing.assert_array_equal(env.reset(seed=2).observation, first)
-    other = env.reset(seed=-7)
-    assert env.seed == -7 and list(env.episodes) == [1] * 4
+    other = env.reset(seed=2**64 - 7)
+    assert env.seed == 2**64 - 7 and list(env.episodes) == [1] * 4
     assert env.states[3].tobytes() == Game(GameConfig(num_players=5),
-                                           derive_seed(-7, 3, 0)).state[0].tobytes()
+                                           derive_seed(2**64 - 7, 3, 0)).state[0].tobytes()
     assert not np.array_equal(other.observation, first)
 
 
 def test_seed_derivation():
-    for seed in (0, 1, -1, 2**63, 2**64 - 1, 2**64 + 5, 123456789):
+    for seed in (0, 1, 2**63 - 1, 2**63, 2**64 - 1, 123456789):
         rng = np.zeros(2, dtype=np.uint64)
-        seed_rng(rng, np.uint64(seed & (2**64 - 1)))
+        seed_rng(rng, np.uint64(seed))
         np.testing.assert_array_equal(rng, seed_words(seed))
-    assert derive_seed(2**64 + 5, 1, 2) == derive_seed(5, 1, 2)
+    assert derive_seed(2**64 - 1, 1, 2) != derive_seed(2**63 - 1, 1, 2)
     seeds = {derive_seed(0, k, e) for k in range(50) for e in range(50)}
     assert len(seeds) == 2500 and all(0 <= s < 2**64 for s in seeds)
-    for bad in ((1.5, 0, 0), (0, -1, 0), (0, 0, -2), (0, True, 0)):
-        with pytest.raises(ValueError):
+    for bad, name in (((1.5, 0, 0), "seed"), ((-1, 0, 0), "seed"), ((2**64, 0, 0), "seed"),
+                      ((0, -1, 0), "k"), ((0, 0, -2), "episode"), ((0, True, 0), "k")):
+        with pytest.raises(ValueError, match=rf"^{name} must be"):
             derive_seed(*bad)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**70, -2**63, 1.0, True, "3"])
+def test_seeds_outside_the_rule_are_refused_not_reduced(seed):
+    with pytest.raises(ValueError, match=r"seed must be a seed, an int from 0 to 2\*\*64 - 1"):
+        VectorEnv(2, seed=seed)
+    env = VectorEnv(2, seed=5)
+    with pytest.raises(ValueError, match=r"seed must be a seed"):
+        env.reset(seed=seed)
+    assert env.seed == 5
 
 
 def trajectory(num_envs: int, threads: int, steps: int) -> list[tuple]:

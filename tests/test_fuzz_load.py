@@ -166,12 +166,21 @@ def test_steps_beyond_max_game_length_are_refused_and_never_wrap():
         bad = copy.deepcopy(d)
         bad["steps"] = steps
         refused(bad, r"steps: \d+ decisions, more than max_game_length")
-    d["steps"] = limit - 3  # accepted: the count stops at the bound (P-0.4) instead of wrapping
-    game = loads_and_plays(d)
-    for _ in range(10):
-        game.step(game.legal_actions()[0])
-    assert game.state[0]["steps"] == limit
-    assert Game.from_dict(game.to_dict()).state.tobytes() == game.state.tobytes()
+    d["steps"] = limit - 3  # accepted: 3 decisions are left before the bound (P-0.4)
+    for step in (Game.step, Game.step_observe):
+        game = Game.from_dict(copy.deepcopy(d))
+        for _ in range(3):
+            step(game, game.legal_actions()[0])
+        assert game.state[0]["steps"] == limit and not game.is_terminal
+        at_limit = game.state.tobytes()
+        with pytest.raises(EngineError, match=rf"{limit} decisions\): .* max_game_length"):
+            step(game, game.legal_actions()[0])
+        assert game.state.tobytes() == at_limit and game.legal_actions() == []
+        assert Game.from_dict(game.to_dict()).state.tobytes() == at_limit
+    d["steps"] = limit  # the whole-game kernels enforce it too
+    states = Game.from_dict(d).state.copy()
+    with pytest.raises(EngineError, match=r"play_batch: game 0 .* max_game_length"):
+        play_batch(states, np.array([5], dtype=np.uint64), 10**9)
 
 
 def _reserved(d: dict) -> bool:

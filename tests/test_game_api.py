@@ -5,7 +5,12 @@
   after steps (field views must not come back detached), at the start, mid-game and at the end;
 * a game crosses a process pool (spawn: a fresh interpreter, as Ray workers are) and continues
   there exactly as it would have at home;
-* ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else.
+* ``step(..., player=...)`` takes a seat 0..n-1 (numpy ints too) and names anything else;
+* ``step_observe`` is ``step`` plus the next mover's view in new arrays, refusing what ``step``
+  refuses with the same message and keeping the game's legal ids and end right;
+* ``refresh()`` and ``from_state`` check a state as ``from_dict`` checks a dict: a hand edit
+  that makes it unplayable is refused naming the field, and the game then refuses to play it
+  (``EngineError``) until it is fixed; a replaced state array is checked before it is played.
 """
 
 from __future__ import annotations
@@ -17,8 +22,11 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
-from borders_sim import Game, GameConfig, IllegalActionError
+from borders_sim import NUM_ACTIONS, EngineError, Game, GameConfig, IllegalActionError
+from borders_sim.envs import observe
 from borders_sim.rules import state as st
 
 COPIERS = {
@@ -160,7 +168,9 @@ def test_player_that_is_not_a_seat_is_refused_by_name(player):
     with pytest.raises(IllegalActionError,
                        match=r"player must be a seat, an int from 0 to 3, got ") as err:
         game.step(game.legal_actions()[0], player=player)
-    assert repr(player) in str(err.value)
+    is_int = isinstance(player, (int, np.integer)) and not isinstance(player, (bool, np.bool_))
+    shown = str(int(player)) if is_int else repr(player)
+    assert f"got {shown}" in str(err.value)
     assert "pp1" not in str(err.value)
     assert game.state.tobytes() == before
 
@@ -207,3 +217,169 @@ def test_legal_actions_follow_a_game_stepped_by_its_aec_env():
         mask = env.observe(env.agent_selection)["action_mask"]
         assert game.legal_actions() == np.flatnonzero(mask).tolist()
         env.step(rng.choice(game.legal_actions()))
+
+
+# --- step_observe -----------------------------------------------------------------------------
+def test_step_observe_is_step_then_the_next_movers_view():
+    """``step_observe`` plays as ``step`` does and hands out the next mover's observation and
+    mask as new arrays; the game's own bookkeeping (legal ids, the end) follows."""
+    game, twin, rng = Game(GameConfig(num_players=5), seed=4), Game(GameConfig(num_players=5),
+                                                                    seed=4), random.Random(4)
+    kept = []
+    while True:
+        a = rng.choice(game.legal_actions())
+        kind = rng.choice([int, np.int16, game.action_to_string])
+        seat, obs, mask = game.step_observe(kind(a))
+        twin.step(a)
+        assert game.state.tobytes() == twin.state.tobytes()
+        assert game.legal_actions() == twin.legal_actions()
+        assert game.is_terminal == twin.is_terminal and game.current_player == seat
+        if seat < 0:
+            assert obs is None and mask is None and game.is_terminal
+            break
+        np.testing.assert_array_equal(obs, observe(game, seat))
+        assert mask.dtype == np.int8 and mask.tolist() == game.legal_mask().tolist()
+        kept.append((obs, obs.copy()))
+    assert all(np.array_equal(a, b) for a, b in kept)  # never written again
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.step_observe(0)
+
+
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS, 2**63, 2**70, -2**70, 1.0, True, "fly",
+                                    None])
+def test_step_observe_refuses_what_step_refuses_and_changes_nothing(action):
+    game = Game(GameConfig(num_players=4), seed=2)
+    before = (game.state.tobytes(), game.legal_actions())
+    with pytest.raises(IllegalActionError) as err:
+        game.step_observe(action)
+    with pytest.raises(IllegalActionError) as step_err:
+        game.step(action)
+    assert str(err.value) == str(step_err.value)
+    assert (game.state.tobytes(), game.legal_actions()) == before
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in game.legal_actions())
+    with pytest.raises(IllegalActionError, match=rf"illegal action .* \(id {illegal}\)"):
+        game.step_observe(illegal)
+    assert (game.state.tobytes(), game.legal_actions()) == before
+
+
+# --- refresh and from_state check the state as from_dict checks a dict ------------------------
+def edit_cfg(s):
+    s["cfg"][0, st.CFG_NUM_PLAYERS] = 99
+
+
+def edit_haggling(s):
+    s["cfg"][0, st.CFG_HAGGLING] = 99
+
+
+def edit_hand(s):
+    s["hand"][0, 0, 0] = -5
+
+
+def edit_turn(s):
+    s["turn"][0] = 50
+
+
+def edit_phase(s):
+    s["phase"][0] = 99
+
+
+def edit_steps(s):
+    s["steps"][0] = 2**62
+
+
+def edit_draw(s):
+    s["draw_len"][0] = 10**6
+
+
+def edit_round(s):
+    s["round"][0] = 10**6
+
+
+@pytest.mark.parametrize("edit,field", [
+    (edit_cfg, r"cfg/menu .*num_players must be an int from 3 to 8, got 99"),
+    (edit_haggling, r"cfg/menu .*haggling must be one of the codes"),
+    (edit_hand, r"players\[0\]\.hand\.sugar: must not be negative, got -5"),
+    (edit_turn, r"state field turn = 50 is not a seat of a 4-player game"),
+    (edit_phase, r"state field phase = 99 has no name"),
+    (edit_steps, r"steps: \d+ decisions, more than max_game_length"),
+    (edit_draw, r"state field draw_len = 1000000 is outside"),
+    (edit_round, r"round: 1000000, but a game in this position may last until round"),
+])
+def test_refresh_refuses_a_state_from_dict_would_refuse(edit, field):
+    """A hand edit that makes the state unplayable is refused by name, and the game then
+    refuses to play it (no segfault, no wrong player, no endless game) until it is fixed."""
+    game = Game(GameConfig(num_players=4), seed=3)
+    good = game.state.copy()
+    edit(game.state)
+    bad = game.state.copy()
+    with pytest.raises(ValueError, match=field):
+        game.refresh()
+    with pytest.raises(ValueError, match=field):
+        Game.from_state(bad)
+    assert game.legal_actions() == [] and not game.legal_mask().any()
+    for call in (lambda g: g.step(0), lambda g: g.step_observe(0), lambda g: g.step("pass"),
+                 Game.scores, Game.winners, lambda g: observe(g, 0)):
+        for target in (game, game.copy()):
+            with pytest.raises(EngineError, match="refresh\\(\\) refused this game's state"):
+                call(target)
+    with pytest.raises(ValueError, match=field):
+        pickle.loads(pickle.dumps(game))
+    game.state[:] = good
+    game.refresh()
+    assert view(game) == view(Game(GameConfig(num_players=4), seed=3))
+    game.step(game.legal_actions()[0])
+
+
+def test_refresh_takes_up_a_replaced_state_and_its_config():
+    game = Game(GameConfig(num_players=4), seed=3)
+    other = Game(GameConfig(num_players=6, haggle_rounds=2), seed=8)
+    game.state = other.state.copy()
+    game.refresh()
+    assert game.config == other.config and view(game) == view(other)
+    game.state = np.zeros(2, dtype=st.STATE_DTYPE)
+    with pytest.raises(ValueError, match="a state is a one-element array of STATE_DTYPE"):
+        game.refresh()
+    game.state = other.state.copy()
+    game.state["turn"] = 7  # replaced and broken, stepped without a refresh: checked first
+    with pytest.raises(ValueError, match="state field turn = 7"):
+        game.step(0)
+
+
+def test_from_state_wraps_a_checked_state_in_place():
+    batch = np.concatenate([Game(GameConfig(num_players=3), seed=s).state for s in range(2)])
+    game = Game.from_state(batch[1:2])
+    game.step(game.legal_actions()[0])
+    assert batch[1].tobytes() == game.state[0].tobytes()
+    for bad in (batch, batch[0], np.zeros(1, dtype=np.int64), [batch[0]]):
+        with pytest.raises(ValueError, match="a state is a one-element array of STATE_DTYPE"):
+            Game.from_state(bad)
+
+
+MUTATIONS = [0, 1, -1, 2, 7, 8, 99, 127, -128, 2**31 - 1, -2**31, 2**62]
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=hst.data())
+def test_any_single_edit_is_refreshed_or_refused_by_name(data):
+    """One entry of one field set to an awkward value: ``refresh()`` either accepts the state
+    (which then loads from its own dict) or raises a ValueError, nothing else."""
+    game = Game(GameConfig(num_players=data.draw(hst.integers(3, 8))),
+                seed=data.draw(hst.integers(0, 50)))
+    rng = random.Random(data.draw(hst.integers(0, 10**6)))
+    for _ in range(data.draw(hst.integers(0, 60))):
+        if game.is_terminal:
+            break
+        game.step(rng.choice(game.legal_actions()))
+    field = data.draw(hst.sampled_from(st.STATE_DTYPE.names))
+    flat = game.state[field].reshape(-1)
+    k = data.draw(hst.integers(0, flat.size - 1))
+    value = data.draw(hst.sampled_from(MUTATIONS))
+    info = np.iinfo(flat.dtype)
+    flat[k] = min(max(value, int(info.min)), int(info.max))
+    try:
+        game.refresh()
+    except ValueError as err:
+        assert str(err).startswith("not a state the engine can play: ")
+        assert game.legal_actions() == []
+        return
+    assert Game.from_dict(game.to_dict()).state.tobytes() == game.state.tobytes()

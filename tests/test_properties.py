@@ -190,8 +190,11 @@ def test_illegal_input_is_refused_with_a_clear_message():
     with pytest.raises(IllegalActionError, match="out of turn"):
         game.step(game.legal_actions()[0], player=(game.current_player + 1) % 4)
     game.copy().step(game.legal_actions()[0], player=game.current_player)
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(TypeError, match="seed must be a seed, an int from 0 to 2"):
         Game(GameConfig(), seed="7")
+    for seed in (-1, 2**64):
+        with pytest.raises(ValueError, match=r"seed must be a seed, an int from 0 to 2\*\*64 - 1"):
+            Game(GameConfig(), seed=seed)
     with pytest.raises(TypeError, match="config must be a GameConfig"):
         Game({"num_players": 4})
     assert game.state.tobytes() == before
@@ -214,7 +217,7 @@ def test_kernel_rollouts_independent_of_batch_and_threads():
         numba.set_num_threads(threads)
         states = np.concatenate([new_state(GameConfig(num_players=5), s) for s in seeds])
         steps = np.zeros(len(seeds), dtype=np.int64)
-        rollout.random_games(states, np.asarray(seeds, dtype=np.int64), 10**8, steps)
+        rollout.random_games(states, np.asarray(seeds, dtype=np.uint64), 10**8, steps)
         return states, steps
 
     try:

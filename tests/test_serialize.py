@@ -370,7 +370,7 @@ BAD_INPUTS = [
     ("gold not conserved (an invariant)", _gold_from_nowhere,
      r"invariant violated: gold not conserved"),
     ("config GameConfig rejects", _set(("config", "num_players"), 9),
-     r"at config: GameConfig rejects it: num_players must be from 3 to 8"),
+     r"at config: GameConfig rejects it: num_players must be an int from 3 to 8"),
     ("config with a bad menu", _set(("config", "gold_menu"), [5, 3]),
      r"at config: GameConfig rejects it: gold_menu"),
     ("config with an unknown flag", _set(("config", "house_rules"), True),

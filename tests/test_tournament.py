@@ -59,7 +59,8 @@ def test_bad_lineups_name_the_problem(players, bots, message):
 def test_bad_run_arguments_name_the_problem():
     bots = default_lineup(3)
     for kwargs, message in [({"games": 0}, "games must be"), ({"seed": -1}, "seed must be"),
-                            ({"seed": 2**63 - 1, "games": 2}, "last game's seed"),
+                            ({"seed": 2**64}, "seed must be"), ({"seed": 1.0}, "seed must be"),
+                            ({"seed": 2**64 - 1, "games": 2}, "last game's seed"),
                             ({"backend": "mpi"}, "backend must be"),
                             ({"ray_address": "h:1"}, "needs backend='ray'"),
                             ({"path": "fast"}, "path must be"),
@@ -100,6 +101,19 @@ def test_compiled_and_python_paths_give_identical_results(n):
     assert sum(b["wins"] for b in compiled.bots) == pytest.approx(2 * n + 1)
     assert sum(b["games"] for b in compiled.bots) == n * (2 * n + 1)
     assert np.all(compiled.steps > 0)
+
+
+@pytest.mark.parametrize("first", [2**63 - 2, 2**64 - 4])
+def test_the_paths_agree_on_seeds_up_to_the_last_one(first):
+    """Seeds reach the whole-game kernels as uint64: around 2**63 and up to 2**64 - 1 a game
+    is the same on the compiled path and through Game with Python bots."""
+    t = tournament(3, lineup(3), 4, first)
+    compiled, python = play_chunk(t, 0, 4, "compiled"), play_chunk(t, 0, 4, "python")
+    for key in compiled:
+        np.testing.assert_array_equal(compiled[key], python[key], err_msg=key)
+    if first >= 2**63:  # seeds are not cut to 63 bits
+        low = play_chunk(tournament(3, lineup(3), 4, first - 2**63), 0, 4, "compiled")
+        assert not np.array_equal(low["scores"], compiled["scores"])
 
 
 def test_a_python_only_bot_plays_on_the_python_path(monkeypatch):

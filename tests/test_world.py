@@ -199,5 +199,6 @@ def test_bad_observations_are_refused():
     bad[offset_of("seat") + 6] = 1  # a second seat
     with pytest.raises(ValueError, match="block 'seat' must be one-hot"):
         world_from_observation(bad)
-    with pytest.raises(ValueError, match="seed must be an int"):
-        world_from_observation(obs, seed="x")
+    for seed in ("x", -1, 2**64):
+        with pytest.raises(ValueError, match="seed must be a seed, an int from 0 to 2"):
+            world_from_observation(obs, seed=seed)

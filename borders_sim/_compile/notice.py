@@ -18,7 +18,10 @@ note is exact: it appears whenever numba compiles (however fast the machine) and
 kernels load from the cache (however slow the machine). A timer would have to guess from the
 duration. Where numba has no writable cache directory at all
 (:mod:`borders_sim._compile.cache`), the first line says so instead of promising a cache. The
-notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell.
+notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell, and
+through ``tqdm.write`` once tqdm is loaded: it clears any progress bar on the terminal, prints
+the note on a line of its own and draws the bar again (``borders-sim tournament`` compiles the
+bots' kernels under its bar).
 Callers check their own "already prepared" flag once per game or batch, never on the per-step
 path.
 
@@ -76,6 +79,19 @@ def quiet() -> Iterator[None]:
         _switch = saved
 
 
+def _say(line: str) -> None:
+    """Print ``line`` on ``sys.stderr`` (as it is now), leaving any tqdm progress bar intact:
+    with tqdm loaded (else no bar can be showing), through ``tqdm.write``, which clears the bars
+    on that stream, prints the line and draws them again."""
+    err = sys.stderr
+    tqdm_module = sys.modules.get("tqdm")
+    if tqdm_module is None:
+        print(line, file=err, flush=True)
+        return
+    tqdm_module.tqdm.write(line, file=err)
+    err.flush()
+
+
 class _FirstCompile(event.Listener):
     """Prints the opening note when numba starts its first compilation."""
 
@@ -88,8 +104,7 @@ class _FirstCompile(event.Listener):
             self.compiled = True
             later = ("cached for later runs" if cache.location != cache.NOWHERE
                      else "not cached: no writable cache directory, set NUMBA_CACHE_DIR")
-            print(f"{PREFIX}compiling {self.what} (first use; {later}) ...",
-                  file=sys.stderr, flush=True)
+            _say(f"{PREFIX}compiling {self.what} (first use; {later}) ...")
 
     def on_end(self, ev: event.Event) -> None:
         pass
@@ -112,5 +127,4 @@ def compile_notice(what: str) -> Iterator[None]:
     with event.install_listener("numba:compile", listener):
         yield
     if listener.compiled:
-        print(f"{PREFIX}{what} compiled in {time.perf_counter() - t0:.0f} s",
-              file=sys.stderr, flush=True)
+        _say(f"{PREFIX}{what} compiled in {time.perf_counter() - t0:.0f} s")

@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from ..rules.actions import NUM_ACTIONS
+from ..rules.args import as_choice, as_seed, shown
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
@@ -34,13 +35,17 @@ class CompiledBot:
 
     Args:
         name: one of :data:`~.policies.COMPILED_BOTS`.
-        seed: seeds the bot's own generator (any int).
+        seed: seeds the bot's own generator (a seed, 0 to ``2**64 - 1``,
+            :mod:`borders_sim.rules.args`).
+
+    Raises:
+        ValueError: an unknown name or a bad seed.
     """
 
     def __init__(self, name: str, seed: int = 0) -> None:
-        self.name = name
+        self.name = as_choice(name, "name", COMPILED_BOTS)
         self.kind = COMPILED_BOTS.index(name)
-        self.rng = seed_words(seed)
+        self.rng = seed_words(as_seed(seed))
         self._mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         self._words = self._mask.view(np.uint64)
 
@@ -82,12 +87,11 @@ def make(name: str, seed: int = 0, **options: Any) -> Bot:
     :func:`~.lineup.make_spec`.
 
     Raises:
-        ValueError: an unknown name (the message lists the known ones) or a bad seed.
+        ValueError: an unknown name (the message lists the known ones) or a bad seed (a seed
+            is an int from 0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`).
     """
-    if name not in REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; known bots: {sorted(REGISTRY)}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, got {seed!r}")
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise ValueError(f"unknown bot {shown(name)}; known bots: {sorted(REGISTRY)}")
     if options and name in COMPILED_BOTS:
         raise ValueError(f"the {name} bot takes no options, got {sorted(options)}")
-    return REGISTRY[name](int(seed), **options)
+    return REGISTRY[name](as_seed(seed), **options)

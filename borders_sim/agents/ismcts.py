@@ -48,6 +48,7 @@ from .._compile.batch import run_chunks
 from ..game.belief import world_states
 from ..rules.rewards import final_rewards, reward_mode
 from ..rules import state as st
+from ..rules.args import as_bool, as_float, as_int, as_seed
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
@@ -106,9 +107,8 @@ def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out, nets
 
 
 def _mix(*words: int) -> int:
-    """A 63-bit seed from ints (deterministic, unlike ``hash``)."""
-    return int(np.random.SeedSequence([w & (2**63 - 1) for w in words]).generate_state(1,
-                                                                                    np.uint64)[0]
+    """A 63-bit seed from non-negative ints (deterministic, unlike ``hash``)."""
+    return int(np.random.SeedSequence(list(words)).generate_state(1, np.uint64)[0]
                & (2**63 - 1))
 
 
@@ -117,7 +117,8 @@ class ISMCTSBot:
     a compiled base policy (see the module docstring).
 
     Args:
-        seed: seeds the worlds, the opponents' bots and the chance of the rollouts (any int).
+        seed: seeds the worlds, the opponents' bots and the chance of the rollouts (a seed,
+            0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`).
         simulations: rollouts per decision (at least 1); each round gives every surviving
             action the same new samples, at least one.
         time_limit: optional seconds per decision; the search stops at the first batch of
@@ -134,6 +135,9 @@ class ISMCTSBot:
             choice must be positive to replace it (0: the best mean wins).
         halving: halve the candidates round by round (else one round, all of them).
         floor: the least share, relative to uniform, the opponent guess leaves every bot.
+
+    Raises:
+        ValueError: a bad argument, named (numbers and flags by :mod:`borders_sim.rules.args`).
     """
 
     name = "ismcts"
@@ -152,29 +156,20 @@ class ISMCTSBot:
                                  f"{tuple(HABITS)}, got {name!r}")
         if len(opponents) == 0:
             raise ValueError("opponents must name at least one compiled bot")
-        for name, value in (("simulations", simulations), ("worlds", worlds)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got "
-                             f"{time_limit!r}")
-        if not 0 <= floor <= 1:
-            raise ValueError(f"floor must be in [0, 1], got {floor!r}")
-        if not margin >= 0:
-            raise ValueError(f"margin must be >= 0, got {margin!r}")
-        self.seed = int(seed)
-        self.simulations = int(simulations)
-        self.time_limit = time_limit
-        self.num_worlds = int(worlds)
+        self.seed = as_seed(seed)
+        self.simulations = as_int(simulations, "simulations", lo=1)
+        self.time_limit = None if time_limit is None else as_float(time_limit, "time_limit",
+                                                                   above=0)
+        self.num_worlds = as_int(worlds, "worlds", lo=1)
         self.rollout = rollout
         self.kind = COMPILED_BOTS.index(rollout)
         self.opponents = tuple(opponents)
         self._opponent_kinds = np.array([COMPILED_BOTS.index(o) for o in opponents], np.int64)
         self.reward = reward
         self.mode = reward_mode(reward)
-        self.margin = float(margin)
-        self.halving = bool(halving)
-        self.floor = float(floor)
+        self.margin = as_float(margin, "margin", lo=0)
+        self.halving = as_bool(halving, "halving")
+        self.floor = as_float(floor, "floor", 0, 1)
         self.decisions = 0
         self._mask = np.zeros(MASK_SIZE, dtype=np.uint8)
         self._words = self._mask.view(np.uint64)

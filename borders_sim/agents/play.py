@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.batch import run_chunks
+from ..rules.args import as_int, as_seed, as_seed_array
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
@@ -39,8 +40,10 @@ def bot_seed_kernel(seed, seat):
 
 
 def bot_seed(seed: int, seat: int) -> int:
-    """Seed of the bot in ``seat`` of the game dealt from ``seed`` (any int, modulo 2**64)."""
-    return int(bot_seed_kernel(np.uint64(int(seed) & (2**64 - 1)), np.int64(seat)))
+    """Seed (0 to ``2**64 - 1``) of the bot in ``seat`` (0 to ``MAX_PLAYERS - 1``) of the game
+    dealt from ``seed`` (a seed, :mod:`borders_sim.rules.args`)."""
+    return int(bot_seed_kernel(np.uint64(as_seed(seed)),
+                               np.int64(as_int(seat, "seat", 0, MAX_PLAYERS - 1))))
 
 
 @kernel
@@ -92,7 +95,7 @@ def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps, nets):
 def play_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray, max_steps: int,
                    out_steps: np.ndarray, nets: NetStack = NO_NETS) -> None:
     """Play every state of ``states`` to the end, game ``g`` with bots ``kinds[g]``
-    (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]``; ``out_steps[g]`` gets its decisions
+    (int64[G, MAX_PLAYERS]) seeded from ``seeds[g]`` (uint64); ``out_steps[g]`` gets its decisions
     (unchecked: :func:`run_bot_games` checks the arguments and the bots' choices)."""
     run_chunks(bot_chunk, states.shape[0], states, kinds, seeds, max_steps, out_steps, nets)
 
@@ -107,8 +110,8 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
         kinds: int64-convertible ``(G, MAX_PLAYERS)``, indices of
             :data:`~.policies.COMPILED_BOTS` per seat, or ``BOT_NET + j`` for network ``j``
             of ``nets`` (seats past the player count ignored).
-        seeds: ``(G,)`` game seeds; the bot in seat ``p`` is seeded with
-            :func:`bot_seed` ``(seeds[g], p)``.
+        seeds: ``(G,)`` game seeds (ints from 0 to ``2**64 - 1``, taken as uint64); the bot
+            in seat ``p`` is seeded with :func:`bot_seed` ``(seeds[g], p)``.
         max_steps: cap on the decisions per game.
         nets: the networks of the ``BOT_NET`` kinds (:func:`~.ppo.stack_nets`).
 
@@ -121,7 +124,7 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
         raise ValueError("states must be a 1-d array of STATE_DTYPE records")
     g = states.shape[0]
     kinds = np.ascontiguousarray(kinds, dtype=np.int64)
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    seeds = as_seed_array(seeds)
     if kinds.shape != (g, MAX_PLAYERS) or seeds.shape != (g,):
         raise ValueError(f"kinds must have shape ({g}, {MAX_PLAYERS}) and seeds ({g},), got "
                          f"{kinds.shape} and {seeds.shape}")

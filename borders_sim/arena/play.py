@@ -44,7 +44,7 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     global _bots_prepared
     states, _ = make_batch(t.config, t.seed + start, count)
     kinds, nets = _entry_kinds(t, start, count)
-    seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.int64)
+    seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.uint64)
     cap = max_game_length(t.config)
     if _bots_prepared:
         run_bot_games(states, kinds, seeds, cap, nets)

@@ -10,7 +10,11 @@ A trace has one JSON object per line:
 3. the result: ``{"type": "result", "scores": [...], "winners": [seats]}``.
 
 The config and seed fix the deal (:class:`~borders_sim.Game` is deterministic), so the
-decisions replay the whole game. :func:`replay` checks every decision (its seat is the player
+decisions replay the whole game. :func:`read_trace` reads no more than a trace can hold (lines
+of at most :data:`MAX_LINE` characters, integers of at most :data:`MAX_DIGITS` digits, the
+header on line 1 and then at most ``max_game_length`` decisions of its config and the result),
+and checks the header against what :func:`write_game` writes (a config, a seed, known bots and
+their seeds), so a file that is not a trace fails at its first bad line. :func:`replay` checks every decision (its seat is the player
 to move, its id and string agree and are legal at that point) and that the game ends exactly
 after the last one with the recorded scores and winners; anything else raises
 :class:`TraceError` naming the line.
@@ -20,17 +24,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
+from ..agents import REGISTRY
+from ..agents.play import bot_seed
 from ..game.game import Game
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.args import ArgumentTypeError, as_int, as_seed, is_int, shown
 from ..rules.config import GameConfig
+from ..rules.limits import max_game_length
 from .schedule import Tournament
 
 FORMAT = "borders-sim-trace"
@@ -84,76 +92,162 @@ def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple[i
     return path
 
 
+#: Characters a trace line may hold: a header (a config, eight bot names and seeds) takes
+#: under a thousand, a decision under a hundred.
+MAX_LINE = 16384
+#: Digits an integer of a trace may have (seeds, the largest, have 20).
+MAX_DIGITS = 30
+
+
 @dataclass
 class Trace:
-    """A parsed trace: the header dict, the decisions ``(line number, seat, id, string)``,
-    and the result dict."""
+    """A parsed trace: the header dict and its config, the decisions ``(line number, seat, id,
+    string)``, and the result dict."""
 
     path: str
     header: dict
+    config: GameConfig
     actions: list[tuple[int, int, int, str]]
     result: dict
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def read_trace(path: str | os.PathLike) -> Trace:
-    """Parse and check the structure of a trace file.
+    """Parse and check the structure of a trace file, reading at most what a trace can hold:
+    lines of at most :data:`MAX_LINE` characters, and after the header at most
+    ``max_game_length`` decisions (of the header's config) and the result.
 
     Raises:
-        TraceError: the file is missing or unreadable, a line is not JSON, or a line lacks a
-            field or has one of the wrong type (the message names the line).
+        TraceError: the file is missing or unreadable, a line is too long or not JSON (nested
+            too deeply, an integer of more than :data:`MAX_DIGITS` digits), the header's config,
+            seed, lineup or bot seeds are not those of a tournament game, there are more lines
+            than such a game has, or a line lacks a field or has one of the wrong type (the
+            message names the line).
     """
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            return _read(name, f)
     except FileNotFoundError:
         raise TraceError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise TraceError(f"{name}: is a directory, not a trace file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise TraceError(f"{name}: cannot read: {err}") from None
-    lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise TraceError(f"{name} line {number}: not valid JSON ({err.msg})") from None
-        if not isinstance(obj, dict) or obj.get("type") not in ("header", "action", "result"):
-            raise TraceError(f"{name} line {number}: expected an object with \"type\" header, "
-                             "action or result")
-        lines.append((number, obj))
-    if not lines or lines[0][1]["type"] != "header":
+
+
+def _read(name: str, f) -> Trace:
+    lines = _objects(name, f)
+    first = next(lines, None)
+    if first is None or first[1] is None or first[1]["type"] != "header":
         raise TraceError(f"{name}: the first line must be the header (type \"header\")")
-    if len(lines) < 2 or lines[-1][1]["type"] != "result":
-        raise TraceError(f"{name}: the last line must be the result (type \"result\"); the "
-                         "trace is truncated")
-    number, header = lines[0]
-    if header.get("format") != FORMAT or header.get("version") != VERSION:
-        raise TraceError(f"{name} line {number}: not a {FORMAT} version {VERSION} header")
-    for key, ok in (("config", lambda v: isinstance(v, dict)), ("seed", _is_int),
-                    ("lineup", lambda v: isinstance(v, list))):
-        if key not in header or not ok(header[key]):
-            raise TraceError(f"{name} line {number}: header field {key!r} missing or malformed")
-    actions = []
-    for number, obj in lines[1:-1]:
+    header = first[1]
+    config = _header(name, header)
+    most = max_game_length(config)
+    actions: list[tuple[int, int, int, str]] = []
+    result = None
+    for number, obj in lines:
+        if number > most + 2:
+            raise TraceError(f"{name} line {number}: more lines than a trace of this config "
+                             f"has (the header, at most max_game_length = {most} decisions, "
+                             "the result)")
+        if obj is None:
+            continue
+        if result is not None:
+            raise TraceError(f"{name} line {number}: a line of type {obj['type']!r} after the "
+                             "result")
+        if obj["type"] == "result":
+            result = (number, obj)
+            continue
         if obj["type"] != "action":
             raise TraceError(f"{name} line {number}: a {obj['type']} line among the actions")
-        if not (_is_int(obj.get("seat")) and _is_int(obj.get("action"))
+        if len(actions) == most:
+            raise TraceError(f"{name} line {number}: more decisions than a game of this config "
+                             f"can have (max_game_length = {most})")
+        if not (is_int(obj.get("seat")) and is_int(obj.get("action"))
                 and isinstance(obj.get("string"), str)):
             raise TraceError(f"{name} line {number}: an action needs int \"seat\", int "
                              "\"action\" and string \"string\"")
         actions.append((number, obj["seat"], obj["action"], obj["string"]))
-    number, result = lines[-1]
+    if result is None:
+        raise TraceError(f"{name}: the last line must be the result (type \"result\"); the "
+                         "trace is truncated")
+    number, obj = result
     for key in ("scores", "winners"):
-        if not isinstance(result.get(key), list) or not all(map(_is_int, result[key])):
+        if not isinstance(obj.get(key), list) or not all(map(is_int, obj[key])):
             raise TraceError(f"{name} line {number}: result field {key!r} must be a list of "
                              "ints")
-    return Trace(name, header, actions, result)
+    return Trace(name, header, config, actions, obj)
+
+
+def _objects(name: str, f) -> Iterator[tuple[int, dict | None]]:
+    """The lines of the open file ``f`` as trace objects with their line numbers (``None`` for
+    a blank line), each read up to :data:`MAX_LINE` characters, until the end of the file (the
+    caller stops earlier once a trace is too long)."""
+    number = 0
+    while True:
+        raw = f.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw.rstrip("\r\n")) > MAX_LINE:
+            raise TraceError(f"{name} line {number}: longer than {MAX_LINE} characters, more "
+                             "than any trace line")
+        yield number, (_object(name, number, raw) if raw.strip() else None)
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits, more than any trace "
+                         f"holds ({MAX_DIGITS})")
+    return int(text)
+
+
+def _object(name: str, number: int, raw: str) -> dict:
+    """Line ``number`` of a trace as its JSON object (with a known ``type``)."""
+    try:
+        obj = json.loads(raw, parse_int=_small_int)
+    except RecursionError:
+        raise TraceError(f"{name} line {number}: not valid JSON (nested too deeply)") from None
+    except ValueError as err:  # json.JSONDecodeError, or an integer _small_int refused
+        why = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
+        raise TraceError(f"{name} line {number}: not valid JSON ({why})") from None
+    if not isinstance(obj, dict) or obj.get("type") not in ("header", "action", "result"):
+        raise TraceError(f"{name} line {number}: expected an object with \"type\" header, "
+                         "action or result")
+    return obj
+
+
+def _header(name: str, header: dict) -> GameConfig:
+    """The config of a trace's header (line 1), after checking that the header is one
+    :func:`write_game` writes: format, config, seed, game, lineup and bot seeds."""
+    where = f"{name} line 1"
+    if header.get("format") != FORMAT or header.get("version") != VERSION:
+        raise TraceError(f"{where}: not a {FORMAT} version {VERSION} header")
+    for key in ("config", "seed", "game", "lineup", "bot_seeds"):
+        if key not in header:
+            raise TraceError(f"{where}: header field {key!r} missing")
+    try:
+        if not isinstance(header["config"], dict):
+            raise ArgumentTypeError(f"config must be an object, got "
+                                    f"{type(header['config']).__name__}")
+        config = GameConfig(**header["config"])
+        seed = as_seed(header["seed"])
+        as_int(header["game"], "game", lo=0)
+    except (TypeError, ValueError) as err:
+        raise TraceError(f"{where}: bad config, seed or game: {err}") from None
+    lineup, seeds, n = header["lineup"], header["bot_seeds"], config.num_players
+    if not isinstance(lineup, list) or len(lineup) != n:
+        raise TraceError(f"{where}: header field 'lineup' must list {n} bot names, one per "
+                         f"seat of the config, got {shown(lineup)}")
+    unknown = [bot for bot in lineup if not isinstance(bot, str) or bot not in REGISTRY]
+    if unknown:
+        raise TraceError(f"{where}: unknown bot {shown(unknown[0])} in the lineup; known bots: "
+                         f"{', '.join(sorted(REGISTRY))}")
+    if seeds != [bot_seed(seed, p) for p in range(n)]:
+        raise TraceError(f"{where}: header field 'bot_seeds' must be the seeds of the bots of "
+                         f"the game dealt from seed {seed} (bot_seed(seed, seat)), got "
+                         f"{shown(seeds)}")
+    return config
 
 
 def _round_events(before: np.ndarray, after: np.ndarray, n: int) -> list[str]:
@@ -174,17 +268,13 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
     ``verbose`` every decision too. Returns the finished game.
 
     Raises:
-        TraceError: the header's config is invalid; a decision is by the wrong seat, its id and
-            string disagree, or it is illegal at its point; decisions remain after the game
-            ended or the game did not end; the final scores or winners differ from the
-            recorded ones.
+        TraceError: a decision is by the wrong seat, its id and string disagree, or it is
+            illegal at its point; decisions remain after the game ended or the game did not
+            end; the final scores or winners differ from the recorded ones.
     """
     name = trace.path
-    try:
-        config = GameConfig(**trace.header["config"])
-        game = Game(config, seed=trace.header["seed"])
-    except (TypeError, ValueError) as err:
-        raise TraceError(f"{name} line 1: bad config or seed: {err}") from None
+    config = trace.config
+    game = Game(config, seed=trace.header["seed"])
     n = config.num_players
     lineup = trace.header["lineup"]
     echo(f"{name}: {n} players ({', '.join(f'p{p} {b}' for p, b in enumerate(lineup))}), "
@@ -203,12 +293,13 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
                              "goes on")
         where = f"{name} line {number} (round {game.round}, phase {game.phase!r})"
         if seat != game.current_player:
-            raise TraceError(f"{where}: the action is by p{seat}, but p{game.current_player} "
-                             "is to move")
+            raise TraceError(f"{where}: the action is by p{shown(seat)}, but "
+                             f"p{game.current_player} is to move")
         if not 0 <= a < NUM_ACTIONS or game.action_to_string(a) != text:
-            raise TraceError(f"{where}: action id {a} does not match its string {text!r}")
+            raise TraceError(f"{where}: action id {shown(a)} does not match its string "
+                             f"{shown(text)}")
         if not game.legal_mask()[a]:
-            raise TraceError(f"{where}: action {text!r} (id {a}) is illegal for p{seat} here; "
+            raise TraceError(f"{where}: action {shown(text)} (id {a}) is illegal for p{seat} here; "
                              f"legal: {[game.action_to_string(b) for b in game.legal_actions()]}")
         if verbose:
             echo(f"  p{seat}: {text}")

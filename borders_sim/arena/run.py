@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 import numba
 
 from ..agents.lineup import compiled_kinds
+from ..rules.args import as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
 from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
@@ -76,12 +77,10 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
             could not start or reach its cluster.
     """
     t = tournament(players, bots, games, seed, config)
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    backend = as_choice(backend, "backend", BACKENDS)
     if ray_address is not None and backend != "ray":
         raise ValueError("ray_address needs backend='ray'")
-    if path not in PATHS:
-        raise ValueError(f"path must be one of {PATHS}, got {path!r}")
+    path = as_choice(path, "path", PATHS)
     if path == "compiled" and not t.compiled:
         python_only = sorted({nm for nm in t.lineup if compiled_kinds([nm]) is None})
         raise ValueError(f"the compiled path needs compiled bots; {python_only} are Python-only")
@@ -90,16 +89,15 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
     if path == "auto":
         path = "compiled" if t.compiled and record_dir is None else "python"
     cores = os.cpu_count() or 1
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
-        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    if threads is not None:
+        threads = as_int(threads, "threads", lo=1)
     workers = threads or cores
     if chunk_size is None:
         per_worker = -(-t.games // (4 * workers))
         chunk_size = COMPILED_CHUNK if path == "compiled" and backend == "local" else \
             max(1, min(COMPILED_CHUNK if path == "compiled" else PYTHON_CHUNK_MAX, per_worker))
-    elif isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    else:
+        chunk_size = as_int(chunk_size, "chunk_size", lo=1)
     record = record_dir is not None
     if record:
         record_dir = prepare_dir(record_dir)

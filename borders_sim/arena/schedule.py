@@ -13,15 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..agents import COMPILED_BOTS, REGISTRY
 from ..agents.lineup import check_spec, compiled_kinds, known
 from ..agents.play import bot_seed
 from ..rules import state as st
+from ..rules.args import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig
-
-INT64_MAX = 2**63 - 1  # game seeds are int64 in the kernels
 
 
 @dataclass(frozen=True)
@@ -89,31 +86,26 @@ def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 
         players: 3 to 8.
         bots: ``players`` bot names (a sequence or a comma-separated string), repeats allowed.
         games: at least 1.
-        seed: game ``g`` is dealt from ``seed + g``; ``0 <= seed`` and
-            ``seed + games - 1 <= 2**63 - 1``.
+        seed: game ``g`` is dealt from ``seed + g``: a run of ``games`` seeds, ``0 <= seed`` and
+            ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.rules.args`).
         config: the rules (default: the rulebook); its ``num_players`` must be ``players``.
 
     Raises:
         ValueError: naming the first problem found.
     """
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-            or not st.MIN_PLAYERS <= players <= st.MAX_PLAYERS:
-        raise ValueError(f"players must be an int from {st.MIN_PLAYERS} to {st.MAX_PLAYERS}, "
-                         f"got {players!r}")
+    players = as_int(players, "players", st.MIN_PLAYERS, st.MAX_PLAYERS)
     lineup = parse_lineup(bots) if isinstance(bots, str) else parse_lineup(",".join(bots))
     if len(lineup) != players:
         raise ValueError(f"the lineup has {len(lineup)} bot(s) ({','.join(lineup)}) but there "
                          f"are {players} players; give one bot name per seat")
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be an int of at least 1, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
-    if seed + games - 1 > INT64_MAX:
-        raise ValueError(f"seed {seed} with {games} games: the last game's seed must be at "
-                         f"most 2**63-1 = {INT64_MAX}")
+    games = as_int(games, "games", lo=1)
+    seed = as_seed(seed, span=games)
     if config is None:
-        config = GameConfig(num_players=int(players))
+        config = GameConfig(num_players=players)
+    elif not isinstance(config, GameConfig):
+        raise ArgumentTypeError(f"config must be a GameConfig or None, got "
+                                f"{type(config).__name__}")
     elif config.num_players != players:
         raise ValueError(f"config.num_players is {config.num_players}, not {players}")
-    return Tournament(lineup, int(games), int(seed), config)
+    return Tournament(lineup, games, seed, config)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..rules import state as st
+from ..rules.args import SEED_MAX, as_int, shown
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
 DEFAULT_PLAYERS = 4
@@ -38,24 +39,33 @@ def player_counts(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def int_in(lo: int, hi: int, hint: str = "") -> Callable[[str], int]:
-    """An argparse type: an integer from ``lo`` to ``hi``, else a one-line error (plus
-    ``hint``)."""
+def int_in(lo: int, hi: int, hint: str = "", what: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer from ``lo`` to ``hi`` (the rule of
+    :func:`~borders_sim.rules.args.as_int`), else a one-line error saying ``what`` it takes
+    (default: the range) plus ``hint``."""
+    what = what or f"an integer from {lo:,} to {hi:,}"
+
     def parse(text: str) -> int:
         try:
-            v = int(text)
-        except ValueError:
-            v = None
-        if v is None or not lo <= v <= hi:
-            raise argparse.ArgumentTypeError(
-                f"must be an integer from {lo:,} to {hi:,}{hint}, got {text!r}")
-        return v
+            return as_int(int(text), "the value", lo, hi)
+        except ValueError:  # not an integer (or too many digits), or out of range
+            raise argparse.ArgumentTypeError(f"must be {what}{hint}, got {shown(text)}") from None
     return parse
 
 
-def seed_arg(span_hint: str = "") -> Callable[[str], int]:
-    """An argparse type: a seed of the kernels, an integer from 0 to 2**63 - 1."""
-    return int_in(0, INT64_MAX, span_hint)
+def seed_arg() -> Callable[[str], int]:
+    """An argparse type: a seed (:mod:`borders_sim.rules.args`), an integer from 0 to
+    ``2**64 - 1``."""
+    return int_in(0, SEED_MAX, what=f"a seed, an integer from 0 to 2**64 - 1 = {SEED_MAX:,}")
+
+
+def check_seed_run(parser: argparse.ArgumentParser, seed: int, games: int) -> None:
+    """Exit with the argparse error unless ``--seed`` and ``--games`` make a run of seeds
+    whose last one, ``S + G - 1``, is at most ``2**64 - 1`` (the rule of
+    :func:`~borders_sim.rules.args.as_seed`)."""
+    if seed + games - 1 > SEED_MAX:
+        parser.error(f"--seed {seed} with --games {games}: the last game's seed S+G-1 must be "
+                     f"at most 2**64-1 = {SEED_MAX}")
 
 
 def writable_file(text: str) -> Path:

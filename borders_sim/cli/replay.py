@@ -13,8 +13,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rep = sub.add_parser(
         "replay", help="replay a game trace written by 'tournament --record'",
         description="Replay a JSON-lines game trace round by round, checking every action; "
-                    "exits with status 1 if an action is illegal at its point or the replay "
-                    "does not reach the recorded final scores.")
+                    "exits with status 1 and one error line if the file is not a trace "
+                    "(reading no more than a trace can hold), an action is illegal at its "
+                    "point or the replay does not reach the recorded final scores.")
     rep.add_argument("file", metavar="FILE", help="a trace file (game-NNNNNN.jsonl)")
     rep.add_argument("--verbose", action="store_true", help="print every decision too")
     rep.set_defaults(run=run)

@@ -19,8 +19,8 @@ on all numba threads), with a progress bar on stderr, then prints one row per pl
 
 Game ``i`` of a run is dealt from seed ``S + i`` and played with a policy generator derived from
 the same number, so a run is reproducible and its results do not depend on ``--threads`` or
-the batch size. The kernels take seeds as signed 64-bit ints, so ``0 <= S`` and
-``S + G - 1 <= 2**63 - 1``.
+the batch size. Seeds follow :mod:`borders_sim.rules.args`: ``0 <= S`` and
+``S + G - 1 <= 2**64 - 1``.
 """
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ from tqdm import tqdm
 from .. import __version__
 from .._compile.notice import quiet
 from ..rules import state as st
+from ..rules.args import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from ..rules.rollout import final_scores, make_batch, play_batch, random_chunk
-from .common import INT64_MAX, int_in, markdown_table, player_counts, seed_arg, si
+from .common import (INT64_MAX, check_seed_run, int_in, markdown_table, player_counts,
+                     seed_arg, si)
 
 DEFAULT_MAX_STEPS = 10**9  # far above max_game_length of any config
 MAX_GAMES = 10**9  # per player count: days of computing at the kernel's speed
@@ -68,7 +70,15 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
 
     ``max_steps`` caps the decisions of a game (default: the config's proven bound
     :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug). The
-    statistics are summed batch by batch, so memory does not grow with ``games``."""
+    statistics are summed batch by batch, so memory does not grow with ``games``. Game ``i`` is
+    dealt from seed ``seed + i`` (a run of seeds, :func:`~borders_sim.rules.args.as_seed`).
+
+    Raises:
+        ValueError: a bad argument, named.
+    """
+    games = as_int(games, "games", lo=1)
+    seed = as_seed(seed, span=games)
+    batch_size = as_int(batch_size, "batch_size", 1, MAX_BATCH)
     config = GameConfig(num_players=num_players, action_cards=action_cards)
     if max_steps is None:
         max_steps = max_game_length(config)
@@ -147,8 +157,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--games", type=int_in(1, MAX_GAMES), default=1000, metavar="G",
                      help=f"games per player count, 1 to {MAX_GAMES:,} (default: 1000)")
     sim.add_argument("--seed", type=seed_arg(), default=0, metavar="S",
-                     help="game i is dealt from seed S+i; seeds are signed 64-bit ints, so "
-                          "0 <= S and S+G-1 <= 2**63-1 (default: 0)")
+                     help="game i is dealt from seed S+i; 0 <= S and S+G-1 <= 2**64-1 "
+                          "(default: 0)")
     sim.add_argument("--no-action-cards", action="store_true",
                      help="play without the 22 action cards (variant action_cards=False)")
     sim.add_argument("--threads", default=None, metavar="T",
@@ -166,9 +176,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    if args.seed + args.games - 1 > INT64_MAX:
-        parser.error(f"--seed {args.seed} with --games {args.games}: the last game's seed "
-                     f"S+G-1 must be at most 2**63-1 = {INT64_MAX}")
+    check_seed_run(parser, args.seed, args.games)
     if args.threads is not None:
         numba.set_num_threads(args.threads)
     threads = numba.get_num_threads()

@@ -16,6 +16,7 @@ from ..agents import make
 from ..agents.play import bot_seed
 from ..game.views import observe, observe_text
 from ..game.game import Game
+from ..rules.args import as_seat, as_seed
 from ..rules.config import GameConfig
 
 QUIT = ("q", "quit", "exit")
@@ -30,9 +31,10 @@ def parse_answer(game: Game, text: str) -> int | str:
     (a ``str``) of why it is not one."""
     text = text.strip()
     legal = game.legal_actions()
-    if text.isdigit():
-        a = int(text)
-        return a if a in legal else f"{a} is not one of the legal ids {legal}"
+    if text.isdigit():  # (an id has at most 3 digits; more may be too many for int())
+        a = int(text) if len(text) <= 3 else None
+        typed = text if len(text) <= 12 else f"{text[:12]}... ({len(text)} digits)"
+        return a if a in legal else f"{typed} is not one of the legal ids {legal}"
     try:
         a = game.string_to_action(text)
     except ValueError as err:
@@ -49,7 +51,8 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
     ``input`` and ``print`` (looked up at the call).
 
     Raises:
-        ValueError: a bad seat, bot name or count.
+        ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`), bot
+            name or count.
         GameAbandoned: the human typed ``q`` / ``quit`` or the input ended (EOF).
     """
     input = input or builtins.input
@@ -60,8 +63,8 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
     if config.num_players != players:
         raise ValueError(f"{len(bots)} bot(s) and one human make {players} players, but the "
                          f"config has {config.num_players}")
-    if not 0 <= seat < players:
-        raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
+    seat = as_seat(seat, players)
+    seed = as_seed(seed)
     names = list(bots[:seat]) + ["you"] + list(bots[seat:])
     seats = {p: make(names[p], bot_seed(seed, p)) for p in range(players) if p != seat}
     game = Game(config, seed=seed)

@@ -104,7 +104,7 @@ def _bots() -> None:
     obs, mask = observe(game, game.current_player), game.legal_mask()
     for kind, name in enumerate(COMPILED_BOTS):
         states, _ = make_batch(GameConfig(num_players=MIN_PLAYERS), 0, 1)
-        run_bot_games(states, np.full((1, MAX_PLAYERS), kind), np.zeros(1), 10**6)
+        run_bot_games(states, np.full((1, MAX_PLAYERS), kind), np.zeros(1, dtype=np.uint64), 10**6)
         make(name, seed=0).act(obs, mask)
 
 

@@ -36,10 +36,9 @@ from pettingzoo.utils import wrappers
 
 from ..game.game import Game
 from ..rules import actions as act
+from ..rules.args import as_seed, shown
 from ..rules.config import GameConfig
-from ..rules.engine import engine_error
-from .._compile.fastcall import direct_entry
-from ..rules.observation import OBS_SIZE, observe_at, step_observe_at
+from ..rules.observation import OBS_SIZE, observe_at
 from ..rules.state import MAX_PLAYERS
 from ..rules import rewards as rw
 from ..game.views import observe_text
@@ -60,13 +59,6 @@ def env(**kwargs) -> AECEnv:
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
-
-
-def _fresh_views(block: int = 64):
-    """Pairs of fresh (observation, mask) arrays for the coming steps, cut from blocks of
-    ``block`` rows: an observation handed out is never written again."""
-    return zip(np.empty((block, OBS_SIZE), dtype=np.float32),
-               np.empty((block, act.NUM_ACTIONS), dtype=np.int8))
 
 
 class raw_env(AECEnv):
@@ -121,27 +113,39 @@ class raw_env(AECEnv):
         self._last_mover = 0
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
-        self._spare = _fresh_views()  # (observation, mask) arrays for the coming steps
-        self._bound_state = None  # the state array _step_observe was compiled for (step)
         self.game: Game | None = None
+        self.agents: list[str] = []  # (until reset: no agent, no game)
 
     # --- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: Any) -> str:
+        """``agent`` if it is one of :attr:`possible_agents`, else a ValueError naming it."""
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise ValueError(f"unknown agent {shown(agent)}; agents are {self.possible_agents}")
+        return agent
+
+    def _no_game(self, what: str) -> RuntimeError:
+        """The error of ``what`` when no game is in play: before the first :meth:`reset`, or
+        once every agent is done."""
+        if self.game is None:
+            return RuntimeError(f"{what} before reset(): call reset() to start a game")
+        return RuntimeError(f"{what}: every agent is done (the game is over and each agent has "
+                            "stepped None); call reset() to start a new game")
 
     # --- the AEC loop ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game: ``Game(config, seed)`` for an int ``seed`` (which also reseeds the
-        stream of seeds), otherwise with the next seed of that stream. ``options`` is unused."""
+        """Start a new game: ``Game(config, seed)`` for a ``seed`` (0 to ``2**64 - 1``,
+        :mod:`borders_sim.rules.args`; it also reseeds the stream of seeds), with ``None`` the
+        next seed of that stream. ``options`` is unused."""
         if seed is None:
             game_seed = int(self._seeds.integers(2**63))
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         else:
-            game_seed = int(seed)
+            game_seed = as_seed(seed)
             self._seeds = np.random.default_rng(game_seed)
         self.game = Game(self.config, seed=game_seed)
         self.agents = self.possible_agents[:]
@@ -159,38 +163,19 @@ class raw_env(AECEnv):
 
         Raises:
             borders_sim.IllegalActionError: the action is not legal now; nothing changes.
+            RuntimeError: before :meth:`reset`, or once every agent is done.
         """
         seat = self._to_move  # the seat of agent_selection; -1: every agent is done
         if seat < 0:
+            if not self.agents:
+                raise self._no_game("step()")
             self._was_dead_step(action)
             return
-        game = self.game
-        if type(action) is int and 0 <= action < act.NUM_ACTIONS and game._mask[action]:
-            # the common case in one compiled call: the step, then the next mover's view
-            try:
-                obs, mask = next(self._spare)
-            except StopIteration:
-                self._spare = _fresh_views()
-                obs, mask = next(self._spare)
-            state = game.state
-            if state is not self._bound_state:  # a new game (reset, unpickling, by hand)
-                self._step_observe = direct_entry(step_observe_at, state, 0, 0, game._mask,
-                                                  obs, mask)
-                self._bound_state = state
-            to_move = self._step_observe(state, 0, action, game._mask, obs, mask)
-            game._count = -1  # the game's list of legal ids is stale (Game.legal_actions)
-            if to_move >= 0:
-                self._view = {"observation": obs, "action_mask": mask}
-            elif to_move == -1:  # the game is over
-                self._view = None
-                game._over = True  # (Game.is_terminal)
-            else:
-                raise engine_error(game.state, f"step({action!r})")
-            self._to_move = to_move
-        else:  # the checked path: IllegalActionError before any change, or a numpy int/string
-            game.step(action, player=seat)
-            self._view = None
-            self._to_move = game.current_player
+        # the step and the next mover's view in one compiled call (IllegalActionError before
+        # any change)
+        to_move, obs, mask = self.game.step_observe(action)
+        self._view = None if to_move < 0 else {"observation": obs, "action_mask": mask}
+        self._to_move = to_move
         self._last_mover = seat
         # (_cumulative_rewards stay 0 until the last step: rewards come only at the end)
         if self._to_move < 0:
@@ -205,15 +190,35 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+        """``(observation, cumulative reward, termination, truncation, info)`` of
+        :attr:`agent_selection` (PettingZoo's ``last``).
+
+        Raises:
+            RuntimeError: before :meth:`reset`, or once every agent is done.
+        """
+        agent = self.agent_selection if self.agents else None
+        try:
+            reward = self._cumulative_rewards[agent]
+        except (AttributeError, KeyError):
+            raise self._no_game("last()") from None
+        return (self.observe(agent) if observe else None, reward, self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of
-        ``agent``; the mask is all zeros unless ``agent`` is the one to move."""
+        ``agent``; the mask is all zeros unless ``agent`` is the one to move.
+
+        Raises:
+            ValueError: an unknown agent.
+            RuntimeError: before :meth:`reset`.
+        """
         view = self._view  # the mover's view, written by the step that made it the mover
         if view is not None and agent == self.agent_selection:
             return view
-        if agent not in self._seat:
-            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
-        seat = self._seat[agent]
+        seat = self._seat[self._known(agent)]
+        if self.game is None:
+            raise self._no_game(f"observe({agent!r})")
         if seat != self._to_move:
             obs = np.empty(OBS_SIZE, dtype=np.float32)
             observe_at(self.game.state, 0, seat, obs)
@@ -234,6 +239,8 @@ class raw_env(AECEnv):
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode.")
             return None
+        if self.game is None:
+            raise self._no_game("render()")
         viewer = self.game.current_player if not self.game.is_terminal else self._last_mover
         text = observe_text(self.game, viewer)
         if self.render_mode == "human":
@@ -251,14 +258,10 @@ class raw_env(AECEnv):
         state = self.__dict__.copy()
         if self.game is not None:
             state["game"] = self.game.to_dict()
-        state.pop("_step_observe", None)  # a compiled entry point: bound again after loading
-        state["_bound_state"] = None
-        del state["_spare"]  # blank arrays for the coming steps: made again after loading
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._spare = _fresh_views()
         if state["game"] is not None:
             self.game = Game.from_dict(state["game"])
 

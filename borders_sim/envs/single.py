@@ -24,7 +24,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from ..game.game import Game, IllegalActionError
-from ..rules.actions import NUM_ACTIONS
+from ..rules.actions import NUM_ACTIONS, action_id
+from ..rules.args import as_choice, as_int, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
@@ -63,14 +64,17 @@ class SingleSeatEnv(gym.Env):
             ``(observation, action_mask) -> action`` (see :data:`Policy`).
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
-            without a seed; ``None``: unseeded until ``reset(seed=...)``.
+            without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
+            from 0 to ``2**64 - 1`` (:mod:`borders_sim.rules.args`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
             :func:`~borders_sim.game.views.observe_text`) or ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention).
-        illegal_action: what an illegal learner action does: ``"lose"`` (default, PettingZoo's
-            classic convention): the game ends at once, the learner's reward is -1 whatever
-            the reward mode, and ``info["illegal_action"]`` is True; or
-            ``"raise"``: :class:`~borders_sim.IllegalActionError`, nothing changes.
+        illegal_action: what a learner action that is not legal now does: ``"lose"`` (default,
+            PettingZoo's classic convention): the game ends at once, the learner's reward is -1
+            whatever the reward mode, and ``info["illegal_action"]`` is True; or ``"raise"``:
+            :class:`~borders_sim.IllegalActionError`, nothing changes. An action that is not an
+            id of the action space (not an int, or outside ``0..NUM_ACTIONS - 1``) raises
+            ``IllegalActionError`` in both modes: a policy bug, not a move.
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Spaces: ``observation_space`` is ``Box(0, float32 max, (OBS_SIZE,), float32)`` (layout
@@ -84,6 +88,12 @@ class SingleSeatEnv(gym.Env):
     illegal action an error while debugging a policy.
 
     ``env.game`` is the :class:`~borders_sim.Game` in play (read it; do not step it).
+
+    An opponent policy that raises or returns an illegal action stops the game at that
+    opponent's decision: the call that ran it raises (the policy's own exception, or
+    :class:`~borders_sim.IllegalActionError` naming the seat), and every later call but
+    :meth:`reset` raises ``RuntimeError`` saying so, so the opponent's decision is never
+    offered to the learner.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -94,9 +104,8 @@ class SingleSeatEnv(gym.Env):
                  illegal_action: str = "lose", **flags) -> None:
         self.config = GameConfig(num_players=num_players, **flags)
         n = self.config.num_players
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
-                                 or not 0 <= seat < n):
-            raise ValueError(f"seat must be a seat 0..{n - 1} or 'random', got {seat!r}")
+        if not (isinstance(seat, str) and seat == "random"):
+            seat = as_int(seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
         if opponents is not None and not callable(opponents):
             if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
                     and all(callable(p) for p in opponents)):
@@ -107,11 +116,9 @@ class SingleSeatEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
-                             f"got {illegal_action!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise ValueError(f"seed must be None or an int, got {seed!r}")
+        illegal_action = as_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
+        if seed is not None:
+            seed = as_seed(seed)
         self._mode = reward_mode(reward)
         self.reward_name = reward
         self.seat_choice = seat
@@ -122,18 +129,20 @@ class SingleSeatEnv(gym.Env):
                                             np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         if seed is not None:
-            self._np_random, self._np_random_seed = seeding.np_random(int(seed))
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
         self.game: Game | None = None
-        self.seat = 0 if seat == "random" else int(seat)
+        self.seat = 0 if seat == "random" else seat
         self._policies: list[Policy | None] = []  # by seat; None at the learner's
         self._done = False
+        self._broken: str | None = None  # why an opponent stopped the game, if one did
 
     # --- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Deal a new game (from the env's generator) and play the opponents up to the
-        learner's first decision. ``options`` is accepted and unused."""
-        super().reset(seed=seed)
+        learner's first decision. ``seed`` (0 to ``2**64 - 1``) reseeds the env's generator;
+        ``options`` is accepted and unused."""
+        super().reset(seed=None if seed is None else as_seed(seed))
         n = self.config.num_players
         rng = self.np_random
         game_seed = int(rng.integers(0, 2**63))
@@ -150,6 +159,7 @@ class SingleSeatEnv(gym.Env):
                           for p in range(n)]
         self.game = Game(self.config, game_seed)
         self._done = False
+        self._broken = None
         # every seat has a market decision in round 1, so the learner always gets to act
         self._play_opponents()
         if self.render_mode == "human":
@@ -161,22 +171,19 @@ class SingleSeatEnv(gym.Env):
         learner's next decision or the end of the game.
 
         Raises:
-            RuntimeError: :meth:`reset` was not called, or the game is over.
-            IllegalActionError: the learner's action is illegal and ``illegal_action="raise"``
-                (the game does not change) or an opponent policy returned an illegal action (the
-                message names the seat).
+            RuntimeError: :meth:`reset` was not called, the game is over, or an opponent
+                policy stopped it (see the class docstring).
+            IllegalActionError: the action is not an id of the action space, or it is illegal
+                and ``illegal_action="raise"`` (the game does not change), or an opponent policy
+                returned an illegal action (the message names the seat).
         """
-        if self.game is None:
-            raise RuntimeError("call reset() before step()")
+        self._require_game("step()")
         if self._done:
             raise RuntimeError("the game is over; call reset()")
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"an action is an int id 0..{NUM_ACTIONS - 1}, got "
-                                     f"{action!r}")
-        action = int(action)
-        legal = 0 <= action < NUM_ACTIONS and bool(self.game.legal_mask()[action])
+        action = action_id(action)
+        legal = bool(self.game.legal_mask()[action])
         reward = 0.0
         if not legal and self.illegal_action == "lose":
             self._done = True
@@ -200,8 +207,7 @@ class SingleSeatEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """bool[NUM_ACTIONS]: the learner's legal actions now (all False once the game is
         over), as sb3-contrib's ``MaskablePPO`` expects."""
-        if self.game is None:
-            raise RuntimeError("call reset() before action_masks()")
+        self._require_game("action_masks()")
         if self._done:
             return np.zeros(NUM_ACTIONS, dtype=np.bool_)
         return self.game.legal_mask().astype(np.bool_)
@@ -212,8 +218,7 @@ class SingleSeatEnv(gym.Env):
             gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
                             "'human' to SingleSeatEnv")
             return None
-        if self.game is None:
-            raise RuntimeError("call reset() before render()")
+        self._require_game("render()")
         from ..game.views import observe_text  # the text view lives beside observe()
         text = observe_text(self.game, self.seat)
         if self.render_mode == "ansi":
@@ -222,19 +227,32 @@ class SingleSeatEnv(gym.Env):
         return None
 
     # --- internals -----------------------------------------------------------------------
+    def _require_game(self, what: str) -> None:
+        """Refuse ``what`` before the first :meth:`reset` or after an opponent stopped the game."""
+        if self.game is None:
+            raise RuntimeError(f"call reset() before {what}")
+        if self._broken is not None:
+            raise RuntimeError(f"{what}: this episode stopped at an opponent's decision "
+                               f"({self._broken}); call reset()")
+
     def _play_opponents(self) -> None:
         game = self.game
         while not game.is_terminal and game.current_player != self.seat:
             p = game.current_player
             mask = game.legal_mask().astype(np.bool_)
-            a = self._policies[p](observe(game, p), mask)
+            try:
+                a = self._policies[p](observe(game, p), mask)
+            except Exception as err:
+                self._broken = (f"the opponent policy of seat p{p} raised "
+                                f"{type(err).__name__}: {shown(str(err))}")
+                raise
             if isinstance(a, np.ndarray) and a.shape == ():
                 a = a.item()
-            if isinstance(a, bool) or not isinstance(a, (int, np.integer)) \
-                    or not 0 <= a < NUM_ACTIONS or not mask[a]:
+            if not is_int(a) or not 0 <= a < NUM_ACTIONS or not mask[a]:
+                self._broken = (f"the opponent policy of seat p{p} returned {shown(a)}, which "
+                                f"is not a legal action in phase {game.phase!r}")
                 raise IllegalActionError(
-                    f"the opponent policy of seat p{p} returned {a!r}, which is not a legal "
-                    f"action in phase {game.phase!r}; legal: "
+                    f"{self._broken}; legal: "
                     f"{[f'{b} {game.action_to_string(int(b))!r}' for b in np.flatnonzero(mask)]}")
             game.step(int(a))
 

@@ -30,6 +30,7 @@ from numba import njit, prange
 
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.args import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
@@ -40,7 +41,8 @@ from ..rules.setup import setup_kernel
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
 from ..rules.rewards import final_rewards, reward_mode
 
-_MASK64 = (1 << 64) - 1
+INT64_MAX = 2**63 - 1  # slots and episodes are int64 in the kernels
+
 
 @kernel
 def derived_seed(seed, k, episode):
@@ -51,14 +53,13 @@ def derived_seed(seed, k, episode):
 def derive_seed(seed: int, k: int, episode: int) -> int:
     """The seed of the ``episode``-th game (0-based, counted since the last seeded reset) dealt
     to slot ``k`` of a :class:`VectorEnv` seeded ``seed``: that game is
-    ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is any int (taken modulo 2**64);
-    the result is in ``0 .. 2**64 - 1``."""
-    for name, value in (("seed", seed), ("k", k), ("episode", episode)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{name} must be an int, got {value!r}")
-    if k < 0 or episode < 0:
-        raise ValueError(f"k and episode must be >= 0, got k={k}, episode={episode}")
-    return int(derived_seed(np.uint64(int(seed) & _MASK64), np.int64(k), np.int64(episode)))
+    ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is a seed (0 to ``2**64 - 1``,
+    :mod:`borders_sim.rules.args`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
+    result is a seed."""
+    seed = as_seed(seed)
+    k = as_int(k, "k", 0, INT64_MAX)
+    episode = as_int(episode, "episode", 0, INT64_MAX)
+    return int(derived_seed(np.uint64(seed), np.int64(k), np.int64(episode)))
 
 
 @kernel
@@ -147,12 +148,13 @@ class VectorEnv:
     Args:
         num_envs: number of games N (>= 1).
         num_players: 3..8, the same in every game.
-        seed: any int; the seed of the stream of games (see :func:`derive_seed`).
+        seed: the seed of the stream of games, 0 to ``2**64 - 1`` (see :func:`derive_seed`).
         reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Raises:
-        ValueError: a bad ``num_envs``, ``reward``, unknown flag or bad flag value (named).
+        ValueError: a bad ``num_envs``, ``seed``, ``reward``, unknown flag or bad flag value
+            (named; numbers by :mod:`borders_sim.rules.args`).
 
     Example::
 
@@ -173,15 +175,11 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, num_players: int = 4, seed: int = 0, reward: str = "win",
                  **flags) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
-                or num_envs < 1:
-            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        _check_seed(seed)
+        self.num_envs = as_int(num_envs, "num_envs", lo=1)
+        self.seed = as_seed(seed)
         self.config = GameConfig(num_players=num_players, **flags)
         self.reward = reward
         self._mode = reward_mode(reward)
-        self.num_envs = int(num_envs)
-        self.seed = int(seed)
         n = self.num_envs
         self._states = np.zeros(n, dtype=STATE_DTYPE)
         self._raw = self._states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize)
@@ -220,12 +218,12 @@ class VectorEnv:
         """Deal a new game in every slot and return their first decisions.
 
         ``seed=None`` continues the stream: each slot gets the next game of its sequence (the
-        very first reset deals game 0 of the constructor's ``seed``). An int restarts the stream
-        from that seed (game 0 of every slot), so ``reset(seed=s)`` is reproducible.
+        very first reset deals game 0 of the constructor's ``seed``). A seed (0 to ``2**64 - 1``)
+        restarts the stream from it (game 0 of every slot), so ``reset(seed=s)`` is
+        reproducible.
         """
         if seed is not None:
-            _check_seed(seed)
-            self.seed = int(seed)
+            self.seed = as_seed(seed)
             self._episodes[:] = 0
         self._run(True)
         self._ready = True
@@ -258,7 +256,7 @@ class VectorEnv:
 
     def _run(self, reset_all: bool) -> int:
         return _vector_kernel(self._states, self._raw, self._blank,
-                              np.uint64(self.seed & _MASK64), self._mode, self._episodes,
+                              np.uint64(self.seed), self._mode, self._episodes,
                               reset_all, self._actions, self._masks, self._obs, self._mask_out,
                               self._cur, self._rewards, self._term)
 
@@ -275,9 +273,7 @@ class VectorEnv:
     def game(self, k: int) -> Game:
         """A :class:`~borders_sim.Game` copy of the game in slot ``k`` (play it freely: the env
         is not affected)."""
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) \
-                or not 0 <= k < self.num_envs:
-            raise ValueError(f"k must be a slot 0..{self.num_envs - 1}, got {k!r}")
+        k = as_int(k, "k", 0, self.num_envs - 1, f"a slot, an int from 0 to {self.num_envs - 1}")
         if not self._ready:
             raise RuntimeError("call reset() before game()")
         return Game.from_state(self._states[k:k + 1].copy())
@@ -286,7 +282,3 @@ class VectorEnv:
         return (f"VectorEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
                 f"seed={self.seed}, reward={self.reward!r})")
 
-
-def _check_seed(seed) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, got {seed!r}")

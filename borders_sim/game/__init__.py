@@ -8,6 +8,7 @@
 * :mod:`.invariants`: consistency checks of a state (cards and gold conserved, ...).
 """
 
-from .game import Game, IllegalActionError
+from ..rules.actions import IllegalActionError
+from .game import Game
 
 __all__ = ["Game", "IllegalActionError"]

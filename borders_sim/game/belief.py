@@ -29,6 +29,7 @@ from ..rules.engine import seek_at
 from .invariants import check
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, decode, observe_at
 from ..rules.piles import is_deferred_for_inspector, seed_words
+from ..rules.args import as_seed
 from .views import check_seat
 
 _HIDDEN_CRATES = (st.CRATE_PACKING, st.CRATE_CLOSED, st.CRATE_ANNOUNCED)
@@ -144,16 +145,15 @@ def sample_consistent_state(game: Game, player: int, seed: int = 0) -> Game:
     Args:
         game: the real game (not changed).
         player: the seat whose information is kept.
-        seed: seeds the deal of the hidden cards and the new game's random generator.
+        seed: seeds the deal of the hidden cards and the new game's random generator (a seed,
+            0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`).
 
     Returns:
         A new game with ``observe(new, player) == observe(game, player)``, every card exactly
         once, and ``player``'s legal actions unchanged when it is to move.
     """
     viewer = check_seat(game, player)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), viewer]))
+    rng = np.random.default_rng(np.random.SeedSequence([as_seed(seed), viewer]))
     for _ in range(_MAX_DEALS):
         states = game.state.copy()
         s = states[0]
@@ -531,7 +531,8 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
 
     Args:
         observation: a player's observation vector (:func:`borders_sim.envs.observe`).
-        seed: seeds the deal and the new game's random generator.
+        seed: seeds the deal and the new game's random generator (a seed, 0 to
+            ``2**64 - 1``, :mod:`borders_sim.rules.args`).
 
     Returns:
         A :class:`~borders_sim.Game` whose observation for the viewer's seat equals
@@ -543,11 +544,9 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
         ValueError: ``observation`` is not a valid observation vector (wrong shape, entries
             that are not counts, blocks that are not one-hot, a config that is not one) or no
             game has it (cards that do not add up, an observation that cannot be reproduced),
-            or ``seed`` is not an int.
+            or ``seed`` is not a seed.
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    return Game.from_state(world_state(observation, int(seed)))
+    return Game.from_state(world_state(observation, as_seed(seed)))
 
 
 def world_state(observation: np.ndarray, seed: int) -> np.ndarray:
@@ -567,7 +566,7 @@ def world_states(observation: np.ndarray, seeds) -> np.ndarray:
     given = np.asarray(observation)
     again = np.empty(OBS_SIZE, np.float32)
     for i, seed in enumerate(seeds):
-        rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), n]))
+        rng = np.random.default_rng(np.random.SeedSequence([as_seed(seed, f"seeds[{i}]"), n]))
         s = states[i]
         _deal_hidden(s, b, n, rng)
         s["rng"] = seed_words(int(rng.integers(2**63)))

@@ -23,7 +23,7 @@ that nothing can wrap around:
 * ``round``: the game provably ends by round ``max_rounds`` (P-0.4) from this position (the
   end of the game set, or at most ``draw_len + (1 - runouts)(D + 1) + 2 L`` rounds left, one
   more while every hand is full after the market);
-* ``steps`` at most ``max_game_length`` (the engine stops counting there);
+* ``steps`` at most ``max_game_length`` (the engine gives up on a game asked for more);
 * ``stats``: at most one crate per smuggler and round; ``end_of_game.runouts`` at most two per
   draw of the rounds played;
 * ``bank``: ``paid_out`` is the first inspectors' 3 gold plus at most 1 gold per opened crate
@@ -33,9 +33,10 @@ that nothing can wrap around:
 * gold amounts of offers, deals, demands and bounties from the gold menu, fines at most 5
   cards' fines, counts at most the deck.
 
-These checks are closed under play: a game loaded from an accepted dict plays to the end within
-``max_game_length`` without breaking an invariant, and its own ``to_dict()`` loads again at every
-step (``tests/test_fuzz_load.py`` checks it on mutated dicts).
+These checks are closed under play: a game loaded from an accepted dict plays to the end without
+breaking an invariant, and its own ``to_dict()`` loads again at every step
+(``tests/test_fuzz_load.py`` checks it on mutated dicts); only a ``steps`` count set near
+``max_game_length`` by hand can reach that bound first (the engine then gives up).
 
 ``state_from_dict(d, reachable=False)`` also loads *research positions*: states the kernels can
 play that no game reaches (gold, hands or crates chosen by hand). It rebases the records of the
@@ -224,6 +225,8 @@ from dataclasses import fields
 import numpy as np
 
 from ..rules import state as st
+from ..rules.args import ArgumentTypeError, is_int
+from ..rules.args import shown as _shown
 from ..rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
                     NUM_MAIN)
@@ -431,7 +434,11 @@ def state_to_dict(s) -> dict:
     beyond the player count); states produced by the engine are always expressible.
     """
     r = _record(s)
-    config = GameConfig.unpack(r["cfg"], r["menu"])
+    try:
+        config = GameConfig.unpack(r["cfg"], r["menu"])
+    except ValueError as err:
+        raise ValueError(f"state fields cfg/menu are not the packing of a GameConfig: "
+                         f"{err}") from None
     cfg, menu = config.pack()
     if not (np.array_equal(cfg, r["cfg"]) and np.array_equal(menu, r["menu"])):
         raise ValueError("state fields cfg/menu are not the packing of a GameConfig")
@@ -532,13 +539,13 @@ def _obj(v, path, keys) -> dict:
 
 
 def _int(v, path, lo=0, hi=_I32) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        _fail(path, f"expected an int, got {type(v).__name__} {v!r}")
+    if not is_int(v):
+        _fail(path, f"expected an int, got {type(v).__name__} {_shown(v)}")
     v = int(v)
     if not lo <= v <= hi:
         if lo == 0 and v < 0:
-            _fail(path, f"must not be negative, got {v}")
-        _fail(path, f"must be from {lo} to {hi}, got {v}")
+            _fail(path, f"must not be negative, got {_shown(v)}")
+        _fail(path, f"must be from {lo} to {hi}, got {_shown(v)}")
     return v
 
 
@@ -549,7 +556,7 @@ def _opt_int(v, path, lo, hi) -> int:
 
 def _bool(v, path) -> bool:
     if not isinstance(v, (bool, np.bool_)):
-        _fail(path, f"expected true or false, got {type(v).__name__} {v!r}")
+        _fail(path, f"expected true or false, got {type(v).__name__} {_shown(v)}")
     return bool(v)
 
 
@@ -563,10 +570,10 @@ def _list(v, path, max_len=None) -> list:
 
 def _choice(v, path, names, what) -> int:
     if not isinstance(v, str) and v is not None:
-        _fail(path, f"expected a {what} name (string), got {type(v).__name__} {v!r}")
+        _fail(path, f"expected a {what} name (string), got {type(v).__name__} {_shown(v)}")
     if v not in names:
         shown = [x for x in names if x is not None]
-        _fail(path, f"unknown {what} {v!r}; expected one of {shown}")
+        _fail(path, f"unknown {what} {_shown(v)}; expected one of {shown}")
     return names.index(v)
 
 
@@ -595,7 +602,7 @@ def _seat(v, path, n, nullable=False) -> int:
     m = _SEAT_RE.match(v) if isinstance(v, str) else None
     if m is None:
         _fail(path, f"expected a seat 'p0'..'p{n - 1}'{' or null' if nullable else ''}, "
-                    f"got {v!r}")
+                    f"got {_shown(v)}")
     p = int(m.group(1))
     if p >= n:
         _fail(path, f"seat {v!r} does not exist in a {n}-player game (seats p0..p{n - 1})")
@@ -801,13 +808,13 @@ def _knowledge_in(v, path, s, n) -> None:
 def _rng_word(v, path) -> int:
     if isinstance(v, str):
         if not v.isascii() or not v.isdigit():
-            _fail(path, f"expected a decimal string or an int, got {v!r}")
+            _fail(path, f"expected a decimal string or an int, got {_shown(v)}")
         v = int(v)
-    elif isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {v!r}")
+    elif not is_int(v):
+        _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {_shown(v)}")
     v = int(v)
     if not 0 <= v < _U64:
-        _fail(path, f"must be from 0 to 2**64 - 1, got {v}")
+        _fail(path, f"must be from 0 to 2**64 - 1, got {_shown(v)}")
     return v
 
 
@@ -918,3 +925,29 @@ def state_from_dict(d: dict, reachable: bool = True) -> np.ndarray:
     if bad:
         raise ValueError("bad state dict: inconsistent state: " + "; ".join(bad))
     return states
+
+
+def check_state(states) -> None:
+    """Raise ``ValueError`` unless ``states``, a one-element STATE_DTYPE array, is a state the
+    engine can play: exactly the checks of :func:`state_from_dict`, run on the state's own
+    dict (:func:`state_to_dict`), so the message names the field by its path in that dict
+    (``players[0].hand.sugar``) or, for a value the dict cannot express, by the state field
+    (``state field turn = 50 ...``). What :meth:`borders_sim.Game.refresh` and
+    :meth:`~borders_sim.Game.from_state` run.
+    """
+    if not isinstance(states, np.ndarray):
+        raise ArgumentTypeError(f"a state is a one-element array of STATE_DTYPE, got "
+                                f"{type(states).__name__}")
+    if states.dtype != st.STATE_DTYPE or states.shape != (1,):
+        dtype = "STATE_DTYPE" if states.dtype == st.STATE_DTYPE else (
+            str(states.dtype) if len(str(states.dtype)) <= 40 else "another record dtype")
+        raise ArgumentTypeError(f"a state is a one-element array of STATE_DTYPE, got an array "
+                                f"of {dtype} and shape {states.shape}")
+    try:
+        again = state_from_dict(state_to_dict(states))
+    except ValueError as err:
+        raise ValueError(f"not a state the engine can play: {err}") from None
+    kept = [f for f in st.STATE_DTYPE.names if not np.array_equal(again[0][f], states[0][f])]
+    if kept:
+        raise ValueError(f"not a state the engine can play: the state fields {kept} hold "
+                         "values the dict layout does not express")

@@ -31,21 +31,20 @@ import numpy as np
 
 from .._compile.notice import compile_notice
 from ..rules import actions as act
+from ..rules.actions import IllegalActionError
 from ..rules import engine, scoring
 from . import dict_format as serialize
 from ..rules import state as st
+from ..rules.args import as_seat, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
 from ..rules.limits import max_game_length
+from ..rules.observation import OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at
 from ..rules.setup import new_state
 
 
 _GAME_OVER = st.PH_GAME_OVER
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal now; the message names the action, the player, the phase."""
 
 
 _kernels_ready = False  # the Game kernels have run once in this process
@@ -53,6 +52,13 @@ _kernels_ready = False  # the Game kernels have run once in this process
 _game_call: Any = None
 _id_list: Any = None
 _OP_STEP, _OP_ADVANCE, _OP_LIST = engine.OP_STEP, engine.OP_ADVANCE, engine.OP_LIST
+
+
+def _fresh_rows(block: int = 64) -> Any:
+    """Pairs of fresh (observation, mask) arrays for :meth:`Game.step_observe`, cut from blocks
+    of ``block`` rows: an array handed out is never written again."""
+    return zip(np.empty((block, OBS_SIZE), dtype=np.float32),
+               np.empty((block, act.NUM_ACTIONS), dtype=np.int8))
 
 
 def _prepare_kernels() -> None:
@@ -81,7 +87,8 @@ class Game:
 
     Args:
         config: the rules (default: the rulebook with 4 players).
-        seed: any int; the same config and seed always give the same game.
+        seed: a seed, an int from 0 to ``2**64 - 1`` (:mod:`borders_sim.rules.args`); the same
+            config and seed always give the same game.
 
     The whole game lives in :attr:`state`, a one-element numpy array of
     :data:`~borders_sim.rules.state.STATE_DTYPE`; chance is drawn from the generator inside it.
@@ -92,8 +99,7 @@ class Game:
             config = GameConfig()
         if not isinstance(config, GameConfig):
             raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int, got {seed!r}")
+        seed = as_seed(seed)
         if not _kernels_ready:
             _prepare_kernels()
         self.config = config
@@ -102,9 +108,19 @@ class Game:
 
     @classmethod
     def from_state(cls, state: np.ndarray) -> "Game":
-        """Wrap an existing one-element state array (no copy, no check: :meth:`from_dict`
-        checks; a state the kernels cannot play raises
-        :class:`~borders_sim.rules.engine.EngineError` in :meth:`step`)."""
+        """Wrap an existing one-element state array (no copy: the game plays it in place),
+        checked as :meth:`from_dict` checks a dict.
+
+        Raises:
+            ValueError: not a state the engine can play; the message names the field
+                (:func:`~borders_sim.game.dict_format.check_state`).
+        """
+        serialize.check_state(state)
+        return cls._wrap(state)
+
+    @classmethod
+    def _wrap(cls, state: np.ndarray) -> "Game":
+        """A game on ``state``, a state already checked (loaded from a dict, unpickled)."""
         game = cls.__new__(cls)
         game._load(state)
         return game
@@ -114,10 +130,10 @@ class Game:
             _prepare_kernels()
         self.config = GameConfig.unpack(state[0]["cfg"], state[0]["menu"])
         self._attach(state)
-        self.refresh()
+        self._call(_OP_LIST, 0, "refresh()")
 
     def _attach(self, state: np.ndarray) -> None:
-        self.state = state
+        self.state = self._attached = state  # (_attached: to notice a state replaced by hand)
         # the legal mask, then the legal ids as int16, as engine.game_op writes them
         self._buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
         self._mask = self._buf[:engine.MASK_SIZE]
@@ -128,6 +144,8 @@ class Game:
         self._buf_address = self._buf.ctypes.data
         self._ids_address = self._buf_address + engine.MASK_SIZE
         self._step_state = None  # the state bound to the builtin (see _bind)
+        self._observe_state = None  # the state _observe was compiled for (step_observe)
+        self._rows = iter(())  # (observation, mask) arrays for the coming step_observe calls
         # field views: reading memoryview(state["phase"])[0] is ~20x faster than
         # state[0]["phase"] (and ~4x faster than state["phase"][0])
         self._phase = memoryview(state["phase"])
@@ -135,12 +153,42 @@ class Game:
         self._round = memoryview(state["round"])
         # whether the game is over, read by is_terminal; kept by the steps and refresh
         self._over = self._phase[0] == _GAME_OVER
+        self._refused: str | None = None  # why refresh() refused the state, if it did
 
     def refresh(self) -> None:
-        """Recompute the legal mask from :attr:`state`. The game keeps the mask of the current
-        decision (the step kernel computes it anyway); call this after editing ``state`` by
-        hand."""
-        self._call(_OP_LIST, 0, "refresh()")
+        """Check :attr:`state` as :meth:`from_dict` checks a dict, then take it up: its config,
+        the legal mask of its decision (the game keeps the mask of the current decision, which
+        the step kernel computes anyway). Call this after editing ``state`` by hand (or
+        replacing it).
+
+        Raises:
+            ValueError: not a state the engine can play; the message names the field
+                (:func:`~borders_sim.game.dict_format.check_state`). The game then has no
+                legal action, and :meth:`step`, :meth:`scores` and the views raise
+                :class:`~borders_sim.rules.engine.EngineError` until a ``refresh()`` succeeds.
+        """
+        try:
+            serialize.check_state(self.state)
+        except ValueError as err:
+            self._refuse(str(err))
+            raise
+        self._load(self.state)
+
+    def _refuse(self, why: str) -> None:
+        """Stop playing a state that ``refresh`` refused: no legal action, and every kernel
+        call on it refused (:meth:`_require_playable`)."""
+        self._buf[:] = 0
+        self._count = -1
+        self._refused = why
+
+    def _require_playable(self) -> None:
+        """Before a kernel reads :attr:`state` outside the fast step: :meth:`refresh` a state
+        array replaced by hand, and raise the EngineError of a state ``refresh`` refused."""
+        if self.state is not self._attached:
+            self.refresh()
+        if self._refused is not None:
+            raise engine.EngineError(f"refresh() refused this game's state ({self._refused}); "
+                                     "fix game.state and call refresh() again")
 
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -202,7 +250,7 @@ class Game:
             ['demand 1', 'demand 2', 'demand 3', 'demand 4', 'demand 5', 'demand 6', 'demand 7',
              'demand 8', 'demand 10', 'demand 12', 'open', 'pass', 'wait']
         """
-        return cls.from_state(serialize.state_from_dict(d, reachable))
+        return cls._wrap(serialize.state_from_dict(d, reachable))
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -246,9 +294,21 @@ class Game:
         return _id_list(self._ids_address, count, ACTION_INTS)
 
     def action_to_string(self, action: int) -> str:
+        """The readable form of the action id ``action`` (:func:`~borders_sim.rules.actions.
+        action_to_string`, with this game's gold menu).
+
+        Raises:
+            IllegalActionError: ``action`` is not an action id (an int from 0 to
+                ``NUM_ACTIONS - 1``), as :meth:`step` refuses it.
+        """
         return act.action_to_string(action, self.config.gold_menu)
 
     def string_to_action(self, text: str) -> int:
+        """The action id of the action string ``text``.
+
+        Raises:
+            IllegalActionError: ``text`` is not the string of an action.
+        """
         return act.string_to_action(text, self.config.gold_menu)
 
     # --- play ----------------------------------------------------------------------------
@@ -263,8 +323,11 @@ class Game:
         Raises:
             IllegalActionError: the game is over, the action is unknown, out of turn or not
                 legal now, or ``player`` is not a seat; nothing changes.
-            EngineError: the kernels gave up on the state after the action (only a state built
-                or edited by hand can cause it, see :mod:`borders_sim.rules.engine`).
+            EngineError: the kernels gave up on the state, or it reached ``max_game_length``
+                decisions (only a state built or edited by hand can cause it, see
+                :mod:`borders_sim.rules.engine`), or :meth:`refresh` refused it.
+            ValueError: :attr:`state` was replaced by hand with one that :meth:`refresh`
+                refuses (naming the field).
         """
         # the common case first: an int id by the player to move, on the state the compiled
         # step is bound to by address; the kernel refuses an action the mask does not allow
@@ -280,6 +343,51 @@ class Game:
                 self._keep(count, f"step({action!r})")
                 return
         self._step_checked(action, player)
+
+    def step_observe(self, action: Union[int, str]) -> tuple[int, Any, Any]:
+        """Apply ``action`` for :attr:`current_player` as :meth:`step` does, and return the
+        seat to move next with its observation (float32[OBS_SIZE], as
+        :func:`~borders_sim.game.views.observe` gives it) and its legal mask
+        (int8[NUM_ACTIONS]), in one compiled call: ``(seat, observation, mask)``, or
+        ``(-1, None, None)`` once the game is over. The arrays are new and never written again
+        (they are cut from blocks of 64), so a caller may keep them. The step of the AEC env.
+
+        Raises:
+            IllegalActionError, EngineError, ValueError: as :meth:`step`; nothing changes on an
+                illegal action.
+        """
+        if type(action) is not int:
+            action = self._legal_id(action, None)
+        state = self.state
+        if state is not self._observe_state:  # a new, loaded, copied or replaced state
+            self._require_playable()
+            state = self.state
+            self._bind_observe()
+        try:
+            obs, mask = next(self._rows)
+        except StopIteration:
+            self._rows = _fresh_rows()
+            obs, mask = next(self._rows)
+        try:
+            seat = self._observe(state, 0, action, self._mask, obs, mask)
+        except OverflowError:  # an int beyond int64: outside the action space
+            seat = OBSERVE_ILLEGAL
+        self._count = -1  # the legal ids are listed again when asked (legal_actions)
+        if seat >= 0:
+            return seat, obs, mask
+        if seat == OBSERVE_ILLEGAL:  # nothing changed; _legal_id raises, naming why
+            self._legal_id(action, None)
+        self._keep(0 if seat == OBSERVE_OVER else engine.ENGINE_ERROR,
+                   f"step_observe({action!r})")
+        return -1, None, None
+
+    def _bind_observe(self) -> None:
+        """Compile (or find) the entry point of ``step_observe_at`` for :attr:`state` and the
+        game's buffers (:func:`~borders_sim._compile.fastcall.direct_entry`: no numba dispatch
+        per step); the arrays of :func:`_fresh_rows` all have the types it is compiled for."""
+        obs, mask = next(_fresh_rows(1))
+        self._observe = direct_entry(step_observe_at, self.state, 0, 0, self._mask, obs, mask)
+        self._observe_state = self.state
 
     def _bind(self) -> None:
         """Bind :attr:`state` to the builtin of :func:`~borders_sim.game.fastpath.game_call`,
@@ -317,50 +425,54 @@ class Game:
             raise engine.engine_error(self.state, what)
 
     def _step_checked(self, action: Any, player: Any) -> None:
+        a = self._legal_id(action, player)
+        self._call(_OP_STEP, a, f"step({action!r})")  # (not ILLEGAL: the mask allowed ``a``)
+
+    def _legal_id(self, action: Any, player: Any) -> int:
+        """``action`` (an id, a numpy integer or an action string) as the id of an action legal
+        now for ``player`` (None: whoever is to move); IllegalActionError naming why not (or
+        the EngineError of a refused state)."""
+        self._require_playable()
         if self.is_terminal:
-            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+            raise IllegalActionError(f"the game is over; no action is legal (got "
+                                     f"{shown(action)})")
         if player is not None:
             self._check_seat(player)
             if player != self.current_player:
                 raise IllegalActionError(
-                    f"action {action!r} out of turn: player p{player} tried to act, but it is "
-                    f"p{self.current_player}'s turn in phase {self.phase!r}")
-        if type(action) is int:
-            a = action
-        elif isinstance(action, str):
-            try:
-                a = self.string_to_action(action)
-            except ValueError as err:
-                raise IllegalActionError(str(err)) from None
-        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            a = int(action)
+                    f"action {shown(action)} out of turn: player p{player} tried to act, but "
+                    f"it is p{self.current_player}'s turn in phase {self.phase!r}")
+        if isinstance(action, str):
+            a = self.string_to_action(action)
+        elif is_int(action):
+            a = act.action_id(action)
         else:
-            raise IllegalActionError(f"an action is an int id or a string, got {action!r}")
-        if not 0 <= a < act.NUM_ACTIONS:
-            raise IllegalActionError(
-                f"action id {a} is outside the action space 0..{act.NUM_ACTIONS - 1}")
+            raise IllegalActionError(f"an action is an int id or a string, got {shown(action)} "
+                                     f"({type(action).__name__})")
         if not self._mask[a]:
             raise IllegalActionError(
                 f"illegal action {self.action_to_string(a)!r} (id {a}) for player "
                 f"p{self.current_player} in phase {self.phase!r} of round {self.round}; "
                 f"legal: {[self.action_to_string(b) for b in np.flatnonzero(self._mask)]}")
-        self._call(_OP_STEP, a, f"step({action!r})")  # (not ILLEGAL: the mask allowed ``a``)
+        return a
 
     def _check_seat(self, player: Any) -> None:
         """Refuse a ``player`` (of :meth:`step`) that is not a seat of this game."""
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < self.num_players:
-            raise IllegalActionError(
-                f"player must be a seat, an int from 0 to {self.num_players - 1}, got {player!r}")
+        try:
+            as_seat(player, self.num_players, "player")
+        except ValueError as err:
+            raise IllegalActionError(str(err)) from None
 
     def scores(self) -> list[int]:
         """Final scores (§9) of every seat; also defined mid-game (scoring the current state)."""
+        self._require_playable()
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.scores_at(self.state, 0, out)
         return [int(x) for x in out[: self.num_players]]
 
     def winners(self) -> list[int]:
         """Seats that win, after the tie-breaks (9-9; several on a shared victory)."""
+        self._require_playable()
         out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
         scoring.winners_at(self.state, 0, out)
         return [int(p) for p in np.flatnonzero(out[: self.num_players])]
@@ -372,6 +484,7 @@ class Game:
         other._attach(self.state.copy())
         other._buf[:] = self._buf
         other._count = self._count
+        other._refused = self._refused
         return other
 
     # copy.copy and copy.deepcopy give independent games too: a shallow copy sharing the state
@@ -389,6 +502,7 @@ class Game:
         return {"state": self.state}
 
     def __setstate__(self, d: dict) -> None:
+        serialize.check_state(d["state"])
         self._load(d["state"])
 
     def __repr__(self) -> str:

@@ -7,8 +7,11 @@ loaded state.
 is one the kernels can play: it sits at a decision point of its phase (or is over), every index
 the kernels read is in range, every count they loop over is small, and the rest of the round
 finds what it expects. The checks are *inductive*: every state the engine reaches from an
-accepted state by legal actions is accepted again, so a loaded game plays to the end within
-``max_game_length`` (P-0.4) without breaking an invariant, and its own ``to_dict()`` loads.
+accepted state by legal actions is accepted again, so a loaded game plays to the end without
+breaking an invariant, and its own ``to_dict()`` loads. (It ends within ``max_game_length``
+decisions of play, P-0.4; the ``steps`` count it was loaded with is only checked against that
+bound, so a count set near the bound by hand can reach it first: :func:`~.engine.step` then
+gives up, an ``EngineError``.)
 
 What is checked
 ---------------
@@ -35,7 +38,8 @@ What is checked
     (``D`` cards in the deck, ``L`` rounds a cycle; ``a`` is 1 while every hand is full after
     the market, when the current round may end without a draw). ``round`` plus that must be
     at most ``max_rounds``; the sum never grows in play.
-  - ``steps`` at most ``max_game_length`` (:func:`~.engine.step` never counts past it).
+  - ``steps`` at most ``max_game_length`` (:func:`~.engine.step` gives up rather than count
+    past it; see above).
   - ``stats``: the crates settled plus the crates still to settle this round are at most
     ``(players - inspectors) * round``.
   - ``end_of_game.runouts`` plus 2 per draw still to come this round (market and refill; a

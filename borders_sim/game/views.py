@@ -13,6 +13,7 @@ import numpy as np
 from .game import Game
 from ..rules import actions as act
 from ..rules import state as st
+from ..rules.args import ArgumentTypeError, as_seat
 from ..rules.cards import CARD_KEYS, MAIN_NAMES, NUM_GOODS
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, decode, observe_at, offset_of
@@ -22,12 +23,12 @@ from ..rules.state import MIN_PLAYERS, PHASE_NAMES
 
 
 def check_seat(game: Game, player) -> int:
-    """``player`` as an int seat of ``game``; ``ValueError`` naming it otherwise."""
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
-            or not 0 <= player < game.num_players:
-        raise ValueError(f"player must be a seat 0..{game.num_players - 1} of this "
-                         f"{game.num_players}-player game, got {player!r}")
-    return int(player)
+    """``player`` as an int seat of ``game`` (:func:`~borders_sim.rules.args.as_seat`);
+    ``ValueError`` naming it otherwise (and the EngineError of a state ``refresh()`` refused)."""
+    if not isinstance(game, Game):
+        raise ArgumentTypeError(f"game must be a borders_sim.Game, got {type(game).__name__}")
+    game._require_playable()
+    return as_seat(player, game.num_players, "player")
 
 
 def observe(game: Game, player: int) -> np.ndarray:

@@ -59,7 +59,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import Any
+
 from . import state as st
+from .args import is_int, shown
 from .cards import CARD_KEYS, MAIN_NAMES, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, NUM_MAIN
 from .state import MAX_PLAYERS, MENU_MAX
 
@@ -193,12 +196,28 @@ for _ph, _names in PHASE_RANGES.items():
 _SLOT = ("A", "B")
 
 
-def _range_of(action: int) -> tuple[str, int]:
-    for name, size, _phase, _meaning in RANGES:
-        start = _starts[name]
-        if start <= action < start + size:
-            return name, action - start
-    raise ValueError(f"action id {action} is outside the action space 0..{NUM_ACTIONS - 1}")
+class IllegalActionError(ValueError):
+    """An action that is not one: not an action id or string, or (from
+    :meth:`borders_sim.Game.step`) not legal now, the message then naming the action, the
+    player and the phase."""
+
+
+def action_id(action: Any) -> int:
+    """``action`` as an action id: an int (Python or numpy, not bool, by
+    :mod:`~borders_sim.rules.args`) from 0 to ``NUM_ACTIONS - 1``; IllegalActionError naming it
+    otherwise."""
+    if not is_int(action):
+        raise IllegalActionError(f"an action id is an int from 0 to {NUM_ACTIONS - 1}, got "
+                                 f"{shown(action)} ({type(action).__name__})")
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise IllegalActionError(f"action id {shown(a)} is outside the action space "
+                                 f"0..{NUM_ACTIONS - 1}")
+    return a
+
+
+#: For each action id: the name of its range and its index in the range.
+_RANGE_OF = tuple((name, k) for name, size, _phase, _meaning in RANGES for k in range(size))
 
 
 def action_to_string(action: int, gold_menu: tuple) -> str:
@@ -206,12 +225,15 @@ def action_to_string(action: int, gold_menu: tuple) -> str:
 
     Gold amounts are spelled with the game's ``gold_menu``; an index past the menu's end reads
     ``gold #k``. Seats are ``p0 .. p7``.
+
+    Raises:
+        IllegalActionError: ``action`` is not an action id (:func:`action_id`).
     """
 
     def gold(k: int) -> str:
         return str(gold_menu[k]) if k < len(gold_menu) else f"#{k}"
 
-    name, k = _range_of(int(action))
+    name, k = _RANGE_OF[action_id(action)]
     if name in ("discard", "pack", "hand_over"):
         return f"{name.replace('_', ' ')} {CARD_KEYS[k]}"
     if name == "announce":
@@ -238,11 +260,18 @@ def action_to_string(action: int, gold_menu: tuple) -> str:
 
 
 def string_to_action(text: str, gold_menu: tuple) -> int:
-    """Inverse of :func:`action_to_string`; raises ``ValueError`` naming an unknown string."""
-    key = " ".join(str(text).lower().split())
+    """Inverse of :func:`action_to_string` (case and spacing do not matter).
+
+    Raises:
+        IllegalActionError: ``text`` is not a string, or not the string of an action.
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action string is a str, got {shown(text)} "
+                                 f"({type(text).__name__})")
+    key = " ".join(text.lower().split())
     table = _string_table(tuple(gold_menu))
     if key not in table:
-        raise ValueError(f"unknown action string {text!r}")
+        raise IllegalActionError(f"unknown action string {shown(text)}")
     return table[key]
 
 

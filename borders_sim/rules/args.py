@@ -1,31 +1,46 @@
 """Checks of the arguments users hand in: one rule per kind of argument, for every entry point.
 
-Every public function, class and command of borders_sim that takes an int, a seed, a seat or a
-flag checks it here, so the same value is accepted or refused the same way everywhere
-(:class:`~borders_sim.Game`, the environments, ``agents.make``, tournaments, the command line).
+Every public function, class and command of borders_sim that takes an int, a seed, a seat, a
+flag or a choice checks it here, so the same value is accepted or refused the same way
+everywhere (:class:`~borders_sim.Game`, :class:`~borders_sim.GameConfig`, the environments,
+``agents.make``, tournaments, the command line).
 
-**Ints.** A Python ``int`` or a numpy integer; ``bool`` is refused (``True`` is not a count),
-and so are floats (``2.0`` included), strings and everything else.
+**Ints.** A Python ``int`` or a numpy integer of any width; ``bool`` and ``numpy.bool_`` are
+refused (``True`` is not a count), and so are floats (``2.0`` included), strings and everything
+else.
 
-**Seeds.** An int (as above) from 0 to ``2**64 - 1``. Negative values and values of ``2**64``
-and above are refused, never reduced modulo ``2**64``: two different seeds always mean two
-different streams. Where a seed stands for a run of games (a tournament deals game ``g`` from
-``seed + g``), the last game's seed must be a seed too.
+**Seeds.** An int (as above) from 0 to ``2**64 - 1``, the range of the kernels' unsigned 64-bit
+seeds. Negative values and values of ``2**64`` and above are refused, never reduced modulo
+``2**64``: two different seeds always mean two different streams. Where a seed ``S`` stands for
+a run of ``G`` games (a tournament or ``borders-sim simulate`` deals game ``g`` from seed
+``S + g``), the last game's seed ``S + G - 1`` must be at most ``2**64 - 1`` too.
+
+**Seats, flags, choices, numbers.** A seat of an ``n``-player game is an int from 0 to
+``n - 1``; a flag is ``True`` or ``False`` (or a numpy bool), never ``0``/``1`` or a string; a
+choice is one of the listed strings; a number (a search's time limit, a margin) is an int or a
+float, not a bool, not NaN. Seed arrays for the whole-game kernels are int arrays (or sequences
+of seeds) checked by the seed rule and passed as uint64.
 
 **Errors.** A value of the wrong type raises :class:`ArgumentTypeError`, one of the right type
-but out of range :class:`ValueError`; both messages name the argument and what it takes.
-:class:`ArgumentTypeError` is a ``TypeError`` and a ``ValueError`` at once, so ``except
-ValueError`` catches every bad argument.
+but out of range :class:`ValueError`; both messages name the argument, what it takes and what
+it got. :class:`ArgumentTypeError` is a ``TypeError`` and a ``ValueError`` at once, so
+``except ValueError`` catches every bad argument.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 #: The largest seed, ``2**64 - 1`` (the seeds of the kernels are unsigned 64-bit words).
 SEED_MAX = 2**64 - 1
+#: How the error messages spell the seed range.
+SEED_RANGE = "an int from 0 to 2**64 - 1"
+_SHOWN_MAX = 80  # characters of a value's repr shown in a message
+_DIGITS_MAX = 40  # an int of more digits is shown by its size
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -35,6 +50,26 @@ class ArgumentTypeError(TypeError, ValueError):
 def is_int(value: Any) -> bool:
     """Whether ``value`` is an int by this module's rule (a Python or numpy integer, no bool)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def shown(value: Any) -> str:
+    """``value`` as an error message shows it: its repr, cut to a readable length; an int of
+    more than 40 digits by its size (such an int may be too long to convert to a string)."""
+    if is_int(value):
+        v = int(value)
+        if v.bit_length() > _DIGITS_MAX * math.log2(10):
+            return f"{'-' if v < 0 else ''}an int of {v.bit_length()} bits"
+        return str(v)
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= _SHOWN_MAX else text[:_SHOWN_MAX - 3] + "..."
+
+
+def _wrong_type(name: str, what: str, value: Any) -> ArgumentTypeError:
+    return ArgumentTypeError(f"{name} must be {what}, got {shown(value)} "
+                             f"({type(value).__name__})")
 
 
 def _range(lo: int | None, hi: int | None) -> str:
@@ -47,44 +82,86 @@ def _range(lo: int | None, hi: int | None) -> str:
     return "an int"
 
 
-def as_int(value: Any, name: str, lo: int | None = None, hi: int | None = None) -> int:
+def as_int(value: Any, name: str, lo: int | None = None, hi: int | None = None,
+           what: str | None = None) -> int:
     """``value`` as a Python int, checked to be an int within ``[lo, hi]`` (either bound may be
-    None: no bound)."""
+    None: no bound). ``what`` replaces the description of the range in the messages (e.g.
+    ``"a seat, an int from 0 to 3"``)."""
+    what = what or _range(lo, hi)
     if not is_int(value):
-        raise ArgumentTypeError(f"{name} must be {_range(lo, hi)}, got {value!r} "
-                                f"({type(value).__name__})")
+        raise _wrong_type(name, what, value)
     v = int(value)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{name} must be {_range(lo, hi)}, got {v}")
+        raise ValueError(f"{name} must be {what}, got {shown(v)}")
     return v
 
 
 def as_seed(value: Any, name: str = "seed", span: int = 1) -> int:
-    """``value`` as a seed (module docstring); with ``span`` > 1 it is the first of ``span``
-    consecutive seeds, so ``value + span - 1`` must be a seed too."""
-    seed = as_int(value, name, 0, SEED_MAX)
+    """``value`` as a seed (module docstring). With ``span`` > 1 it is the first seed of a run
+    of ``span`` games, so ``value + span - 1`` must be a seed too."""
+    seed = as_int(value, name, 0, SEED_MAX, f"a seed, {SEED_RANGE}")
     if seed + span - 1 > SEED_MAX:
-        raise ValueError(f"{name} {seed} starts {span} consecutive seeds, but the last one, "
-                         f"{name} + {span - 1}, must be at most 2**64 - 1 = {SEED_MAX}")
+        raise ValueError(f"{name} {seed} with {span} games: the last game's seed, {name} + "
+                         f"{span - 1}, must be at most 2**64 - 1 = {SEED_MAX}")
     return seed
 
 
 def as_seat(value: Any, num_players: int, name: str = "seat") -> int:
     """``value`` as a seat of a game of ``num_players``: an int from 0 to ``num_players - 1``."""
-    return as_int(value, name, 0, num_players - 1)
+    return as_int(value, name, 0, num_players - 1,
+                  f"a seat, an int from 0 to {num_players - 1}")
 
 
 def as_bool(value: Any, name: str) -> bool:
     """``value`` as a bool: ``True``/``False`` or a numpy bool (not 0/1, not strings)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ArgumentTypeError(f"{name} must be True or False, got {value!r} "
-                                f"({type(value).__name__})")
+        raise _wrong_type(name, "True or False (a bool)", value)
     return bool(value)
 
 
-def as_choice(value: Any, name: str, choices: tuple) -> Any:
-    """``value`` if it is one of ``choices``; otherwise a ValueError listing them."""
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
-                         f"got {value!r}")
-    return value
+def as_choice(value: Any, name: str, choices: Sequence[str]) -> str:
+    """``value`` as one of the strings ``choices`` (a ``str`` subclass becomes a plain str)."""
+    what = f"one of {tuple(choices)!r}"
+    if not isinstance(value, str):
+        raise _wrong_type(name, what, value)
+    if value not in choices:
+        raise ValueError(f"{name} must be {what}, got {shown(value)}")
+    return str(value)
+
+
+def as_float(value: Any, name: str, lo: float | None = None, hi: float | None = None,
+             above: float | None = None) -> float:
+    """``value`` as a Python float: an int or a float (Python or numpy, no bool), not NaN,
+    within ``[lo, hi]`` and, with ``above``, greater than it."""
+    parts = [f"at least {lo}" if lo is not None else "", f"at most {hi}" if hi is not None
+             else "", f"greater than {above}" if above is not None else ""]
+    what = " and ".join(p for p in parts if p)
+    what = f"a number {what}" if what else "a number"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise _wrong_type(name, what, value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int too large for a float is above any bound given here
+        v = math.inf if value > 0 else -math.inf
+    if math.isnan(v) or (lo is not None and v < lo) or (hi is not None and v > hi) or (
+            above is not None and v <= above):
+        raise ValueError(f"{name} must be {what}, got {shown(value)}")
+    return v
+
+
+def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
+    """``values`` (an int array or a sequence of ints) as a uint64 array of seeds, checked by
+    the seed rule: an array of another kind, or negative values, are refused (never wrapped)."""
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"{name} must be an array of ints, got an array of "
+                                    f"{values.dtype}")
+        if values.dtype.kind == "i" and values.size and values.min() < 0:
+            raise ValueError(f"{name} must be seeds, {SEED_RANGE}, got "
+                             f"{int(values.min())}")
+        return np.ascontiguousarray(values, dtype=np.uint64)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise _wrong_type(name, "an array or a sequence of seeds", values)
+    return np.array([as_seed(v, f"{name}[{i}]") for i, v in enumerate(values)],
+                    dtype=np.uint64)

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from . import state as st
+from .args import ArgumentTypeError, as_bool, as_choice, as_int, shown
 
 _HAGGLING = {"full": st.HAGGLE_FULL, "gold_only": st.HAGGLE_GOLD_ONLY, "none": st.HAGGLE_NONE}
 _CHOICES = {
@@ -29,36 +30,16 @@ GOLD_AMOUNT_MAX = 1000  # largest gold_menu amount (P-0.5)
 _INT_RANGES = {"num_players": (st.MIN_PLAYERS, st.MAX_PLAYERS), "haggle_rounds": (1, 8)}
 
 
-def _got(value: object) -> str:
-    return f"{value!r} ({type(value).__name__})"
-
-
-def _is_int(value: object) -> bool:
-    """A Python or numpy integer, not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
 def _normalised(name: str, value: object, default: object) -> object:
-    """``value`` of flag ``name`` as a plain Python value (numpy scalars converted), or a
-    ValueError naming the flag and what it takes. The kind of a flag is the type of its
-    default: bool, int (a range in ``_INT_RANGES``), str (a choice in ``_CHOICES``) or the
-    gold-menu tuple."""
+    """``value`` of flag ``name`` as a plain Python value (numpy scalars converted), checked by
+    :mod:`~borders_sim.rules.args`. The kind of a flag is the type of its default: bool, int (a
+    range in ``_INT_RANGES``), str (a choice in ``_CHOICES``) or the gold-menu tuple."""
     if isinstance(default, bool):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{name} must be True or False (a bool), got {_got(value)}")
-        return bool(value)
+        return as_bool(value, name)
     if isinstance(default, int):
-        lo, hi = _INT_RANGES[name]
-        if not _is_int(value):
-            raise ValueError(f"{name} must be an int from {lo} to {hi}, got {_got(value)}")
-        if not lo <= value <= hi:
-            raise ValueError(f"{name} must be from {lo} to {hi}, got {value}")
-        return int(value)
+        return as_int(value, name, *_INT_RANGES[name])
     if isinstance(default, str):
-        allowed = _CHOICES[name]
-        if not isinstance(value, str) or value not in allowed:
-            raise ValueError(f"{name} must be one of {allowed}, got {_got(value)}")
-        return str(value)
+        return as_choice(value, name, _CHOICES[name])
     return _gold_menu(name, value)
 
 
@@ -72,14 +53,11 @@ def _gold_menu(name: str, value: object) -> tuple[int, ...]:
                                                                 memoryview)):
         items = list(value)
     else:
-        raise ValueError(f"{name} must be {what}, got {_got(value)}")
+        raise ArgumentTypeError(f"{name} must be {what}, got {shown(value)} "
+                                f"({type(value).__name__})")
     if not 1 <= len(items) <= st.MENU_MAX:
-        raise ValueError(f"{name} must be {what}, got {len(items)} amounts: {value!r}")
-    for i, g in enumerate(items):
-        if not _is_int(g) or not 1 <= g <= GOLD_AMOUNT_MAX:
-            raise ValueError(f"{name}[{i}] must be an int from 1 to {GOLD_AMOUNT_MAX}, "
-                             f"got {_got(g)}")
-    menu = tuple(int(g) for g in items)
+        raise ValueError(f"{name} must be {what}, got {len(items)} amounts: {shown(value)}")
+    menu = tuple(as_int(g, f"{name}[{i}]", 1, GOLD_AMOUNT_MAX) for i, g in enumerate(items))
     if any(a >= b for a, b in zip(menu, menu[1:])):
         raise ValueError(f"{name} must be increasing, got {menu}")
     return menu
@@ -125,9 +103,10 @@ class GameConfig:
     is a tuple, list, range or 1-d array; sets, dicts, strings, bytes and iterators are refused.
 
     Raises:
-        ValueError: an unknown flag, or a value of the wrong type or out of range; the message
-            names the flag and what it takes (a bool flag takes only ``True``/``False``, not
-            ``1`` or ``"yes"``).
+        ValueError: an unknown flag, or a value of the wrong type or out of range (by the rules
+            of :mod:`borders_sim.rules.args`; a wrong type is its ``ArgumentTypeError``, also a
+            ``TypeError``); the message names the flag and what it takes (a bool flag takes
+            only ``True``/``False``, not ``1`` or ``"yes"``).
     """
 
     num_players: int = 4
@@ -196,11 +175,19 @@ class GameConfig:
 
     @classmethod
     def unpack(cls, cfg: np.ndarray, menu: np.ndarray) -> "GameConfig":
-        """Inverse of :meth:`pack`."""
+        """Inverse of :meth:`pack`.
+
+        Raises:
+            ValueError: ``cfg`` and ``menu`` are not the packing of a config (the message names
+                the flag).
+        """
         inv = {v: k for k, v in _HAGGLING.items()}
+        code = int(cfg[st.CFG_HAGGLING])
+        if code not in inv:
+            raise ValueError(f"haggling must be one of the codes {sorted(inv)} in cfg, got {code}")
         return cls(
             num_players=int(cfg[st.CFG_NUM_PLAYERS]),
-            haggling=inv[int(cfg[st.CFG_HAGGLING])],
+            haggling=inv[code],
             haggle_rounds=int(cfg[st.CFG_HAGGLE_ROUNDS]),
             gold_menu=tuple(int(g) for g in menu[: int(cfg[st.CFG_MENU_LEN])]),
             bounties=bool(cfg[st.CFG_BOUNTIES]),

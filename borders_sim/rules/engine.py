@@ -16,8 +16,10 @@ toward a bound it checks (seats, card types, the cards in a pile, a hand, a crat
 warehouse), so it ends. States that :func:`borders_sim.game.dict_format.state_from_dict`
 accepts never make :func:`advance` give up; a state built or edited by hand may, and the Python
 layer turns :data:`ENGINE_ERROR` into :class:`EngineError`. :func:`step` counts decisions in
-``s.steps`` up to ``max_game_length`` (P-0.4), which no game reaches; a loaded state whose count
-is already near it stays at the bound instead of overflowing.
+``s.steps`` and enforces ``max_game_length`` (P-0.4): a state that has taken that many
+decisions and is still asked for one makes it give up too, before applying anything. No game
+gets there (the bound is a proof, far above real lengths); a state whose ``steps`` was set near
+the bound by hand may.
 """
 
 from __future__ import annotations
@@ -59,9 +61,11 @@ NUM_PHASES = len(PHASE_NAMES)
 
 class EngineError(RuntimeError):
     """The kernels gave up on a state they cannot play (see :data:`ENGINE_ERROR`): an unknown
-    phase, a game past ``max_rounds`` or an automatic advance that reaches no decision. Only a
+    phase, a game past ``max_rounds`` or ``max_game_length`` decisions, or an automatic advance
+    that reaches no decision. Only a
     state built or edited by hand can cause it (``from_dict`` refuses such states); the state
-    is left where the kernel stopped and cannot be played on."""
+    is left where the kernel stopped and cannot be played on. :class:`~borders_sim.Game` also
+    raises it when asked to play a state that its ``refresh()`` refused."""
 
 
 def _configs():
@@ -298,11 +302,14 @@ def advance(s, mask):
 def step(s, a, mask):
     """Apply the legal action ``a`` of ``s.turn`` and advance to the next decision; ``mask``
     then holds the next legal mask and the number of legal actions is returned (or
-    :data:`ENGINE_ERROR`, see :func:`advance`). ``s.steps`` counts the decision, up to
-    ``max_game_length`` (module docstring)."""
+    :data:`ENGINE_ERROR`, see :func:`advance`). ``s.steps`` counts the decision; a state that
+    has taken ``max_game_length`` decisions already gives up instead, unchanged and with
+    ``mask`` all 0 (module docstring)."""
+    if s.steps >= STEPS_FLOOR and s.steps >= game_length_limit(s.cfg):
+        mask[:] = 0
+        return ENGINE_ERROR
     _apply(s, a)
-    if s.steps < STEPS_FLOOR or s.steps < game_length_limit(s.cfg):
-        s.steps += 1
+    s.steps += 1
     return advance(s, mask)
 
 
@@ -417,6 +424,7 @@ def engine_error(state, what: str) -> EngineError:
     name = repr(PHASE_NAMES[phase]) if 0 <= phase < NUM_PHASES else f"number {phase}"
     return EngineError(f"{what}: the engine gave up on this state (phase {name}, round "
                        f"{int(s['round'])}, seat to move {int(s['turn'])}, {int(s['steps'])} "
-                       "decisions): the phase is unknown, the game ran past max_rounds, or the "
-                       "automatic advance reached no decision. States loaded with from_dict "
-                       "never do this; was the state built or edited by hand?")
+                       "decisions): the phase is unknown, the game ran past max_rounds or "
+                       "max_game_length decisions, or the automatic advance reached no decision. "
+                       "States loaded with from_dict do this only when their steps count was "
+                       "set near max_game_length; was the state built or edited by hand?")

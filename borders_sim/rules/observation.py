@@ -418,17 +418,26 @@ def observe_at(states, i, viewer, out):
     observe_kernel(states[i], viewer, out)
 
 
+#: What :func:`step_observe_at` returns instead of a seat: the game is over; the engine gave up
+#: on the state (``ENGINE_ERROR``); the action is not legal now (nothing changed).
+OBSERVE_OVER, OBSERVE_ENGINE_ERROR, OBSERVE_ILLEGAL = -1, -2, -3
+
+
 @kernel
 def step_observe_at(states, i, a, mask, obs, obs_mask):
-    """Apply the legal action ``a`` to ``states[i]`` (:func:`~.engine.step`, leaving the next
-    legal mask in ``mask``), then write the observation of the player to move next into
-    ``obs`` and its legal mask into ``obs_mask`` (int8[NUM_ACTIONS]). Returns that player's
-    seat; once the game is over -1 (the outputs untouched), and -2 if the engine gave up
-    (``ENGINE_ERROR``). One compiled call per environment step."""
+    """Apply action ``a`` to ``states[i]`` if ``mask`` (the current legal mask) allows it
+    (:func:`~.engine.step`, leaving the next legal mask in ``mask``), then write the observation
+    of the player to move next into ``obs`` and its legal mask into ``obs_mask``
+    (int8[NUM_ACTIONS]). Returns that player's seat, or (the outputs untouched)
+    :data:`OBSERVE_ILLEGAL` for an action ``mask`` does not allow (nothing changes),
+    :data:`OBSERVE_OVER` once the game is over and :data:`OBSERVE_ENGINE_ERROR` if the engine
+    gave up. One compiled call per environment step."""
+    if a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
+        return OBSERVE_ILLEGAL
     s = states[i]
     count = step(s, a, mask)
     if count <= 0:
-        return count - 1
+        return OBSERVE_OVER if count == 0 else OBSERVE_ENGINE_ERROR
     observe_kernel(s, s.turn, obs)
     put_row(obs_mask, 0, mask, NUM_ACTIONS)
     return s.turn

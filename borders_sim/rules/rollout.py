@@ -18,6 +18,7 @@ from numba import njit
 from .._compile.batch import run_chunks
 from .._compile.notice import compile_notice
 from .actions import PHASE_LO
+from .args import as_int, as_seed, as_seed_array
 from .config import GameConfig
 from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
 from .._compile.jit import kernel
@@ -58,7 +59,7 @@ def random_chunk(lo, hi, states, seeds, max_steps, out_steps):
 def random_games(states: np.ndarray, seeds: np.ndarray, max_steps: int,
                  out_steps: np.ndarray) -> None:
     """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
-    ``i`` with a random policy seeded by ``seeds[i]`` (int64); ``out_steps[i]`` (int64) gets
+    ``i`` with a random policy seeded by ``seeds[i]`` (uint64); ``out_steps[i]`` (int64) gets
     its decisions (``ENGINE_ERROR`` for a game the engine gave up on). On
     ``numba.get_num_threads()`` threads (:func:`~borders_sim._compile.batch.run_chunks`); the
     results do not depend on the batch size or the number of threads."""
@@ -66,15 +67,16 @@ def random_games(states: np.ndarray, seeds: np.ndarray, max_steps: int,
 
 
 def policy_seeds(seeds: np.ndarray) -> np.ndarray:
-    """int64 policy seeds for games dealt from ``seeds``: a splitmix64 hash of each seed with a
-    different offset than the deal's, so the random policy of a game is not its deal stream."""
-    x = np.asarray(seeds, dtype=np.int64).astype(np.uint64) ^ np.uint64(0x5851F42D4C957F2D)
+    """uint64 policy seeds for games dealt from ``seeds`` (a seed array,
+    :func:`~.args.as_seed_array`): a splitmix64 hash of each seed with a different offset than
+    the deal's, so the random policy of a game is not its deal stream."""
+    x = as_seed_array(seeds) ^ np.uint64(0x5851F42D4C957F2D)
     with np.errstate(over="ignore"):
         x = x + np.uint64(0x9E3779B97F4A7C15)
         x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         x = x ^ (x >> np.uint64(31))
-    return x.view(np.int64)
+    return x
 
 
 _prepared = False  # the batch kernels below have run once in this process
@@ -87,17 +89,20 @@ def _prepare() -> None:
     global _prepared
     with compile_notice("the whole-game kernels"):
         states = new_state(GameConfig(num_players=3), 0)
-        random_games(states, np.zeros(1, dtype=np.int64), 1, np.zeros(1, dtype=np.int64))
+        random_games(states, np.zeros(1, dtype=np.uint64), 1, np.zeros(1, dtype=np.int64))
         _score_batch(states, np.zeros((1, MAX_PLAYERS), dtype=np.int64),
                      np.zeros((1, MAX_PLAYERS), dtype=np.int64))
     _prepared = True
 
 
 def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` fresh states dealt from seeds ``first_seed ..`` and their policy seeds."""
+    """``count`` fresh states dealt from seeds ``first_seed .. first_seed + count - 1`` (a run
+    of seeds, :func:`~.args.as_seed`) and their policy seeds (uint64)."""
+    count = as_int(count, "count", lo=0)
+    first_seed = as_seed(first_seed, "first_seed", span=max(count, 1))
     if not _prepared:
         _prepare()
-    seeds = np.arange(first_seed, first_seed + count, dtype=np.int64)
+    seeds = np.arange(first_seed, first_seed + count, dtype=np.uint64)
     states = np.empty(count, dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
     for i, seed in enumerate(seeds):
         states[i] = new_state(config, int(seed))[0]
@@ -105,8 +110,9 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
-    """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`; returns
-    the decisions per game (int64). Argument types are fixed so one compiled version serves all.
+    """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`, game ``i``
+    with the policy seed ``seeds[i]`` (a seed array, :func:`~.args.as_seed_array`); returns the
+    decisions per game (int64). Argument types are fixed so one compiled version serves all.
 
     Raises:
         EngineError: the engine gave up on some of the states (only states built or edited by
@@ -114,7 +120,7 @@ def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndar
     if not _prepared:
         _prepare()
     out = np.zeros(states.shape[0], dtype=np.int64)
-    random_games(states, seeds.astype(np.int64, copy=False), int(max_steps), out)
+    random_games(states, as_seed_array(seeds), int(max_steps), out)
     bad = np.flatnonzero(out == ENGINE_ERROR)
     if len(bad):
         raise engine_error(states[bad[0]: bad[0] + 1],

@@ -17,9 +17,9 @@ configuration
     (indices ``CFG_*``); ``menu[MENU_MAX]`` the gold menu (P-0.5), ``cfg[CFG_MENU_LEN]`` entries.
 progress
     ``rng[2]`` xorshift128+ words; ``round`` (1-based); ``phase`` (``PH_*``); ``turn`` seat to
-    decide (-1 when terminal); ``steps`` decisions taken (the count stops at the config's
-    ``max_game_length``, which no game reaches); ``insp[2]`` seats of badges A and B
-    (B is -1 with one inspector); ``order[MAX_PLAYERS]`` the round order (4-3); ``pos`` index into
+    decide (-1 when terminal); ``steps`` decisions taken (at most the config's
+    ``max_game_length``, which no game reaches: the engine gives up on a state asked for more);
+    ``insp[2]`` seats of badges A and B (B is -1 with one inspector); ``order[MAX_PLAYERS]`` the round order (4-3); ``pos`` index into
     ``order`` of the sequential phase in progress; ``window_passes`` passes in a row (P-1);
     ``count`` cards discarded in this market turn (P-2).
 end of game
