@@ -19,7 +19,8 @@ from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
 from borders_sim.train.league import League  # noqa: E402
 from borders_sim.train.model import PolicyValueNet  # noqa: E402
 from borders_sim.train.ppo import Rollout, normalized, ppo_update  # noqa: E402
-from borders_sim.train.trainer import Trainer, _sample  # noqa: E402
+from borders_sim.train.acting import CompiledActor  # noqa: E402
+from borders_sim.train.trainer import Trainer  # noqa: E402
 
 torch.set_num_threads(1)
 TINY = dict(opponents=("honest", "bluffer"), num_envs=8, steps=8, hidden=(16, 16),
@@ -69,16 +70,28 @@ def test_updates_stay_finite_on_tiny_minibatches_and_unmasked_rows():
     assert np.isfinite([stats.policy_loss, stats2.entropy]).all()
 
 
-def test_sampled_actions_are_legal():
-    model = PolicyValueNet((8, 8))
-    g = torch.Generator().manual_seed(0)
-    obs = np.random.default_rng(0).random((64, OBS_SIZE)).astype(np.float32)
+def test_the_compiled_actor_samples_the_torch_policy():
+    """Legal samples, whose log-probabilities and values are torch's (to float rounding), and
+    that follow the policy's probabilities."""
+    model = PolicyValueNet((16, 8))
+    with torch.no_grad():
+        model.pi.weight.mul_(100.0)  # a peaked policy: its samples show it
+    actor = CompiledActor(64, seed=0)
+    actor.load(model)
+    rng = np.random.default_rng(0)
+    obs = (rng.random((64, OBS_SIZE)) * (rng.random((64, OBS_SIZE)) < 0.1)).astype(np.float32)
     mask = np.zeros((64, NUM_ACTIONS), dtype=np.bool_)
-    mask[np.arange(64), np.arange(64) * 7 % NUM_ACTIONS] = True
-    mask[::2, NUM_ACTIONS - 1] = True  # the last id too
-    for _ in range(20):
-        action, logp, value = _sample(model, obs, mask, g)
-        assert mask[np.arange(64), action.numpy()].all() and torch.isfinite(logp).all()
+    mask[:, [3, 90, 200, NUM_ACTIONS - 1]] = True
+    logits, value = model(torch.from_numpy(obs), torch.from_numpy(mask))
+    logp_all = torch.log_softmax(logits, dim=-1).detach().numpy()
+    counts = np.zeros((64, NUM_ACTIONS))
+    for _ in range(200):
+        action, logp, v = actor.act(obs, mask)
+        assert mask[np.arange(64), action].all()
+        assert np.allclose(logp, logp_all[np.arange(64), action], atol=1e-4)
+        assert np.allclose(v, value.detach().numpy(), atol=1e-4)
+        counts[np.arange(64), action] += 1
+    assert np.abs(counts / 200 - np.exp(logp_all)).max() < 0.15
 
 
 def test_export_matches_the_compiled_bot():

@@ -191,7 +191,7 @@ NO_NETS = NetStack(*(np.ascontiguousarray(np.stack([getattr(_blank_net(), name)]
 
 
 @njit(inline="always")
-def _hidden(nets, j, obs):
+def hidden_layer(nets, j, obs):
     """The second hidden layer of network ``j`` for ``obs`` (float32[H1])."""
     w0 = nets.w0[j]
     inv = nets.inv_scale[j]
@@ -220,7 +220,7 @@ def net_act(nets, j, obs, mask, count, rng):
     """The action of network ``j`` of ``nets`` (a :class:`NetStack`) for ``obs`` and ``mask``
     (uint8, 1 = legal, ``count`` legal ids): the highest legal logit (the first on ties) at
     temperature 0, else a draw from the softmax over the legal logits with ``rng``."""
-    h1 = _hidden(nets, j, obs)
+    h1 = hidden_layer(nets, j, obs)
     wp = nets.wp[j]
     bp = nets.bp[j]
     ids = np.empty(count, dtype=np.int64)
@@ -257,7 +257,7 @@ def net_act(nets, j, obs, mask, count, rng):
 def net_logits(nets, j, obs, out):
     """All ``NUM_ACTIONS`` logits of network ``j`` for ``obs`` into ``out`` (float64), for
     tests and analysis (the bot computes the legal ones only)."""
-    h1 = _hidden(nets, j, obs)
+    h1 = hidden_layer(nets, j, obs)
     for a in range(NUM_ACTIONS):
         z = nets.bp[j][a]
         for v in range(np.uint64(h1.shape[0])):

@@ -1,0 +1,109 @@
+"""The learner's actions during a rollout, sampled by the compiled network instead of torch.
+
+Acting needs, per decision, a sample of the masked policy, its log-probability and the value
+estimate: a forward pass of the policy-value network. In torch that is a dense product over the
+1822 inputs and all 513 logits for a batch of ``num_envs`` rows, which costs about as much as
+learning from the sample. The compiled kernel :func:`sample_chunk` computes the same function
+the way the ``ppo`` bot does (:mod:`borders_sim.agents.ppo`): the first layer over the
+observation's non-zero entries only (about 150 of 1822), the logits of the legal actions only,
+plus the value head, on all threads without the GIL. The weights are the trainer's, exported
+after every update; the log-probabilities agree with torch's to float rounding, which PPO's
+ratio absorbs.
+
+Each game slot samples from its own generator (xorshift128+ words seeded from the run's seed
+and the slot), so the actions do not depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._compile.batch import run_chunks
+from .._compile.jit import kernel
+from ..agents.ppo import NetStack, hidden_layer, stack_nets
+from ..rules.actions import NUM_ACTIONS
+from ..rules.piles import mix_seed, next_below, seed_rng
+from .model import PolicyValueNet
+
+_UNIT = 1 << 30
+
+
+@kernel(nogil=True)
+def sample_chunk(lo, hi, nets, value_w, value_b, obs, masks, rngs, action, logp, value):
+    """For rows ``lo .. hi - 1``: a sample of network 0 of ``nets`` over the legal ids of
+    ``masks[i]`` (uint8) into ``action[i]``, its log-probability into ``logp[i]`` and the value
+    head (``value_w`` float32[H1], ``value_b``) into ``value[i]``. A chunk kernel
+    (:mod:`borders_sim._compile.batch`)."""
+    wp = nets.wp[0]
+    bp = nets.bp[0]
+    ids = np.empty(NUM_ACTIONS, dtype=np.int64)
+    logits = np.empty(NUM_ACTIONS, dtype=np.float64)
+    for i in range(lo, hi):
+        h1 = hidden_layer(nets, 0, obs[i])
+        v = np.float64(value_b)
+        for u in range(h1.shape[0]):
+            v += value_w[u] * h1[u]
+        value[i] = v
+        mask = masks[i]
+        k = 0
+        top = -np.inf
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                z = np.float64(bp[a])
+                row = wp[a]
+                for u in range(h1.shape[0]):
+                    z += row[u] * h1[u]
+                ids[k] = a
+                logits[k] = z
+                if z > top:
+                    top = z
+                k += 1
+        total = 0.0
+        for j in range(k):
+            total += math.exp(logits[j] - top)
+        u = next_below(rngs[i], _UNIT) / _UNIT * total
+        pick = k - 1
+        for j in range(k - 1):
+            u -= math.exp(logits[j] - top)
+            if u < 0:
+                pick = j
+                break
+        action[i] = ids[pick]
+        logp[i] = logits[pick] - top - math.log(total)
+
+
+class CompiledActor:
+    """Samples the learner's actions for ``num_envs`` game slots with the compiled network
+    (module docstring); :meth:`load` takes the current weights, :meth:`act` one batch."""
+
+    def __init__(self, num_envs: int, seed: int) -> None:
+        self.rngs = np.zeros((num_envs, 2), dtype=np.uint64)
+        for k in range(num_envs):
+            seed_rng(self.rngs[k], np.uint64(mix_seed(np.uint64(seed), np.int64(k))))
+        self.action = np.zeros(num_envs, dtype=np.int64)
+        self.logp = np.zeros(num_envs, dtype=np.float64)
+        self.value = np.zeros(num_envs, dtype=np.float64)
+        self.nets: NetStack | None = None
+
+    def load(self, model: PolicyValueNet) -> None:
+        """Act with ``model``'s current weights from now on."""
+        self.nets = stack_nets([model.policy()], [1.0])
+        self.value_w = model.v.weight.detach().numpy()[0].astype(np.float32)
+        self.value_b = float(model.v.bias.detach().numpy()[0])
+
+    def act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                np.ndarray]:
+        """Actions, log-probabilities and values of the pending decisions (the actor's own
+        buffers, overwritten by the next call)."""
+        run_chunks(sample_chunk, obs.shape[0], self.nets, self.value_w, self.value_b, obs,
+                   masks.view(np.uint8), self.rngs, self.action, self.logp, self.value)
+        return self.action, self.logp, self.value
+
+    def state(self) -> np.ndarray:
+        """The generators' words (a checkpoint keeps them)."""
+        return self.rngs.copy()
+
+    def restore(self, rngs: np.ndarray) -> None:
+        self.rngs[...] = rngs
