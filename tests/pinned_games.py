@@ -58,10 +58,11 @@ CONFIGS.update({
                      "allow_tobacco_announce_3p": False},
     }.items()})
 
-#: policy name -> bot kind per seat (None: the random-play kernel, not a bot).
+#: policy name -> bot kind per seat (None: the random-play kernel, not a bot); the mixed table
+#: is of the first four compiled bots (random, honest, bluffer, collector), as it was pinned.
 POLICIES = {"random_games": None, **{f"bot_{name}": (k,) * 8
                                      for k, name in enumerate(COMPILED_BOTS)},
-            "bot_mixed": tuple(p % len(COMPILED_BOTS) for p in range(8))}
+            "bot_mixed": tuple(p % 4 for p in range(8))}
 
 
 def digest(data: bytes) -> str:

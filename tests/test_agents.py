@@ -127,7 +127,7 @@ def test_run_bot_games_names_the_bot_that_chose_an_illegal_action(monkeypatch):
     with pytest.raises(IllegalBotAction, match=r"bot 'bluffer' in seat \d of game 1 \(seed 1\) "
                                                r"chose an action .* at decision 7"):
         run_bot_games(states, kinds, np.arange(3), 1000)
-    with pytest.raises(ValueError, match="bot kinds must be 0..3"):
+    with pytest.raises(ValueError, match="bot kinds must be 0..4"):
         run_bot_games(states, np.full((3, 8), 9), np.arange(3), 1000)
     with pytest.raises(ValueError, match="kinds must have shape"):
         run_bot_games(states, np.zeros((2, 8)), np.arange(3), 1000)

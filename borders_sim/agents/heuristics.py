@@ -1,8 +1,8 @@
 """The shared machinery of the heuristic bots (:mod:`.honest`, :mod:`.bluffer`,
-:mod:`.collector`): reading the observation blocks a decision needs, the estimates every bot
-makes from public history, and one compiled decision procedure per phase, tuned by a bot's
-*style* (a tuple of the ``S_*`` parameters below). Each bot's module documents its choices in game
-words; this module is the arithmetic behind them.
+:mod:`.collector`, :mod:`.strict`): reading the observation blocks a decision needs, the
+estimates every bot makes from public history, and one compiled decision procedure per phase,
+tuned by a bot's *style* (a tuple of the ``S_*`` parameters below). Each bot's module documents
+its choices in game words; this module is the arithmetic behind them.
 
 Everything here reads a player's observation (``obs``, seat-relative: row 0 is the viewer; see
 :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`) and its legal mask only. Every choice

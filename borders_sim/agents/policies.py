@@ -25,10 +25,11 @@ from .bluffer import bluffer_policy
 from .collector import collector_policy
 from .honest import honest_policy
 from .ppo import net_act
+from .strict import strict_policy
 
 #: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).
-COMPILED_BOTS = ("random", "honest", "bluffer", "collector")
-BOT_RANDOM, BOT_HONEST, BOT_BLUFFER, BOT_COLLECTOR = range(4)
+COMPILED_BOTS = ("random", "honest", "bluffer", "collector", "strict")
+BOT_RANDOM, BOT_HONEST, BOT_BLUFFER, BOT_COLLECTOR, BOT_STRICT = range(5)
 #: The first kind of a policy network (kind ``BOT_NET + j``: network ``j`` of the stack).
 BOT_NET = len(COMPILED_BOTS)
 
@@ -51,4 +52,6 @@ def act_kernel(kind, obs, mask, words, count, rng, nets):
         return bluffer_policy(obs, mask, words, count, rng)
     if kind == BOT_COLLECTOR:
         return collector_policy(obs, mask, words, count, rng)
+    if kind == BOT_STRICT:
+        return strict_policy(obs, mask, words, count, rng)
     return random_policy(obs, mask, words, count, rng)

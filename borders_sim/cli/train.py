@@ -47,13 +47,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tr = sub.add_parser(
         "train", help="train a policy with masked PPO against a league of opponents",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-        description="Train one seat of a BORDERS game with masked PPO in PyTorch. The opponents "
-                    "play inside the compiled training env; each game draws one member of the "
-                    "pool for all opponent seats, the members the learner beats least most "
-                    "often. 'league' is honest, bluffer, collector and random plus self-play "
-                    "(frozen snapshots of the learner). The defaults are the recipe of the "
-                    "shipped policy. Needs torch (pip install torch==2.13.0, then pip install "
-                    "'borders-sim[rl]').",
+        description="Train one seat of a BORDERS game with masked PPO in PyTorch. The "
+                    "opponents play inside the compiled training env; each game draws one "
+                    "member of the pool for all opponent seats, the members the learner beats "
+                    "least most often. 'league' is honest, bluffer, collector, strict and "
+                    "random plus self-play (frozen snapshots of the learner). The defaults are "
+                    "the recipe of the shipped policy. Needs torch (pip install torch==2.13.0, "
+                    "then pip install 'borders-sim[rl]').",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 80 "
                "--seed 1 --out runs/ppo --plot")
     tr.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),

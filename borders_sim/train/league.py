@@ -1,6 +1,6 @@
 """The league: the pool of opponents a run trains against, and how often it meets each.
 
-Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``random``), frozen policy
+Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``strict``, ``random``), frozen policy
 networks (``ppo``: the shipped policy; ``ppo@PATH``: a policy file) and, with self-play,
 ``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's current
 policy is frozen into the oldest snapshot slot (the slots fill up first), so the learner plays
@@ -30,7 +30,7 @@ WINDOW = 500
 #: The least weight of a member, relative to one it never beats.
 FLOOR = 0.05
 #: The members of ``--opponents league``: the heuristics, random play and self-play.
-LEAGUE_BOTS = ("honest", "bluffer", "collector", "random")
+LEAGUE_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 
 
 @dataclass

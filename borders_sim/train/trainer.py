@@ -58,7 +58,7 @@ from .ppo import Rollout, UpdateStats, ppo_update
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
 #: :func:`~borders_sim.envs.vector.derive_seed`).
 EVAL_SEED = 10**15
-EVAL_BOTS = ("honest", "bluffer", "collector")
+EVAL_BOTS = ("honest", "bluffer", "collector", "strict")
 
 
 @dataclass
