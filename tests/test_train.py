@@ -168,7 +168,7 @@ def test_the_command_line(tmp_path, capsys):
     assert code == 0, capsys.readouterr().err
     assert (out / "policy.npz").exists()
     curve = json.loads((out / "curve.json").read_text())
-    assert set(curve[-1]["eval"]) == {"honest", "bluffer", "collector"}
+    assert set(curve[-1]["eval"]) == {"honest", "bluffer", "collector", "strict"}
     with pytest.raises(SystemExit):
         cli.main(["train", "--opponents", "nobody", "--out", str(out)])
     assert "opponents are" in capsys.readouterr().err
