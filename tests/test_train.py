@@ -172,3 +172,19 @@ def test_the_command_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["train", "--opponents", "nobody", "--out", str(out)])
     assert "opponents are" in capsys.readouterr().err
+
+
+def test_behaviour_cloning_learns_the_teachers_choices(tmp_path):
+    from borders_sim.train.imitate import clone, demonstrations
+    obs, masks, actions = demonstrations("honest", 4, 6, seed=123)
+    assert len(obs) == len(masks) == len(actions) > 100
+    assert masks[np.arange(len(actions)), actions].all()  # the teacher's actions are legal
+    model = PolicyValueNet((32, 32))
+    opt = torch.optim.Adam(model.parameters(), 1e-3)
+    before = clone(model, opt, "honest", 4, 6, epochs=1, seed=123, batch=256).accuracy
+    after = clone(model, opt, "honest", 4, 6, epochs=15, seed=123, batch=256).accuracy
+    assert after > max(before, 0.6)
+    run = train(TrainConfig(seed=6, imitate="honest", imitate_games=4, imitate_epochs=1,
+                            **TINY), tmp_path, progress=False)
+    meta = load_policy(run.policy).meta
+    assert meta["imitated"]["teacher"] == "honest" and meta["imitated"]["decisions"] > 0

@@ -98,6 +98,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     metavar="G", help="games per heuristic in an evaluation")
     tr.add_argument("--init", metavar="PATH", default=None,
                     help="start from this policy file instead of a random network")
+    tr.add_argument("--imitate", choices=COMPILED_BOTS, default=d["imitate"], metavar="BOT",
+                    help="first learn a compiled bot's choices from demonstrations (behaviour "
+                         "cloning), then train by PPO from there")
+    tr.add_argument("--imitate-games", type=int_in(1, 10**6), default=d["imitate_games"],
+                    metavar="G", help="games of demonstrations for --imitate")
+    tr.add_argument("--imitate-epochs", type=int_in(1, 100), default=d["imitate_epochs"],
+                    metavar="K", help="passes over the demonstrations")
     tr.add_argument("--resume", action="store_true",
                     help="continue from the newest checkpoint in --out")
     tr.add_argument("--torch-threads", type=int_in(1, 256), default=d["torch_threads"],
@@ -128,6 +135,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         snapshots=args.snapshots, snapshot_every=args.snapshot_every,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
         eval_games=args.eval_games, torch_threads=args.torch_threads, init=args.init,
+        imitate=args.imitate, imitate_games=args.imitate_games,
+        imitate_epochs=args.imitate_epochs,
         ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches))
     print(f"borders-sim {__version__} train: {args.players} players against "
           f"{','.join(args.opponents)}, {args.minutes:g} min, seed {args.seed}, into {args.out}",

@@ -39,6 +39,9 @@ class TrainConfig:
     * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
     * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
       against 3 copies of each heuristic; 0: none).
+    * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
+      on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
+      :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
     * ``torch_threads``; ``init``: a policy file to start from; ``ppo``: the update's settings.
     """
 
@@ -61,6 +64,9 @@ class TrainConfig:
     eval_games: int = 200
     torch_threads: int = 1
     init: str | None = None
+    imitate: str | None = None
+    imitate_games: int = 1000
+    imitate_epochs: int = 4
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def league(self, initial: Policy) -> League:

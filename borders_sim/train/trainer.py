@@ -51,6 +51,7 @@ from ..envs.training import TrainingEnv
 from ..rules.args import as_int, as_seed
 from .acting import CompiledActor
 from .config import TrainConfig
+from .imitate import CloneStats, clone
 from .model import PolicyValueNet
 from .ppo import Rollout, UpdateStats, ppo_update
 
@@ -59,6 +60,10 @@ from .ppo import Rollout, UpdateStats, ppo_update
 #: :func:`~borders_sim.envs.vector.derive_seed`).
 EVAL_SEED = 10**15
 EVAL_BOTS = ("honest", "bluffer", "collector", "strict")
+#: Tournament seeds of the demonstration games of behaviour cloning (``imitate``): game ``g`` of
+#: a run of seed ``s`` is dealt from ``DEMO_SEED + s * 10**7 + g``, far from the evaluations'
+#: and from the seeds tournaments start at.
+DEMO_SEED = 3 * 10**15
 
 
 @dataclass
@@ -109,11 +114,24 @@ class Trainer:
         self.actor.load(self.model)
         self.update = 0
         self.learner_steps = 0
+        self.cloned: CloneStats | None = None
+        self.seconds_imitating = 0.0
         self.seconds = 0.0  # in updates (collect and learn), for steps/s
         self.wall = 0.0  # the whole run's wall clock: updates, checkpoints and evaluations
         self.curve: list[dict] = []
         self.clock = _Clock()
         self.obs, self.infos = self.env.reset()
+
+    def imitate(self) -> None:
+        """Behaviour cloning of ``config.imitate`` before the first update (its own Adam at
+        1e-3; PPO's optimizer starts fresh after it)."""
+        c = self.config
+        start = time.perf_counter()
+        optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-3)
+        self.cloned = clone(self.model, optimizer, c.imitate, c.players, c.imitate_games,
+                            c.imitate_epochs, DEMO_SEED + c.seed * 10**7)
+        self.actor.load(self.model)
+        self.seconds_imitating = time.perf_counter() - start
 
     # --- one update ------------------------------------------------------------------------
     def collect(self) -> tuple[np.ndarray, np.ndarray]:
@@ -182,8 +200,13 @@ class Trainer:
     # --- saving ------------------------------------------------------------------------------
     def meta(self) -> dict:
         c = self.config
+        cloned = (None if self.cloned is None else
+                  {"teacher": c.imitate, "games": c.imitate_games, "epochs": c.imitate_epochs,
+                   "decisions": self.cloned.decisions, "accuracy": round(self.cloned.accuracy, 4),
+                   "seconds": round(self.seconds_imitating, 1)})
         return {"trained_by": f"borders_sim {__version__}", "players": c.players,
-                "opponents": list(c.opponents), "seed": c.seed, "updates": self.update,
+                "opponents": list(c.opponents), "seed": c.seed, "imitated": cloned,
+                "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense}
 
@@ -197,7 +220,8 @@ class Trainer:
         snapshots = {m: p.policy for m, p in env._players.items()}
         state = {"config": asdict(self.config), "update": self.update,
                  "learner_steps": self.learner_steps, "seconds": self.seconds,
-                 "wall": self.wall,
+                 "wall": self.wall, "cloned": self.cloned,
+                 "seconds_imitating": self.seconds_imitating,
                  "curve": self.curve, "model": self.model.state_dict(),
                  "optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state(),
                  "torch_rng": torch.get_rng_state(), "actor": self.actor.state(),
@@ -228,6 +252,8 @@ class Trainer:
         self.learner_steps = state["learner_steps"]
         self.seconds = state["seconds"]
         self.wall = state["wall"]
+        self.cloned = state["cloned"]
+        self.seconds_imitating = state["seconds_imitating"]
         self.curve = state["curve"]
 
     def write_curve(self) -> None:
@@ -284,6 +310,12 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
     c = config
     budget = c.minutes * 60.0
     started, wall0 = time.perf_counter(), trainer.wall
+    if c.imitate and trainer.update == 0 and trainer.cloned is None:
+        say(f"imitating {c.imitate}: {c.imitate_games} games of demonstrations, "
+            f"{c.imitate_epochs} passes ...")
+        trainer.imitate()
+        say(f"  {trainer.cloned.decisions:,} decisions, accuracy {trainer.cloned.accuracy:.1%} "
+            f"({trainer.seconds_imitating:.0f} s)")
     with tqdm(total=c.max_updates, initial=trainer.update, unit="update", desc="training",
               disable=not progress, file=sys.stderr, dynamic_ncols=True) as bar:
         while trainer.wall < budget and (c.max_updates is None
