@@ -181,9 +181,11 @@ def test_behaviour_cloning_learns_the_teachers_choices(tmp_path):
     assert masks[np.arange(len(actions)), actions].all()  # the teacher's actions are legal
     model = PolicyValueNet((32, 32))
     opt = torch.optim.Adam(model.parameters(), 1e-3)
-    before = clone(model, opt, "honest", 4, 6, epochs=1, seed=123, batch=256).accuracy
-    after = clone(model, opt, "honest", 4, 6, epochs=15, seed=123, batch=256).accuracy
-    assert after > max(before, 0.6)
+    # untrained, a network agrees with the teacher on about one decision in five; cloned, on
+    # about two in three (where the small network's accuracy levels off on these few games)
+    before = clone(model, opt, "honest", 4, 6, epochs=0, seed=123, batch=256).accuracy
+    after = clone(model, opt, "honest", 4, 6, epochs=16, seed=123, batch=256).accuracy
+    assert after > max(before + 0.3, 0.6)
     run = train(TrainConfig(seed=6, imitate="honest", imitate_games=4, imitate_epochs=1,
                             **TINY), tmp_path, progress=False)
     meta = load_policy(run.policy).meta
