@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/ladder.py                      # print the tables
     python benchmarks/ladder.py --write-readme       # and put them into README.md
-    python benchmarks/ladder.py --games 8400 --strong-games 1000 --slow-games 40 --seed 1
+    python benchmarks/ladder.py --games 8400 --strong-games 1000 --search-games 40 --slow-games 40
 
 Three tables, every game 4 players with seats rotating, all reproducible from the command
 above (same seeds, same games, any machine):
@@ -12,10 +12,11 @@ above (same seeds, same games, any machine):
 1. **The compiled bots together**: one tournament of ``random``, ``honest``, ``bluffer`` and
    ``collector``, ``--games`` games: each bot's win rate with its 95% interval, score, rating.
 2. **Each strong bot against three copies of each other bot** (the lineup ``[bot, X, X, X]``):
-   ``ppo`` (the shipped policy) against each heuristic in ``--strong-games`` games (compiled,
-   seconds), and the Python search bots (``ismcts``, OpenSpiel's IS-MCTS when installed, at
-   ``--openspiel-sims`` simulations with honest rollouts, ``--openspiel-games`` games) and ``ppo``
-   against ``ismcts`` in ``--slow-games`` games (a game of three searching bots takes most of a
+   ``ppo`` (the shipped policy) against each heuristic and ``strict`` in ``--strong-games``
+   games (compiled, seconds), the Python search bots against each heuristic (``ismcts`` in
+   ``--search-games`` games, OpenSpiel's IS-MCTS when installed at ``--openspiel-sims``
+   simulations with honest rollouts in ``--openspiel-games`` games) and ``ppo`` against
+   ``ismcts`` in ``--slow-games`` games (a game of three searching bots takes most of a
    minute here). A bot beats ``X`` with
    significance when the lower end of its interval is above 1/4, the rate of a bot no better
    than the three others.
@@ -55,8 +56,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="games of the compiled bots' tournament (default: 8400)")
     parser.add_argument("--strong-games", type=int_in(1, 10**8), default=1000,
                         help="games of ppo against 3 of each heuristic (default: 1000)")
+    parser.add_argument("--search-games", type=int_in(1, 10**6), default=40,
+                        help="games of ismcts against 3 of each heuristic (default: 40)")
     parser.add_argument("--slow-games", type=int_in(1, 10**6), default=40,
-                        help="games of each matchup with a Python search bot (default: 40)")
+                        help="games of ppo against 3 ismcts (default: 40)")
     parser.add_argument("--openspiel-games", type=int_in(1, 10**6), default=12,
                         help="games of OpenSpiel's IS-MCTS against each heuristic (default: 12)")
     parser.add_argument("--openspiel-sims", type=int_in(1, 10**6), default=50,
@@ -104,8 +107,8 @@ def main(argv=None) -> int:
              markdown_table(["bot", "win rate [95% CI]", "score mean (sd)",
                              "rating mu (sigma)", "lies when opened", "opens", "bribed"],
                             ladder_rows(results))]
-    fast = [("ppo", other, args.strong_games) for other in HEURISTICS]
-    slow = [("ismcts", other, args.slow_games) for other in HEURISTICS]
+    fast = [("ppo", other, args.strong_games) for other in HEURISTICS + ("strict",)]
+    slow = [("ismcts", other, args.search_games) for other in HEURISTICS]
     if not args.no_openspiel and importlib.util.find_spec("pyspiel") is not None:
         spiel = f"openspiel-ismcts:sims={args.openspiel_sims}:rollout=honest"
         slow += [(spiel, other, args.openspiel_games) for other in HEURISTICS]
@@ -125,7 +128,8 @@ def main(argv=None) -> int:
               "in worker processes):", "",
               markdown_table(["bot", "against", "s per game"], times)]
     command = (f"python benchmarks/ladder.py --games {args.games} --strong-games "
-               f"{args.strong_games} --slow-games {args.slow_games} --openspiel-games "
+               f"{args.strong_games} --search-games {args.search_games} --slow-games "
+               f"{args.slow_games} --openspiel-games "
                f"{args.openspiel_games} --openspiel-sims {args.openspiel_sims} --seed "
                f"{args.seed}")
     parts += ["", f"Made by `{command}` ({(time.perf_counter() - t0) / 60:.0f} min here)."]
