@@ -24,6 +24,10 @@ def test_wilson_interval_known_values():
     lo, hi = wilson_interval(1.0, 10)
     assert round(lo, 4) == 0.7225 and hi == pytest.approx(1.0)
     assert all(math.isnan(x) for x in wilson_interval(0.3, 0))
+    for n in (1, 7, 300, 1000):  # the interval holds the rate, exactly at the ends
+        assert wilson_interval(0.0, n)[0] == 0.0 and wilson_interval(1.0, n)[1] == 1.0
+        assert all(lo <= k / n <= hi for k in range(n + 1)
+                   for lo, hi in [wilson_interval(k / n, n)])
     with pytest.raises(ValueError, match="from 0 to 1"):
         wilson_interval(1.5, 10)
 

@@ -61,7 +61,8 @@ _COUNTER = {key: k for k, (key, _) in enumerate(st.HISTORY_COUNTERS)}
 
 def wilson_interval(p_hat: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a rate ``p_hat`` (in [0, 1]) measured on ``n`` independent
-    units; ``(nan, nan)`` for ``n == 0``."""
+    units; ``(nan, nan)`` for ``n == 0``. It always holds ``p_hat`` (at a rate of 0 or 1 the
+    formula's end is that rate up to rounding, so the end is the rate itself)."""
     if n <= 0:
         return (math.nan, math.nan)
     if not 0.0 <= p_hat <= 1.0:
@@ -70,7 +71,7 @@ def wilson_interval(p_hat: float, n: int, z: float = Z95) -> tuple[float, float]
     denom = 1.0 + z2 / n
     centre = (p_hat + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p_hat * (1.0 - p_hat) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (min(p_hat, max(0.0, centre - half)), max(p_hat, min(1.0, centre + half)))
 
 
 def win_shares(winners: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ def plot_curve(curve: list[dict], path: str | os.PathLike, title: str = "") -> N
         rate = np.array([row["eval"][bot]["win_rate"] for row in evals])
         lo = np.array([row["eval"][bot]["win_rate_ci95"][0] for row in evals])
         hi = np.array([row["eval"][bot]["win_rate_ci95"][1] for row in evals])
-        right.errorbar(x, rate, yerr=[rate - lo, hi - rate], marker="o", capsize=3, label=bot)
+        right.errorbar(x, rate, yerr=np.maximum(0, [rate - lo, hi - rate]), marker="o", capsize=3, label=bot)
     right.axhline(0.25, color="grey", linewidth=0.8, linestyle=":")
     right.set(title="evaluation: win rate against 3 copies [95% CI], unseen seeds",
               xlabel="learner steps (millions)", ylabel="win rate", ylim=(0, 1))
