@@ -3,7 +3,8 @@
 * :class:`Game` (:mod:`.game`): one game, played step by step with legal masks and action
   strings; saved and loaded as a JSON-ready dict (:mod:`.dict_format`, checked by
   :mod:`.validate`).
-* :mod:`.views`: what one player knows, as the observation vector, JSON or text.
+* :mod:`.views`: what one player knows, as the observation vector, JSON or text (the text
+  rendered by :mod:`.text_view`).
 * :mod:`.belief`: games a player cannot tell from the real one (determinization).
 * :mod:`.invariants`: consistency checks of a state (cards and gold conserved, ...).
 """
