@@ -54,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "random plus self-play (frozen snapshots of the learner). The defaults are "
                     "the recipe of the shipped policy. Needs torch (pip install torch==2.13.0, "
                     "then pip install 'borders-sim[rl]').",
-        epilog="example: borders-sim train --players 4 --opponents league --minutes 80 "
+        epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
                "--seed 1 --out runs/ppo --plot")
     tr.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),
                     default=d["players"], metavar="N", help="players per game")

@@ -47,7 +47,7 @@ class TrainConfig:
 
     players: int = 4
     opponents: tuple[str, ...] = ("league",)
-    minutes: float = 80.0
+    minutes: float = 30.0
     seed: int = 0
     max_updates: int | None = None
     num_envs: int = 128
