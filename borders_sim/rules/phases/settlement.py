@@ -193,14 +193,23 @@ def hand_over(s, t):
 @kernel
 def _pay_deals(s, lawyer_slot):
     # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
-    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
+    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row. The
+    # deals are passed as int64 copies, as _pay_bounties passes the bounties: one compiled
+    # version of _pay_parts for both
+    gold = np.zeros(2, dtype=np.int64)
+    wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
     for g in range(2):
         if s.g_status[g] != G_COMMITTED:
             s.deal_gold[g] = 0
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
-    s.fund_paid = _pay_parts(s, s.cur, s.deal_gold, s.deal_wh, s.deal_crate, lawyer_slot)
+        gold[g] = s.deal_gold[g]
+        for t in range(NUM_GOODS):
+            wh[g, t] = s.deal_wh[g, t]
+            crate[g, t] = s.deal_crate[g, t]
+    s.fund_paid = _pay_parts(s, s.cur, gold, wh, crate, lawyer_slot)
     s.lawyer_to = lawyer_slot
     s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
     if s.phase == PH_FUND:
