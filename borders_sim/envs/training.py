@@ -126,7 +126,7 @@ def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
     return learner
 
 
-@kernel
+@kernel(standalone=True)
 def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, learner, first,
           pot, seat_mode, pool_kinds, cum, mixed, lineup_rng):
     """Deal slot ``i``'s next game of the stream, draw its lineup and seed its bots; advance it

@@ -62,7 +62,7 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
     return int(derived_seed(np.uint64(seed), np.int64(k), np.int64(episode)))
 
 
-@kernel
+@kernel(standalone=True)
 def _deal(states, raw, blank, i, seed, episodes, mask):
     """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
     # the zeroed record with the rules (cfg, menu) set, as new_state makes it; a loop, since

@@ -85,7 +85,7 @@ STEPS_FLOOR = min(max_game_length(c) for c in _configs())
 ADVANCE_SPINS = 16 * max(max_decisions_per_round(c) for c in _configs()) + 64
 
 
-@kernel
+@kernel(standalone=True)
 def _seek(s):
     """Find who decides next, running automatic steps; False means 'look again'."""
     ph = s.phase
@@ -129,7 +129,7 @@ def _seek(s):
     return True
 
 
-@kernel
+@kernel(standalone=True)
 def legal_mask(s, out):
     """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0."""
     out[:] = 0
@@ -171,7 +171,7 @@ def legal_mask(s, out):
     return out
 
 
-@kernel
+@kernel(standalone=True)
 def _apply(s, a):
     ph = s.phase
     if ph == PH_WINDOW:
