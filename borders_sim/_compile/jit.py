@@ -30,6 +30,13 @@ name only, so it carries a :class:`LoadCallee` hook, which numba's cache runs be
 the caller's machine code (numba's ``reload_init``, the mechanism its parallel kernels use): the
 hook compiles or loads the callee first, so the name is registered before anything refers to it.
 
+**Cached, shipped, compiled once across processes.** Every kernel is cached by
+:class:`~borders_sim._compile.shipped.KernelCache`: numba's on-disk cache, then the kernels shipped
+inside an installed package. A kernel is compiled under a lock file beside numba's index
+(:meth:`~borders_sim._compile.shipped.KernelCache.compile_lock`), so processes that start with an
+empty cache together (the parallel warm-up, a tournament's workers) do not compile the same kernel
+twice: the second waits for the first and loads its result.
+
 Use ``@kernel``, ``@kernel(nogil=True)`` or ``@kernel(standalone=True)`` where numba's
 ``@njit(cache=True)`` would go; ``inline="always"`` helpers stay plain ``@njit`` (numba inlines
 them before typing the call). Calls from Python are typed by numba as usual (a Python int is an
@@ -42,13 +49,17 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 from typing import Any, Callable, NamedTuple
 
 import llvmlite.binding as llvm
 from numba import njit
-from numba.core import cgutils, types
+from numba.core import cgutils, sigutils, types
 from numba.core.base import OverloadSelector
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
+
+from .shipped import KernelCache
 
 
 def _widen(t: Any) -> Any:
@@ -78,12 +89,23 @@ def _typed_by_kind(dispatcher: Any) -> Any:
 _registered: set[str] = set()
 
 
+#: What a symbol name of :func:`symbol_name` (of a kernel of the package) looks like inside
+#: machine code.
+_NAME = re.compile(rb"borders_sim\.[A-Za-z0-9_.]+\.[0-9a-f]{16}")
+
+
+def unresolved_names(object_code: bytes) -> set[str]:
+    """The standalone kernels' names that ``object_code`` (a compiled library) refers to and
+    that are not registered in this process."""
+    return {m.decode() for m in _NAME.findall(object_code)} - _registered
+
+
 def symbol_name(py_func: Callable, args: tuple) -> str:
     """The name under which the version of a standalone kernel for the argument types ``args``
     is registered with LLVM and called by compiled callers: stable across processes (the same
     function and types give the same name), different for every version."""
     digest = hashlib.sha256(str(args).encode()).hexdigest()[:16]
-    return f"borders_sim.{py_func.__module__}.{py_func.__qualname__}.{digest}"
+    return f"{py_func.__module__}.{py_func.__qualname__}.{digest}"
 
 
 class LoadCallee(NamedTuple):
@@ -157,14 +179,35 @@ def _standalone(dispatcher: Any) -> Any:
     return dispatcher
 
 
+def _compiled_under_lock(dispatcher: Any) -> Any:
+    """Compile (or load) each new version of ``dispatcher`` under its cache's lock file (module
+    docstring). The lock is taken inside numba's compiler lock, so threads of one process,
+    which numba serialises anyway, never wait on each other's file locks."""
+    compile_now = dispatcher.compile
+
+    def compile_locked(sig: Any) -> Any:
+        with global_compiler_lock:
+            args, _ = sigutils.normalize_signature(sig)
+            if tuple(args) in dispatcher.overloads:
+                return compile_now(sig)
+            with dispatcher._cache.compile_lock():
+                return compile_now(sig)
+
+    dispatcher.compile = compile_locked
+    return dispatcher
+
+
 def kernel(fn: Callable | None = None, *, standalone: bool = False, **options: Any) -> Any:
-    """``numba.njit(cache=True, **options)`` whose compiled callers share one version per kind
-    of argument; with ``standalone``, compiled once and called by address (module docstring).
-    ``@kernel``, ``@kernel(nogil=True)``, ``@kernel(standalone=True)``."""
+    """``numba.njit(cache=True, **options)`` with the project's cache, whose compiled callers
+    share one version per kind of argument; with ``standalone``, compiled once and called by
+    address (module docstring). ``@kernel``, ``@kernel(nogil=True)``,
+    ``@kernel(standalone=True)``."""
     options.setdefault("no_cfunc_wrapper", True)
 
     def make(f: Callable) -> Any:
-        dispatcher = _typed_by_kind(njit(cache=True, **options)(f))
+        dispatcher = njit(**options)(f)
+        dispatcher._cache = KernelCache(dispatcher.py_func)  # numba's enable_caching, ours
+        _compiled_under_lock(_typed_by_kind(dispatcher))
         return _standalone(dispatcher) if standalone else dispatcher
 
     return make if fn is None else make(fn)
