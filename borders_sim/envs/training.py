@@ -526,7 +526,7 @@ def _prepare(args: tuple) -> None:
     """First use: compile the training kernel (or load it from numba's cache) on one slot of
     the real arguments, under a compile notice."""
     global _prepared
-    with compile_notice("the training env kernels"):
+    with compile_notice("the training env kernels", "bots"):
         train_chunk(0, 0, *args)
         first_illegal(np.zeros(1, dtype=np.int64), np.ones((1, MASK_SIZE), dtype=np.uint8))
     _prepared = True
