@@ -44,7 +44,6 @@ files do not cover would then be saved into the read-only package.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import json
 import os
@@ -55,7 +54,8 @@ from typing import Any
 
 import numba
 from numba.core import compiler, config
-from numba.core.caching import FunctionCache, IndexDataCacheFile, _CacheLocator
+from numba.core.caching import (FunctionCache, IndexDataCacheFile, _CacheLocator,
+                                 _hash_source_file)
 
 try:
     import fcntl
@@ -223,8 +223,8 @@ class ShippedLocator(_CacheLocator):
         return str(self._where)
 
     def get_source_stamp(self) -> Any:
-        with open(self._py_file, "rb") as f:
-            return hashlib.sha256(f.read()).digest()
+        st = os.stat(self._py_file)  # numba's stamp, memoised per file as numba does
+        return _hash_source_file(self._py_file, st.st_mtime, st.st_size)
 
     def get_disambiguator(self) -> str:
         return str(self._lineno)
