@@ -59,6 +59,9 @@ MARK_NAMES = {"import": "import borders_sim", "game_step": "first Game step",
               "batch": "first random_games batch", "tournament": "first tournament game",
               "warmup": "every kernel (warmup)"}
 PARTS = ("cold", "install", "parallel", "portable")
+#: The phases of numba's pipeline that :meth:`CompileRecorder.phases` reports.
+PHASES = ("bytecode to IR, untyped rewrites", "type inference (own)", "typed rewrites",
+          "lowering, LLVM optimisation, machine code", "outside the passes (dispatch, cache)")
 #: numba's settings for the portable (baseline x86-64) build of the portable figures.
 PORTABLE_ENV = {"NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": ""}
 
@@ -74,12 +77,14 @@ class CompileRecorder:
         self.events = 0  # compilations so far
         self.seconds = 0.0  # seconds inside outermost compilations so far
         self._stack: list[list] = []  # [name, start, seconds of nested compilations]
+        self.dispatchers: dict = {}  # name -> dispatcher
         recorder = self
 
         class Listener(event.Listener):
             def on_start(self, ev):
                 disp = ev.data["dispatcher"]
                 name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+                recorder.dispatchers[name] = disp
                 recorder._stack.append([name, time.perf_counter(), 0.0])
 
             def on_end(self, ev):
@@ -97,6 +102,34 @@ class CompileRecorder:
                 entry["self"] += took - nested
 
         event.register("numba:compile", Listener())  # for the rest of the process
+
+    def phases(self) -> dict[str, float]:
+        """Seconds per phase of numba's pipeline, over every function compiled so far, own
+        seconds only: numba's pass times of each compiled version, with the compilations of
+        the callees (nested in its type inference) taken out of that pass."""
+        out = dict.fromkeys(PHASES, 0.0)
+        for name, disp in self.dispatchers.items():
+            passes = dict.fromkeys(PHASES[:-1], 0.0)
+            for cres in disp.overloads.values():
+                for timings in ((cres.metadata or {}).get("pipeline_times") or {}).values():
+                    typed = False
+                    for pass_name, t in timings.items():
+                        if pass_name.endswith("nopython_type_inference"):
+                            phase, typed = PHASES[1], True
+                        elif pass_name.endswith("native_lowering"):
+                            phase = PHASES[3]
+                        else:
+                            phase = PHASES[2] if typed else PHASES[0]
+                        passes[phase] += t.init + t.run + t.finalize
+            entry = self.compiles.get(name)
+            if entry is None:
+                continue
+            nested = entry["inclusive"] - entry["self"]
+            passes[PHASES[1]] = max(0.0, passes[PHASES[1]] - nested)
+            for phase, sec in passes.items():
+                out[phase] += sec
+            out[PHASES[-1]] += max(0.0, entry["self"] - sum(passes.values()))
+        return out
 
 
 def _tournament_game() -> None:
@@ -143,6 +176,7 @@ def child(warmup: bool, profile: bool, installed: bool = False) -> None:
         mark("warmup")
     compiles = list(recorder.compiles.values()) if recorder else []
     print(json.dumps({"marks": marks, "compiles": compiles, "compiled": compiled,
+                      "phases": recorder.phases() if recorder else {},
                       "file": borders_sim.__file__}))
 
 
@@ -371,10 +405,13 @@ def main(argv=None) -> int:
             print("compiling per stage of the cold start: " + ", ".join(
                 f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
                 for m, (n, sec) in result["cold"]["compiled"].items()))
-            print("slowest compilations (own seconds, without nested ones):")
+            print("slowest compilations (own seconds, without nested ones; this process only, "
+                  "not its helper processes):")
             for c in result["cold"]["compiles"][:15]:
                 print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
                       f"{c['inclusive']:.1f} s with nested)")
+            print("the cold start's compilation per phase of numba's pipeline: " + ", ".join(
+                f"{phase} {sec:.1f} s" for phase, sec in result["cold"]["phases"].items()))
         print(f"({_load()})", flush=True)
     if "install" in parts:
         r = measure_install(args.target)
