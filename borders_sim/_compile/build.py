@@ -124,6 +124,8 @@ def ship(package_dir: Path, numba_cache: Path) -> tuple[int, int]:
                 dest.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(entry, dest / entry.name)
                 files += 1
+    if not files:
+        raise RuntimeError(f"no compiled kernels of {package_dir} in {numba_cache}")
     out.mkdir(exist_ok=True)
     manifest = {"format": shipped.FORMAT, "numba": numba.__version__,
                 "python": shipped.python_tag(), "target": list(shipped.process_target()),
