@@ -36,7 +36,8 @@ the end of each point, so each includes the ones before it.
 * **portable**: the random-play and heuristic-bot kernels (1 thread, 5 players) compiled for the
   baseline x86-64 level (``NUMBA_CPU_NAME=x86-64``, what a portable wheel ships) against this
   machine's CPU, in alternating pairs of children (the machine's speed drifts): the speed cost
-  of a portable build. With ``--versus DIR`` (another checkout, e.g. ``git archive main``),
+  of a portable build (and of the x86-64-v3 level, which most x86-64 CPUs of the last decade
+  have). With ``--versus DIR`` (another checkout, e.g. ``git archive main``),
   also DIR's kernels against ours for this machine, the same way.
 """
 
@@ -204,8 +205,9 @@ def speed_child(root: str, games: int) -> None:
         kinds[g, :5] = [1 + (g + p) % 3 for p in range(5)]  # honest, bluffer, collector
     bot_seeds = np.arange(games, dtype=np.uint64)
     rates = {}
-    for name, play in (("random play", lambda s: play_batch(s, seeds, cap)),
-                       ("heuristic bots", lambda s: run_bot_games(s, kinds, bot_seeds, cap))):
+    for name, play in (("random play", lambda s: play_batch(s, seeds[:len(s)], cap)),
+                       ("heuristic bots",
+                        lambda s: run_bot_games(s, kinds[:len(s)], bot_seeds[:len(s)], cap))):
         play(template[:1].copy())  # compile or load
         best = 0.0
         for _ in range(3):
@@ -430,12 +432,14 @@ def main(argv=None) -> int:
         print(f"warm-up on an empty cache: 1 process {r[1]:.0f} s, {jobs} processes "
               f"{r[jobs]:.0f} s: {r[1] / r[jobs]:.2f}x ({_load()})", flush=True)
     if "portable" in parts:
-        variants = {"native": (str(ROOT), {}), "portable x86-64": (str(ROOT), PORTABLE_ENV)}
+        variants = {"native": (str(ROOT), {}), "portable x86-64": (str(ROOT), PORTABLE_ENV),
+                    "x86-64-v3": (str(ROOT), {**PORTABLE_ENV, "NUMBA_CPU_NAME": "x86-64-v3"})}
         if args.versus:
             variants["versus"] = (str(Path(args.versus).resolve()), {})
         runs = measure_speed(variants, args.pairs, args.games)
         print("portable x86-64 / native, 1 thread, 5 players: "
               + _ratios(runs, "portable x86-64", "native"))
+        print("x86-64-v3 / native, 1 thread, 5 players: " + _ratios(runs, "x86-64-v3", "native"))
         if args.versus:
             print(f"this checkout / {args.versus}, 1 thread, 5 players: "
                   + _ratios(runs, "native", "versus"))

@@ -4,7 +4,8 @@
   argument type would compile, in a helper process, a version nobody calls);
 * worker processes run their tasks, report a failing task's error, and two workers reaching
   the same kernel at once compile it once (the second waits on the lock file and loads);
-* a first use starts no helper where there is nothing to share the work with.
+* a first use starts helpers for the units missing from every cache, none where there is
+  nothing to share the work with.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from borders_sim._compile import notice, parallel
+from borders_sim._compile import notice, parallel, units
 from borders_sim._compile.jit import kernel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +90,33 @@ def test_no_helpers_without_a_second_process(monkeypatch):
     monkeypatch.setenv(parallel.WORKER_ENV, "1")  # a worker never starts workers
     monkeypatch.setenv(parallel.JOBS_ENV, "4")
     assert parallel.default_jobs() == 1
+
+
+def test_helpers_compile_the_missing_units_but_never_alone(monkeypatch):
+    """Helpers start for the units no cache holds but the first (the caller's own), only when
+    two or more are missing, and never inside ``alone()`` (``borders-sim warmup --jobs 1``)."""
+    started = []
+
+    class Started:
+        def __init__(self, groups):
+            started.append(groups)
+            self.procs = groups
+
+        def wait(self):
+            pass
+
+    monkeypatch.setattr(parallel, "_Helpers", Started)
+    monkeypatch.setenv(parallel.JOBS_ENV, "2")
+    monkeypatch.setattr(units, "is_cached", lambda name: name != "engine: seek")
+    with parallel.helpers("game") as processes:
+        assert processes == 1  # one unit missing: the caller compiles it
+    monkeypatch.setattr(units, "is_cached", lambda name: False)
+    with parallel.alone(), parallel.helpers("game") as processes:
+        assert processes == 1
+    assert started == []
+    with parallel.helpers("game") as processes:
+        assert processes == 2
+    assert started == [[list(units.FAMILIES["game"][1:])]]
 
 
 def test_the_note_says_how_many_processes_compile():

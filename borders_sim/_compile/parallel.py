@@ -160,6 +160,21 @@ class _Helpers:
             proc.wait()
 
 
+_alone = False  # inside alone(): first uses start no helpers
+
+
+@contextmanager
+def alone() -> Iterator[None]:
+    """First uses inside the block compile in this process only, without helpers
+    (``borders-sim warmup --jobs 1``)."""
+    global _alone
+    before, _alone = _alone, True
+    try:
+        yield
+    finally:
+        _alone = before
+
+
 @contextmanager
 def helpers(family: str) -> Iterator[int]:
     """Run the block (a first use of the kernel family ``family`` of
@@ -168,7 +183,7 @@ def helpers(family: str) -> Iterator[int]:
     number of processes compiling (1: this one only)."""
     from . import cache
     from .units import FAMILIES, is_cached
-    jobs = default_jobs()
+    jobs = 1 if _alone else default_jobs()
     missing = [] if jobs < 2 or cache.location == cache.NOWHERE else [
         name for name in FAMILIES[family] if not is_cached(name)]
     if len(missing) < 2:

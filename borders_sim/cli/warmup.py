@@ -51,7 +51,7 @@ from numba.core import event
 
 from .._compile import cache
 from .._compile.notice import quiet
-from .._compile.parallel import Workers, default_jobs
+from .._compile.parallel import Workers, alone, default_jobs
 from .._compile.units import UNITS, compile_unit
 from ..game.game import Game
 from ..rules.config import GameConfig
@@ -233,9 +233,9 @@ def _line(i: int, result: StepResult) -> str:
 
 
 def _here(say: Callable[[str], None]) -> list[StepResult]:
-    """The steps one after the other in this process."""
+    """The steps one after the other in this process, without helper processes."""
     results = []
-    with quiet():  # this function reports the compilation itself
+    with quiet(), alone():  # this function reports the compilation itself
         for i, (what, run) in enumerate(STEPS, 1):
             say(f"[{i}/{len(STEPS)}] {what} ...")
             counter = _CompileCounter()
@@ -265,7 +265,7 @@ def _in_workers(jobs: int, say: Callable[[str], None]) -> list[StepResult]:
                for i, r in enumerate(out)]
     failed = [i for i, r in enumerate(out) if r["error"] is not None]
     if failed:
-        with quiet():
+        with quiet(), alone():
             for i in failed:
                 say(f"[{i + 1}/{len(STEPS)}] {STEPS[i][0]}: failed in a worker "
                     f"({out[i]['error']}); again in this process ...")
