@@ -20,11 +20,13 @@ the end of each point, so each includes the ones before it.
   (one game of the default lineup) and, unless ``--no-warmup``, everything else
   (:func:`borders_sim.cli.warmup.warm_up`, what ``borders-sim warmup`` does); then **warm**: a
   second child with that same directory, now filled. First uses compile with the helper
-  processes of :mod:`borders_sim._compile.parallel` (``BORDERS_SIM_COMPILE_JOBS``). The cold
-  child also records numba's ``numba:compile`` events: per function, how often it was compiled,
-  the seconds inside its compilation (inclusive, with the compilations of the functions it calls
-  that happened inside it) and the seconds of its own (exclusive: without those nested
-  compilations).
+  processes of :mod:`borders_sim._compile.parallel` (``BORDERS_SIM_COMPILE_JOBS``); a third
+  child on a new empty cache repeats the first uses in one process (no helpers, no warm-up):
+  the helpers' gain, and numba's ``numba:compile`` events of the whole compilation: per
+  function, how often it was compiled, the seconds inside its compilation (inclusive, with the
+  compilations of the functions it calls that happened inside it) and the seconds of its own
+  (exclusive: without those nested compilations), and the seconds per phase of numba's
+  pipeline.
 * **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
   every kernel into the wheel, :mod:`borders_sim._compile.build`, for
   ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
@@ -240,12 +242,16 @@ def _marks(out: dict, t0: float) -> dict:
     return out
 
 
-def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float = 3600) -> dict:
-    """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting);
-    returns ``{"marks": {mark: seconds since the start}, "compiles": [...]}``."""
+def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float = 3600,
+              jobs: int | None = None) -> dict:
+    """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting) and
+    ``BORDERS_SIM_COMPILE_JOBS=jobs`` (None: this process's setting); returns ``{"marks":
+    {mark: seconds since the start}, "compiles": [...]}``."""
     env = {**os.environ, "BORDERS_SIM_QUIET": "1"}
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
+    if jobs is not None:
+        env["BORDERS_SIM_COMPILE_JOBS"] = str(jobs)
     argv = [sys.executable, str(Path(__file__).resolve()), "--child"]
     argv += [] if warmup else ["--no-warmup"]
     argv += ["--profile"] if profile else []
@@ -403,17 +409,27 @@ def main(argv=None) -> int:
                 marks = result[kind]["marks"]
                 print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
                                                for m in MARKS if m in marks))
-        if result["cold"] is not None:
-            print("compiling per stage of the cold start: " + ", ".join(
-                f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
-                for m, (n, sec) in result["cold"]["compiled"].items()))
-            print("slowest compilations (own seconds, without nested ones; this process only, "
-                  "not its helper processes):")
-            for c in result["cold"]["compiles"][:15]:
-                print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
-                      f"{c['inclusive']:.1f} s with nested)")
-            print("the cold start's compilation per phase of numba's pipeline: " + ", ".join(
-                f"{phase} {sec:.1f} s" for phase, sec in result["cold"]["phases"].items()))
+        print(f"({_load()})", flush=True)
+    if "cold" in parts and not args.warm:
+        # the first uses again in one process (no helpers): the gain of the helpers, and the
+        # whole compile profile (a helper's compilations are not in its caller's events)
+        where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
+        try:
+            alone = run_child(where, False, True, jobs=1)
+        finally:
+            shutil.rmtree(where, ignore_errors=True)
+        marks = alone["marks"]
+        print("cold, in one process (BORDERS_SIM_COMPILE_JOBS=1): " + ", ".join(
+            f"{MARK_NAMES[m]} {marks[m]:.1f} s" for m in MARKS if m in marks))
+        print("compiling per stage of that cold start: " + ", ".join(
+            f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
+            for m, (n, sec) in alone["compiled"].items()))
+        print("slowest compilations (own seconds, without nested ones):")
+        for c in alone["compiles"][:15]:
+            print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
+                  f"{c['inclusive']:.1f} s with nested)")
+        print("its compilation per phase of numba's pipeline: " + ", ".join(
+            f"{phase} {sec:.1f} s" for phase, sec in alone["phases"].items()))
         print(f"({_load()})", flush=True)
     if "install" in parts:
         r = measure_install(args.target)
