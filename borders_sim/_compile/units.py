@@ -79,11 +79,12 @@ UNITS: dict[str, Callable[[], list[tuple[Any, tuple]]]] = {
     "scoring and setup": _scoring,
 }
 
-_ENGINE = ("engine: apply", "engine: seek", "engine: legal mask", "scoring and setup")
-#: The units each family of first uses needs, the one its own first call reaches first (and so
-#: compiles itself) in front.
+#: The units each family of first uses needs: the one its own first call reaches first (and so
+#: compiles itself) in front, then the helpers' share in the order they take it (the Game's
+#: first step reaches ``_apply`` first, which shares most phase kernels with ``_seek``, so a
+#: helper starts on the legal mask and the scoring instead).
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "game": _ENGINE,
+    "game": ("engine: apply", "engine: legal mask", "scoring and setup", "engine: seek"),
     "rollouts": ("engine: seek", "engine: apply", "engine: legal mask", "scoring and setup"),
     "bots": ("engine: seek", "bot policies", "engine: apply", "observation", "engine: legal mask",
              "scoring and setup"),
