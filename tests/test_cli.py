@@ -208,7 +208,7 @@ def test_warmup_prepares_every_part_and_says_so(capsys):
     """``borders-sim warmup`` runs every step of borders_sim.cli.warmup (compiling whatever this
     process and the cache do not hold yet) and reports each with its time."""
     from borders_sim.cli.warmup import STEPS, warm_up
-    assert cli.main(["warmup"]) == 0
+    assert cli.main(["warmup", "--jobs", "2"]) == 0  # in worker processes
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("borders-sim warmup: numba cache: ")
     for i, (what, _run) in enumerate(STEPS, 1):

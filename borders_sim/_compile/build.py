@@ -3,10 +3,10 @@
 ``setup.py`` calls ``python -m borders_sim._compile.build PACKAGE_DIR`` on the build's copy of
 the package (``build/lib/borders_sim``) once setuptools has copied it there. A child process,
 with a new empty ``NUMBA_CACHE_DIR`` and the target's numba settings, imports that copy and runs
-the warm-up (:func:`borders_sim.cli.warmup.warm_up`, in parallel processes); then numba's cache
-files are copied into ``PACKAGE_DIR/_kernels/`` (one directory per source directory, so nothing
-depends on where the package is built or installed) with the manifest that
-:mod:`borders_sim._compile.shipped` checks before it loads any of them.
+the warm-up (:func:`borders_sim.cli.warmup.warm_up`, in ``BORDERS_SIM_COMPILE_JOBS`` processes,
+default 1); then numba's cache files are copied into ``PACKAGE_DIR/_kernels/`` (one directory
+per source directory, so nothing depends on where the package is built or installed) with the
+manifest that :mod:`borders_sim._compile.shipped` checks before it loads any of them.
 
 The target (``BORDERS_SIM_KERNEL_TARGET``):
 
@@ -96,8 +96,8 @@ def _compile_here(package_dir: Path, jobs: int | None) -> None:
 
     jobs = jobs or default_jobs()
     _say(f"compiling every kernel into the wheel, for "
-         f"{shipped.describe_target(shipped.process_target())}, in {jobs} process(es) (a few "
-         f"minutes; BORDERS_SIM_BUILD_KERNELS=0 skips this) ...")
+         f"{shipped.describe_target(shipped.process_target())}, in {jobs} process(es) (about a "
+         f"minute on 2 cores; BORDERS_SIM_BUILD_KERNELS=0 skips this) ...")
     warm_up(_say, jobs=jobs)
     files, size = ship(package_dir, Path(os.environ["NUMBA_CACHE_DIR"]))
     _say(f"{files} cache files ({size / 1e6:.1f} MB) in {package_dir / shipped.SHIPPED_DIR}")

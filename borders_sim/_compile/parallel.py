@@ -14,11 +14,13 @@ Kernels are compiled under a lock file each (:meth:`~borders_sim._compile.shippe
   whole-game batch, bot game or vector env): while that process compiles what its first call
   reaches first, helper workers compile the other units the family needs, which the first call
   then loads from the cache. Only units missing from every cache are compiled, and only when at
-  least two are missing and the machine has a second core.
+  least two are missing and more than one process is allowed.
 
-``BORDERS_SIM_COMPILE_JOBS`` sets the number of processes (``1``: compile in the calling process
-only); the default is the number of cores this process may use. Workers never start workers of
-their own.
+``BORDERS_SIM_COMPILE_JOBS`` sets the number of processes; the default is 1 (compile in the
+calling process only, no workers, no helpers): on the project's 2-core machine, shared with other
+work, two processes compiled the warm-up and the first uses 10 to 20% slower than one (README,
+Performance), since most kernels sit below the engine's ``_apply`` and ``_seek``, which the
+processes then wait for each other to compile. Workers never start workers of their own.
 """
 
 from __future__ import annotations
@@ -41,20 +43,17 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def default_jobs() -> int:
-    """Processes to compile in: ``BORDERS_SIM_COMPILE_JOBS`` if set, else the cores this
-    process may run on; 1 inside a worker."""
+    """Processes to compile in: ``BORDERS_SIM_COMPILE_JOBS`` if set, else 1 (module
+    docstring); 1 inside a worker."""
     if os.environ.get(WORKER_ENV):
         return 1
     value = os.environ.get(JOBS_ENV, "").strip()
-    if value:
-        try:
-            return max(1, int(value))
-        except ValueError:
-            raise ValueError(f"{JOBS_ENV} must be a number of processes, got {value!r}") from None
+    if not value:
+        return 1
     try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+        return max(1, int(value))
+    except ValueError:
+        raise ValueError(f"{JOBS_ENV} must be a number of processes, got {value!r}") from None
 
 
 def _worker_env() -> dict[str, str]:

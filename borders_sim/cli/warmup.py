@@ -10,10 +10,10 @@ for Docker images (run it in the image build, as the user that will run the imag
 directory is writable by that user), for cluster nodes (before the workers start), and for the
 wheel's own build.
 
-With more than one core, the steps run in worker processes (``jobs``, by default the cores this
-process may use, :mod:`borders_sim._compile.parallel`), each taking the next step when it
-finishes one, all compiling into the cache they share; a kernel that several steps need is
-compiled once, by the first to reach it, and loaded by the others.
+With ``jobs`` above 1 (default ``BORDERS_SIM_COMPILE_JOBS``, else 1:
+:mod:`borders_sim._compile.parallel` says why), the steps run in worker processes, each taking the
+next step when it finishes one, all compiling into the cache they share; a kernel that several
+steps need is compiled once, by the first to reach it, and loaded by the others.
 
 Each step reports, through the ``report`` callback, what it prepares, how long it took and
 whether numba compiled (``numba:compile`` events, :mod:`numba.core.event`) or only loaded its
@@ -285,12 +285,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "units the families share, the Game, VectorEnv, the compiled bots, "
                     "whole-game rollouts, the training env, the ISMCTS rollouts, the AEC env, "
                     "the observation, the belief sampler and the demonstration recorder; one "
-                    "progress line per part on stderr, in parallel processes when the machine "
-                    "has several cores. Run it as the user that will use the cache (numba only "
+                    "progress line per part on stderr, in --jobs parallel processes. Run it as the user that will use the cache (numba only "
                     "uses a cache directory it can write).")
     p.add_argument("--jobs", type=_jobs, default=None,
-                   help="processes to compile in (default: the cores this process may use; "
-                        "1: in this process only)")
+                   help="processes to compile in (default: BORDERS_SIM_COMPILE_JOBS, else 1: in "
+                        "this process only)")
     p.set_defaults(run=run)
 
 
