@@ -20,13 +20,14 @@ the end of each point, so each includes the ones before it.
   (one game of the default lineup) and, unless ``--no-warmup``, everything else
   (:func:`borders_sim.cli.warmup.warm_up`, what ``borders-sim warmup`` does); then **warm**: a
   second child with that same directory, now filled. First uses compile with the helper
-  processes of :mod:`borders_sim._compile.parallel` (``BORDERS_SIM_COMPILE_JOBS``); a third
-  child on a new empty cache repeats the first uses in one process (no helpers, no warm-up):
-  the helpers' gain, and numba's ``numba:compile`` events of the whole compilation: per
+  processes of :mod:`borders_sim._compile.parallel` if ``BORDERS_SIM_COMPILE_JOBS`` allows
+  them (by default it does not). The cold child records numba's ``numba:compile`` events: per
   function, how often it was compiled, the seconds inside its compilation (inclusive, with the
   compilations of the functions it calls that happened inside it) and the seconds of its own
   (exclusive: without those nested compilations), and the seconds per phase of numba's
-  pipeline.
+  pipeline. More children on new empty caches repeat the first uses with 2 processes (helpers),
+  and play a tournament game as their first and only use (what a new user's ``borders-sim
+  tournament`` does) in one process and with helpers.
 * **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
   every kernel into the wheel, :mod:`borders_sim._compile.build`, for
   ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
@@ -145,10 +146,12 @@ def _tournament_game() -> None:
         assert cli_main(["tournament", "--games", "1", "--no-progress"]) == 0
 
 
-def child(warmup: bool, profile: bool, installed: bool = False) -> None:
+def child(warmup: bool, profile: bool, installed: bool = False,
+          tournament_only: bool = False) -> None:
     """The measured process: report absolute times of each mark (and compile events) as JSON.
     ``installed``: import the borders_sim on the path (an install), not this checkout, and stop
-    after the first tournament game."""
+    after the first tournament game; ``tournament_only``: the tournament game is the first and
+    only use."""
     marks = {}
     recorder = CompileRecorder() if profile else None
     compiled = {}  # mark -> [compilations, seconds compiling] since the start
@@ -162,6 +165,12 @@ def child(warmup: bool, profile: bool, installed: bool = False) -> None:
     import borders_sim
     from borders_sim import Game, GameConfig
     mark("import")
+    if tournament_only:
+        _tournament_game()
+        mark("tournament")
+        print(json.dumps({"marks": marks, "compiles": [], "compiled": compiled, "phases": {},
+                          "file": borders_sim.__file__}))
+        return
     game = Game(GameConfig(num_players=4), seed=0)
     game.step(game.legal_actions()[0])
     mark("game_step")
@@ -243,7 +252,7 @@ def _marks(out: dict, t0: float) -> dict:
 
 
 def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float = 3600,
-              jobs: int | None = None) -> dict:
+              jobs: int | None = None, tournament_only: bool = False) -> dict:
     """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting) and
     ``BORDERS_SIM_COMPILE_JOBS=jobs`` (None: this process's setting); returns ``{"marks":
     {mark: seconds since the start}, "compiles": [...]}``."""
@@ -255,6 +264,7 @@ def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float
     argv = [sys.executable, str(Path(__file__).resolve()), "--child"]
     argv += [] if warmup else ["--no-warmup"]
     argv += ["--profile"] if profile else []
+    argv += ["--tournament-only"] if tournament_only else []
     t0 = time.time()
     return _marks(_child_json(argv, env, timeout), t0)
 
@@ -390,9 +400,11 @@ def main(argv=None) -> int:
     parser.add_argument("--child-installed", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-speed", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child or args.child_installed:
-        child(not args.no_warmup, args.profile, installed=args.child_installed)
+        child(not args.no_warmup, args.profile, installed=args.child_installed,
+              tournament_only=args.tournament_only)
         return 0
     if args.child_speed:
         speed_child(args.child_speed, args.games)
@@ -409,28 +421,34 @@ def main(argv=None) -> int:
                 marks = result[kind]["marks"]
                 print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
                                                for m in MARKS if m in marks))
+        if result["cold"] is not None:
+            cold = result["cold"]
+            print("compiling per stage of the cold start: " + ", ".join(
+                f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
+                for m, (n, sec) in cold["compiled"].items()))
+            print("slowest compilations (own seconds, without nested ones):")
+            for c in cold["compiles"][:15]:
+                print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
+                      f"{c['inclusive']:.1f} s with nested)")
+            print("its compilation per phase of numba's pipeline: " + ", ".join(
+                f"{phase} {sec:.1f} s" for phase, sec in cold["phases"].items()))
         print(f"({_load()})", flush=True)
     if "cold" in parts and not args.warm:
-        # the first uses again in one process (no helpers): the gain of the helpers, and the
-        # whole compile profile (a helper's compilations are not in its caller's events)
-        where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
-        try:
-            alone = run_child(where, False, True, jobs=1)
-        finally:
-            shutil.rmtree(where, ignore_errors=True)
-        marks = alone["marks"]
-        print("cold, in one process (BORDERS_SIM_COMPILE_JOBS=1): " + ", ".join(
-            f"{MARK_NAMES[m]} {marks[m]:.1f} s" for m in MARKS if m in marks))
-        print("compiling per stage of that cold start: " + ", ".join(
-            f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
-            for m, (n, sec) in alone["compiled"].items()))
-        print("slowest compilations (own seconds, without nested ones):")
-        for c in alone["compiles"][:15]:
-            print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
-                  f"{c['inclusive']:.1f} s with nested)")
-        print("its compilation per phase of numba's pipeline: " + ", ".join(
-            f"{phase} {sec:.1f} s" for phase, sec in alone["phases"].items()))
-        print(f"({_load()})", flush=True)
+        # the first uses again with helper processes, and a tournament game as the first use
+        # with and without them
+        for jobs, tournament_only in ((2, False), (None, True), (2, True)):
+            where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
+            try:
+                first = run_child(where, False, False, jobs=jobs,
+                                  tournament_only=tournament_only)
+            finally:
+                shutil.rmtree(where, ignore_errors=True)
+            how = ("in one process" if jobs is None else
+                   f"with helpers (BORDERS_SIM_COMPILE_JOBS={jobs})")
+            what = "a tournament game as the first use" if tournament_only else "first uses"
+            print(f"cold, {what}, {how}: " + ", ".join(
+                f"{MARK_NAMES[m]} {first['marks'][m]:.1f} s" for m in MARKS
+                if m in first["marks"] and m != "import") + f" ({_load()})", flush=True)
     if "install" in parts:
         r = measure_install(args.target)
         m, n = r["first"]["marks"], r["first"]["compiled"]
