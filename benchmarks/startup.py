@@ -1,27 +1,47 @@
-"""Start-up time of borders_sim: a fresh install's first game, and a start with numba's cache.
+"""Start-up time of borders_sim: a fresh install's first game, a start with numba's cache, an
+installed wheel's start, the parallel warm-up, and the speed of a portable build.
 
 Usage::
 
-    python benchmarks/startup.py             # cold start, then warm start (a few minutes)
-    python benchmarks/startup.py --warm      # only a start with the current cache (seconds)
-    python benchmarks/startup.py --no-warmup # stop after the first random_games batch
+    python benchmarks/startup.py                  # every figure below, in one run (a while)
+    python benchmarks/startup.py --only cold      # one part: cold, install, parallel, portable
+    python benchmarks/startup.py --warm           # only a start with the current cache (seconds)
+    python benchmarks/startup.py --no-warmup      # cold and warm starts stop after the first batch
+    python benchmarks/startup.py --only portable --versus DIR  # also DIR's kernels against ours
 
-Each measurement is a new Python process (this script with ``--child``) that imports
-borders_sim, plays the first step of a :class:`~borders_sim.Game`, plays the first whole-game
-batch of :mod:`borders_sim.rules.rollout` (``make_batch``, ``play_batch``, ``final_scores``)
-and, unless ``--no-warmup``, prepares everything else (:func:`borders_sim.cli.warmup.warm_up`, what
-``borders-sim warmup`` does). Times are wall seconds from the moment the parent starts the
-child (the interpreter's own start included) to the end of each of those points, so each
-includes the ones before it.
+Every measurement is a new Python process (this script with ``--child*``); times are wall
+seconds from the moment the parent starts the child (the interpreter's own start included) to
+the end of each point, so each includes the ones before it.
 
-* cold: ``NUMBA_CACHE_DIR`` points at a new empty directory, so numba compiles every kernel,
-  as in a fresh install (numba uses ``NUMBA_CACHE_DIR`` before the package's ``__pycache__``);
-* warm: a second child with that same directory, now filled: numba loads every kernel.
-
-The cold child also records numba's ``numba:compile`` events: per function, how often it was
-compiled, the seconds inside its compilation (inclusive, with the compilations of the functions
-it calls that happened inside it) and the seconds of its own (exclusive: without those nested
-compilations). Kernels are compiled lazily, on the first call with new argument types.
+* **cold** (a source checkout, ``NUMBA_CACHE_DIR`` a new empty directory, so numba compiles
+  every kernel, as in a fresh install without precompiled kernels): the first step of a
+  :class:`~borders_sim.Game`, the first whole-game batch of :mod:`borders_sim.rules.rollout`
+  (``make_batch``, ``play_batch``, ``final_scores``), the first ``borders-sim tournament`` game
+  (one game of the default lineup) and, unless ``--no-warmup``, everything else
+  (:func:`borders_sim.cli.warmup.warm_up`, what ``borders-sim warmup`` does); then **warm**: a
+  second child with that same directory, now filled. First uses compile with the helper
+  processes of :mod:`borders_sim._compile.parallel` if ``BORDERS_SIM_COMPILE_JOBS`` allows
+  them (by default it does not). The cold child records numba's ``numba:compile`` events: per
+  function, how often it was compiled, the seconds inside its compilation (inclusive, with the
+  compilations of the functions it calls that happened inside it) and the seconds of its own
+  (exclusive: without those nested compilations), and the seconds per phase of numba's
+  pipeline. More children on new empty caches repeat the first uses with 2 processes (helpers),
+  and play a tournament game as their first and only use (what a new user's ``borders-sim
+  tournament`` does) in one process and with helpers.
+* **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
+  every kernel into the wheel, :mod:`borders_sim._compile.build`, for
+  ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
+  into a new directory: the seconds of both; then a new process importing that install with an
+  empty ``NUMBA_CACHE_DIR``: the first ``Game`` step and the first tournament game, and how many
+  kernels it compiled (none, when the shipped kernels load).
+* **parallel**: ``warm_up`` on an empty cache in 1 process and in as many as this process may
+  use (``--jobs``), one after the other: the gain of compiling in parallel.
+* **portable**: the random-play and heuristic-bot kernels (1 thread, 5 players) compiled for the
+  baseline x86-64 level (``NUMBA_CPU_NAME=x86-64``, what a portable wheel ships) against this
+  machine's CPU, in alternating pairs of children (the machine's speed drifts): the speed cost
+  of a portable build (and of the x86-64-v3 level, which most x86-64 CPUs of the last decade
+  have). With ``--versus DIR`` (another checkout, e.g. ``git archive main``),
+  also DIR's kernels against ours for this machine, the same way.
 """
 
 from __future__ import annotations
@@ -30,6 +50,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,9 +58,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MARKS = ("import", "game_step", "batch", "warmup")
+MARKS = ("import", "game_step", "batch", "tournament", "warmup")
 MARK_NAMES = {"import": "import borders_sim", "game_step": "first Game step",
-              "batch": "first random_games batch", "warmup": "every kernel (warmup)"}
+              "batch": "first random_games batch", "tournament": "first tournament game",
+              "warmup": "every kernel (warmup)"}
+PARTS = ("cold", "install", "parallel", "portable")
+#: The phases of numba's pipeline that :meth:`CompileRecorder.phases` reports.
+PHASES = ("bytecode to IR, untyped rewrites", "type inference (own)", "typed rewrites",
+          "lowering, LLVM optimisation, machine code", "outside the passes (dispatch, cache)")
+#: numba's settings for the portable (baseline x86-64) build of the portable figures.
+PORTABLE_ENV = {"NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": ""}
 
 
 class CompileRecorder:
@@ -53,12 +81,14 @@ class CompileRecorder:
         self.events = 0  # compilations so far
         self.seconds = 0.0  # seconds inside outermost compilations so far
         self._stack: list[list] = []  # [name, start, seconds of nested compilations]
+        self.dispatchers: dict = {}  # name -> dispatcher
         recorder = self
 
         class Listener(event.Listener):
             def on_start(self, ev):
                 disp = ev.data["dispatcher"]
                 name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+                recorder.dispatchers[name] = disp
                 recorder._stack.append([name, time.perf_counter(), 0.0])
 
             def on_end(self, ev):
@@ -77,9 +107,51 @@ class CompileRecorder:
 
         event.register("numba:compile", Listener())  # for the rest of the process
 
+    def phases(self) -> dict[str, float]:
+        """Seconds per phase of numba's pipeline, over every function compiled so far, own
+        seconds only: numba's pass times of each compiled version, with the compilations of
+        the callees (nested in its type inference) taken out of that pass."""
+        out = dict.fromkeys(PHASES, 0.0)
+        for name, disp in self.dispatchers.items():
+            passes = dict.fromkeys(PHASES[:-1], 0.0)
+            for cres in disp.overloads.values():
+                for timings in ((cres.metadata or {}).get("pipeline_times") or {}).values():
+                    typed = False
+                    for pass_name, t in timings.items():
+                        if pass_name.endswith("nopython_type_inference"):
+                            phase, typed = PHASES[1], True
+                        elif pass_name.endswith("native_lowering"):
+                            phase = PHASES[3]
+                        else:
+                            phase = PHASES[2] if typed else PHASES[0]
+                        passes[phase] += t.init + t.run + t.finalize
+            entry = self.compiles.get(name)
+            if entry is None:
+                continue
+            nested = entry["inclusive"] - entry["self"]
+            passes[PHASES[1]] = max(0.0, passes[PHASES[1]] - nested)
+            for phase, sec in passes.items():
+                out[phase] += sec
+            out[PHASES[-1]] += max(0.0, entry["self"] - sum(passes.values()))
+        return out
 
-def child(warmup: bool, profile: bool) -> None:
-    """The measured process: report absolute times of each mark (and compile events) as JSON."""
+
+def _tournament_game() -> None:
+    """The first game of ``borders-sim tournament`` (default lineup), its output dropped."""
+    import contextlib
+    import io
+
+    from borders_sim.cli import main as cli_main
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli_main(["tournament", "--games", "1", "--no-progress"]) == 0
+
+
+def child(warmup: bool, profile: bool, installed: bool = False,
+          tournament_only: bool = False) -> None:
+    """The measured process: report absolute times of each mark (and compile events) as JSON.
+    ``installed``: import the borders_sim on the path (an install), not this checkout, and stop
+    after the first tournament game; ``tournament_only``: the tournament game is the first and
+    only use."""
     marks = {}
     recorder = CompileRecorder() if profile else None
     compiled = {}  # mark -> [compilations, seconds compiling] since the start
@@ -88,41 +160,85 @@ def child(warmup: bool, profile: bool) -> None:
         marks[name] = time.time()
         if recorder:
             compiled[name] = [recorder.events, recorder.seconds]
-    sys.path.insert(0, str(ROOT))
+    if not installed:
+        sys.path.insert(0, str(ROOT))
     import borders_sim
     from borders_sim import Game, GameConfig
     mark("import")
+    if tournament_only:
+        _tournament_game()
+        mark("tournament")
+        print(json.dumps({"marks": marks, "compiles": [], "compiled": compiled, "phases": {},
+                          "file": borders_sim.__file__}))
+        return
     game = Game(GameConfig(num_players=4), seed=0)
     game.step(game.legal_actions()[0])
     mark("game_step")
-    from borders_sim.rules.rollout import final_scores, make_batch, play_batch
-    states, seeds = make_batch(GameConfig(num_players=4), 0, 16)
-    play_batch(states, seeds, 10**6)
-    final_scores(states)
-    mark("batch")
-    if warmup:
+    if not installed:
+        from borders_sim.rules.rollout import final_scores, make_batch, play_batch
+        states, seeds = make_batch(GameConfig(num_players=4), 0, 16)
+        play_batch(states, seeds, 10**6)
+        final_scores(states)
+        mark("batch")
+    _tournament_game()
+    mark("tournament")
+    if warmup and not installed:
         from borders_sim.cli.warmup import warm_up
         warm_up()
         mark("warmup")
     compiles = list(recorder.compiles.values()) if recorder else []
     print(json.dumps({"marks": marks, "compiles": compiles, "compiled": compiled,
+                      "phases": recorder.phases() if recorder else {},
                       "file": borders_sim.__file__}))
 
 
-def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float = 3600) -> dict:
-    """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting);
-    returns ``{"marks": {mark: seconds since the start}, "compiles": [...]}``."""
-    env = {**os.environ, "BORDERS_SIM_QUIET": "1"}
-    if cache_dir is not None:
-        env["NUMBA_CACHE_DIR"] = cache_dir
-    argv = [sys.executable, str(Path(__file__).resolve()), "--child"]
-    argv += [] if warmup else ["--no-warmup"]
-    argv += ["--profile"] if profile else []
-    t0 = time.time()
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+def speed_child(root: str, games: int) -> None:
+    """Decisions per second of random play and of the heuristic bots (mixed lineups), 1 thread,
+    5 players, of the borders_sim in ``root``, as JSON; the first call (compile or load) is not
+    timed. Only the API that every version of the package has."""
+    sys.path.insert(0, root)
+    import numba
+    import numpy as np
+
+    import borders_sim
+    from borders_sim import GameConfig
+    from borders_sim.agents.play import run_bot_games
+    from borders_sim.rules.limits import max_game_length
+    from borders_sim.rules.rollout import make_batch, play_batch
+    from borders_sim.rules.state import MAX_PLAYERS
+    assert borders_sim.__file__.startswith(root), borders_sim.__file__
+    numba.set_num_threads(1)
+    config = GameConfig(num_players=5)
+    cap = max_game_length(config)
+    template, seeds = make_batch(config, 0, games)
+    kinds = np.zeros((games, MAX_PLAYERS), dtype=np.int64)
+    for g in range(games):
+        kinds[g, :5] = [1 + (g + p) % 3 for p in range(5)]  # honest, bluffer, collector
+    bot_seeds = np.arange(games, dtype=np.uint64)
+    rates = {}
+    for name, play in (("random play", lambda s: play_batch(s, seeds[:len(s)], cap)),
+                       ("heuristic bots",
+                        lambda s: run_bot_games(s, kinds[:len(s)], bot_seeds[:len(s)], cap))):
+        play(template[:1].copy())  # compile or load
+        best = 0.0
+        for _ in range(3):
+            states = template.copy()
+            t0 = time.perf_counter()
+            decisions = int(play(states).sum())
+            best = max(best, decisions / (time.perf_counter() - t0))
+        rates[name] = best
+    print(json.dumps(rates))
+
+
+def _child_json(argv: list[str], env: dict, timeout: float = 3600, cwd: str | None = None) -> dict:
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     if done.returncode != 0:
-        raise RuntimeError(f"start-up child failed:\n{done.stderr}")
-    out = json.loads(done.stdout.splitlines()[-1])
+        raise RuntimeError(f"child {argv[2:]} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _marks(out: dict, t0: float) -> dict:
+    """``out`` with its marks in seconds since ``t0`` and its compilations per stage."""
     out["marks"] = {k: v - t0 for k, v in out["marks"].items()}
     # from the cumulative counts: the compilations of each stage alone
     before = [0, 0.0]
@@ -133,6 +249,24 @@ def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float
             before = now
     out["compiles"].sort(key=lambda c: -c["self"])
     return out
+
+
+def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float = 3600,
+              jobs: int | None = None, tournament_only: bool = False) -> dict:
+    """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting) and
+    ``BORDERS_SIM_COMPILE_JOBS=jobs`` (None: this process's setting); returns ``{"marks":
+    {mark: seconds since the start}, "compiles": [...]}``."""
+    env = {**os.environ, "BORDERS_SIM_QUIET": "1"}
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    if jobs is not None:
+        env["BORDERS_SIM_COMPILE_JOBS"] = str(jobs)
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child"]
+    argv += [] if warmup else ["--no-warmup"]
+    argv += ["--profile"] if profile else []
+    argv += ["--tournament-only"] if tournament_only else []
+    t0 = time.time()
+    return _marks(_child_json(argv, env, timeout), t0)
 
 
 def measure(cold: bool = True, warmup: bool = True) -> dict:
@@ -150,32 +284,200 @@ def measure(cold: bool = True, warmup: bool = True) -> dict:
     return {"cold": first, "warm": second}
 
 
+def measure_install(target: str = "native") -> dict:
+    """The install figures (module docstring): ``{"wheel": s, "install": s, "files", "MB",
+    "first": child result with marks import, game_step, tournament}``."""
+    where = Path(tempfile.mkdtemp(prefix="borders_sim-install-"))
+    try:
+        src = where / "src"
+        shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+            ".git", "build", "dist", "__pycache__", "*.egg-info", "runs", ".pytest_cache",
+            ".hypothesis"))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        env.update(BORDERS_SIM_KERNEL_TARGET=target)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
+                        "-q", "-w", str(where / "wheels"), str(src)], env=env, check=True,
+                       cwd=str(where))
+        wheel_s = time.perf_counter() - t0
+        wheel = next((where / "wheels").glob("borders_sim-*.whl"))
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
+                        str(where / "site"), str(wheel)], env=env, check=True, cwd=str(where))
+        install_s = time.perf_counter() - t0
+        shipped = list((where / "site" / "borders_sim" / "_kernels").rglob("*.nb[ic]"))
+        (where / "home").mkdir()
+        env.update(PYTHONPATH=str(where / "site"), NUMBA_CACHE_DIR=str(where / "user-cache"),
+                   HOME=str(where / "home"), BORDERS_SIM_QUIET="1")
+        argv = [sys.executable, str(Path(__file__).resolve()), "--child-installed", "--profile"]
+        t0 = time.time()
+        first = _marks(_child_json(argv, env, cwd=str(where)), t0)
+        assert first["file"].startswith(str(where / "site")), first["file"]
+        return {"wheel": wheel_s, "install": install_s, "files": len(shipped),
+                "MB": sum(p.stat().st_size for p in shipped) / 1e6,
+                "wheel_MB": wheel.stat().st_size / 1e6, "first": first}
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def measure_parallel(jobs: int) -> dict:
+    """``{1: s, jobs: s}``: ``warm_up`` on an empty cache in 1 process, then in ``jobs``."""
+    code = ("import sys, time; sys.path.insert(0, {root!r}); t0 = time.time()\n"
+            "from borders_sim.cli.warmup import warm_up\n"
+            "warm_up(jobs={jobs})\nprint(time.time() - t0)\n")
+    out = {}
+    for n in (1, jobs):
+        where = tempfile.mkdtemp(prefix="borders_sim-warmup-")
+        try:
+            env = {**os.environ, "BORDERS_SIM_QUIET": "1", "NUMBA_CACHE_DIR": where}
+            t0 = time.time()
+            subprocess.run([sys.executable, "-c", code.format(root=str(ROOT), jobs=n)], env=env,
+                           check=True, capture_output=True, timeout=3600)
+            out[n] = time.time() - t0
+        finally:
+            shutil.rmtree(where, ignore_errors=True)
+    return out
+
+
+def measure_speed(variants: dict[str, tuple[str, dict]], pairs: int, games: int) -> dict:
+    """Decisions/s of each variant ``name -> (root, numba settings)``, each in a cache of its
+    own (compiled by a first child, not counted), children alternating ``pairs`` times:
+    ``{name: [{"random play": r, "heuristic bots": r}, ...]}``."""
+    where = Path(tempfile.mkdtemp(prefix="borders_sim-speed-"))
+    try:
+        def one(name: str) -> dict:
+            root, settings = variants[name]
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
+            env.update(settings, BORDERS_SIM_QUIET="1", NUMBA_CACHE_DIR=str(where / name))
+            argv = [sys.executable, str(Path(__file__).resolve()), "--child-speed", root,
+                    "--games", str(games)]
+            return _child_json(argv, env)
+        for name in variants:
+            one(name)  # compile
+        runs: dict[str, list] = {name: [] for name in variants}
+        for _ in range(pairs):
+            for name in variants:
+                runs[name].append(one(name))
+        return runs
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def _ratios(runs: dict, ours: str, other: str) -> str:
+    parts = []
+    for what in runs[ours][0]:
+        r = sorted(a[what] / b[what] for a, b in zip(runs[ours], runs[other]))
+        parts.append(f"{what} {r[len(r) // 2]:.3f}x (pairs {r[0]:.3f}-{r[-1]:.3f}x; "
+                     f"{ours} {statistics.median(x[what] for x in runs[ours]) / 1e6:.2f}M, "
+                     f"{other} {statistics.median(x[what] for x in runs[other]) / 1e6:.2f}M "
+                     f"decisions/s)")
+    return "; ".join(parts)
+
+
+def _load() -> str:
+    return f"load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "load n/a"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(PARTS),
+                        help=f"comma-separated parts to measure, of {', '.join(PARTS)} "
+                             "(default: all)")
     parser.add_argument("--warm", action="store_true",
                         help="only a start with the current cache (no cold start)")
     parser.add_argument("--no-warmup", action="store_true",
-                        help="stop after the first random_games batch")
+                        help="cold and warm starts stop after the first tournament game")
+    parser.add_argument("--target", default="native",
+                        help="BORDERS_SIM_KERNEL_TARGET of the install's build (default native)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="processes of the parallel warm-up (default: the usable cores)")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs of the speed figures")
+    parser.add_argument("--games", type=int, default=400, help="games per speed figure")
+    parser.add_argument("--versus", metavar="DIR", default=None,
+                        help="portable: also the kernels of the checkout DIR against ours")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-installed", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-speed", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        child(not args.no_warmup, args.profile)
+    if args.child or args.child_installed:
+        child(not args.no_warmup, args.profile, installed=args.child_installed,
+              tournament_only=args.tournament_only)
         return 0
-    result = measure(cold=not args.warm, warmup=not args.no_warmup)
-    for kind in ("cold", "warm"):
-        if result[kind] is not None:
-            marks = result[kind]["marks"]
-            print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
-                                           for m in MARKS if m in marks))
-    if result["cold"] is not None:
-        print("compiling per stage of the cold start: " + ", ".join(
-            f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
-            for m, (n, sec) in result["cold"]["compiled"].items()))
-        print("slowest compilations (own seconds, without nested ones):")
-        for c in result["cold"]["compiles"][:15]:
-            print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
-                  f"{c['inclusive']:.1f} s with nested)")
+    if args.child_speed:
+        speed_child(args.child_speed, args.games)
+        return 0
+    parts = PARTS[:1] if args.warm else [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
+    print(f"{os.cpu_count()} cores, {_load()} at start", flush=True)
+    if "cold" in parts:
+        result = measure(cold=not args.warm, warmup=not args.no_warmup)
+        for kind in ("cold", "warm"):
+            if result[kind] is not None:
+                marks = result[kind]["marks"]
+                print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
+                                               for m in MARKS if m in marks))
+        if result["cold"] is not None:
+            cold = result["cold"]
+            print("compiling per stage of the cold start: " + ", ".join(
+                f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
+                for m, (n, sec) in cold["compiled"].items()))
+            print("slowest compilations (own seconds, without nested ones):")
+            for c in cold["compiles"][:15]:
+                print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
+                      f"{c['inclusive']:.1f} s with nested)")
+            print("its compilation per phase of numba's pipeline: " + ", ".join(
+                f"{phase} {sec:.1f} s" for phase, sec in cold["phases"].items()))
+        print(f"({_load()})", flush=True)
+    if "cold" in parts and not args.warm:
+        # the first uses again with helper processes, and a tournament game as the first use
+        # with and without them
+        for jobs, tournament_only in ((2, False), (None, True), (2, True)):
+            where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
+            try:
+                first = run_child(where, False, False, jobs=jobs,
+                                  tournament_only=tournament_only)
+            finally:
+                shutil.rmtree(where, ignore_errors=True)
+            how = ("in one process" if jobs is None else
+                   f"with helpers (BORDERS_SIM_COMPILE_JOBS={jobs})")
+            what = "a tournament game as the first use" if tournament_only else "first uses"
+            print(f"cold, {what}, {how}: " + ", ".join(
+                f"{MARK_NAMES[m]} {first['marks'][m]:.1f} s" for m in MARKS
+                if m in first["marks"] and m != "import") + f" ({_load()})", flush=True)
+    if "install" in parts:
+        r = measure_install(args.target)
+        m, n = r["first"]["marks"], r["first"]["compiled"]
+        print(f"install ({args.target} kernels): pip wheel {r['wheel']:.0f} s (with the kernels' "
+              f"compilation), pip install of the wheel {r['install']:.1f} s; {r['files']} shipped "
+              f"cache files, {r['MB']:.1f} MB (wheel {r['wheel_MB']:.1f} MB)")
+        print("installed, empty user cache: " + ", ".join(
+            f"{MARK_NAMES[k]} {m[k]:.1f} s ({n[k][0]} compilations)"
+            for k in ("import", "game_step", "tournament")))
+        print(f"({_load()})", flush=True)
+    if "parallel" in parts:
+        from os import sched_getaffinity
+        jobs = args.jobs or len(sched_getaffinity(0))
+        r = measure_parallel(jobs)
+        print(f"warm-up on an empty cache: 1 process {r[1]:.0f} s, {jobs} processes "
+              f"{r[jobs]:.0f} s: {r[1] / r[jobs]:.2f}x ({_load()})", flush=True)
+    if "portable" in parts:
+        variants = {"native": (str(ROOT), {}), "portable x86-64": (str(ROOT), PORTABLE_ENV),
+                    "x86-64-v3": (str(ROOT), {**PORTABLE_ENV, "NUMBA_CPU_NAME": "x86-64-v3"})}
+        if args.versus:
+            variants["versus"] = (str(Path(args.versus).resolve()), {})
+        runs = measure_speed(variants, args.pairs, args.games)
+        print("portable x86-64 / native, 1 thread, 5 players: "
+              + _ratios(runs, "portable x86-64", "native"))
+        print("x86-64-v3 / native, 1 thread, 5 players: " + _ratios(runs, "x86-64-v3", "native"))
+        if args.versus:
+            print(f"this checkout / {args.versus}, 1 thread, 5 players: "
+                  + _ratios(runs, "native", "versus"))
+        print(f"({_load()})", flush=True)
     return 0
 
 

@@ -13,11 +13,15 @@
 
 from pathlib import Path
 
-from ._compile.cache import configure_cache_dir, sync_kernel_cache
+from ._compile import shipped as _shipped
+from ._compile.cache import configure_cache_dir, package_digest, sync_kernel_cache
 
-# Before any kernel module is imported: numba picks each kernel's cache directory then.
+# Before any kernel module is imported: numba picks each kernel's cache directory then, and each
+# kernel looks for the kernels shipped in the package (borders_sim._compile.shipped).
+_digest = package_digest(Path(__file__).parent)
 configure_cache_dir(Path(__file__).parent)
-sync_kernel_cache(Path(__file__).parent)  # before any kernel loads numba's cache
+_shipped.configure(Path(__file__).parent, _digest)
+sync_kernel_cache(Path(__file__).parent, _digest)  # before any kernel loads numba's cache
 
 from ._compile.notice import set_compile_messages  # noqa: E402
 from .game import Game, IllegalActionError  # noqa: E402

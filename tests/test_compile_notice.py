@@ -151,7 +151,7 @@ def recording(calls):
 ])
 def test_first_use_goes_through_the_note_once(monkeypatch, module, flag, first_use):
     calls = []
-    monkeypatch.setattr(module, "compile_notice", lambda what: recording(calls))
+    monkeypatch.setattr(module, "compile_notice", lambda what, family=None: recording(calls))
     monkeypatch.setattr(module, flag, False)
     first_use()
     first_use()

@@ -181,11 +181,19 @@ def configure_cache_dir(package_dir: Path) -> str:
     return location
 
 
-def sync_kernel_cache(package_dir: Path) -> int:
+def package_digest(package_dir: Path) -> str:
+    """:func:`source_digest` of every kernel file of ``package_dir``."""
+    return source_digest(package_dir, kernel_files(package_dir))
+
+
+def sync_kernel_cache(package_dir: Path, digest: str | None = None) -> int:
     """Delete the cached kernels of ``package_dir`` wherever they were compiled from other
-    sources than today's; returns how many cache files were deleted."""
+    sources than today's (``digest``: :func:`package_digest`, computed if not given); returns
+    how many cache files were deleted. Only the directories numba writes to are looked at:
+    kernels shipped inside the package (:mod:`borders_sim._compile.shipped`) are never deleted,
+    and are not loaded at all when their manifest's digest differs from today's."""
     files = kernel_files(package_dir)
-    digest = source_digest(package_dir, files)
+    digest = digest or source_digest(package_dir, files)
     deleted = 0
     by_dir: dict[Path, list[str]] = {}
     for f in files:

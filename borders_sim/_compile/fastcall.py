@@ -30,7 +30,11 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.core.ccallback import CFunc
+from numba.core.compiler_lock import global_compiler_lock
 from numba.extending import intrinsic
+
+from .shipped import KernelCache
 
 _entries: dict = {}  # (dispatcher, argument types) -> compiled entry point
 _array_types: dict = {}  # (dtype, ndim, layout, writeable, aligned) -> numba array type
@@ -195,6 +199,25 @@ def release(typingctx, obj):
     return types.voidptr(obj), codegen
 
 
+class _CFunc(CFunc):
+    """numba's ``cfunc`` with the kernels' cache (:class:`~borders_sim._compile.shipped.KernelCache`),
+    keeping the load hooks of the standalone kernels it calls
+    (:class:`~borders_sim._compile.jit.LoadCallee`) in its cache entry: numba compiles a cfunc
+    in two steps and leaves the hooks that its lowering added to the library out of the
+    compile result it caches, so a later process would load the cfunc before the kernels it
+    calls by name."""
+
+    def enable_caching(self) -> None:
+        self._cache = KernelCache(self._pyfunc)
+
+    def _compile_uncached(self) -> Any:
+        cres = super()._compile_uncached()
+        for hook in cres.library._reload_init:
+            if hook not in cres.reload_init:
+                cres.reload_init.append(hook)
+        return cres
+
+
 class fastcall:
     """Decorator: ``pyfunc(self, args, nargs)``, written with the intrinsics above, becomes a
     Python builtin (:data:`FASTCALL_SIGNATURE`) the first time :meth:`builtin` is asked for it,
@@ -207,7 +230,11 @@ class fastcall:
     def builtin(self) -> Callable:
         """The builtin function (compiled on the first call)."""
         if self._builtin is None:
-            self._cfunc = numba.cfunc(FASTCALL_SIGNATURE, cache=True)(self.pyfunc)
+            self._cfunc = _CFunc(self.pyfunc, (FASTCALL_SIGNATURE.args,
+                                               FASTCALL_SIGNATURE.return_type), {}, {})
+            self._cfunc.enable_caching()
+            with global_compiler_lock, self._cfunc._cache.compile_lock():
+                self._cfunc.compile()
             self._name = self.pyfunc.__name__.encode()
             self._doc = (self.pyfunc.__doc__ or "").encode()
             # the definition must live as long as the builtin: both are kept on self

@@ -40,7 +40,7 @@ def random_policy(obs, mask, words, count, rng):
     return kth_legal(mask, words, next_below(rng, count), 0)
 
 
-@kernel
+@kernel(standalone=True)
 def act_kernel(kind, obs, mask, words, count, rng, nets):
     """The action of compiled bot ``kind`` (an index of :data:`COMPILED_BOTS`, or
     ``BOT_NET + j`` for network ``j`` of ``nets``)."""

@@ -49,7 +49,7 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     if _bots_prepared:
         run_bot_games(states, kinds, seeds, cap, nets)
     else:
-        with compile_notice("the bot kernels"):
+        with compile_notice("the bot kernels", "bots"):
             run_bot_games(states, kinds, seeds, cap, nets)
         _bots_prepared = True
     unfinished = np.flatnonzero(states["phase"] != st.PH_GAME_OVER)

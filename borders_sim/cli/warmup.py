@@ -2,42 +2,57 @@
 
 The kernels are cached numba functions (``@kernel``, :mod:`borders_sim._compile.jit`): the first use
 of each in a fresh install compiles it and numba keeps the result in its on-disk cache (see
-:mod:`borders_sim._compile.cache` for where).
+:mod:`borders_sim._compile.cache` for where); an installed package built with its kernels
+(:mod:`borders_sim._compile.build`) loads them from the package instead and compiles nothing.
 :func:`warm_up` runs each part of the package once through its public API, with the argument
 types real callers pass, so that every kernel is compiled and cached before the first real use:
 for Docker images (run it in the image build, as the user that will run the image, so the cache
-directory is writable by that user) and for cluster nodes (before the workers start).
+directory is writable by that user), for cluster nodes (before the workers start), and for the
+wheel's own build.
+
+With ``jobs`` above 1 (default ``BORDERS_SIM_COMPILE_JOBS``, else 1:
+:mod:`borders_sim._compile.parallel` says why), the steps run in worker processes, each taking the
+next step when it finishes one, all compiling into the cache they share; a kernel that several
+steps need is compiled once, by the first to reach it, and loaded by the others.
 
 Each step reports, through the ``report`` callback, what it prepares, how long it took and
 whether numba compiled (``numba:compile`` events, :mod:`numba.core.event`) or only loaded its
-cache. The steps:
+cache. The steps: first the compile units every family shares
+(:mod:`borders_sim._compile.units`: the engine's phase dispatch, the bots' policies, the
+observation, the scoring), so that the processes start on independent work, then
 
 1. the rules kernels of :class:`~borders_sim.Game` (new game, step, legal mask, scores);
-2. the whole-game kernels of :mod:`borders_sim.rules.rollout` (random play in batches);
+2. :class:`~borders_sim.envs.VectorEnv` (reset and step);
 3. the compiled bots (:data:`~borders_sim.agents.COMPILED_BOTS`) inside the whole-game bot
    kernel :func:`~borders_sim.agents.play.run_bot_games` and one decision of each from Python;
-4. the observation kernel (:func:`borders_sim.envs.observe`);
-5. :class:`~borders_sim.envs.VectorEnv` (reset and step);
-6. the PettingZoo AEC env ``borders_v0`` (raw and wrapped, a whole game through ``raw_env``
+4. the whole-game kernels of :mod:`borders_sim.rules.rollout` (random play in batches);
+5. the training env (:class:`~borders_sim.envs.training.TrainingEnv`, reset and step);
+6. the search bot's rollout batch (:class:`~borders_sim.agents.ISMCTSBot`, one decision);
+7. the PettingZoo AEC env ``borders_v0`` (raw and wrapped, a whole game through ``raw_env``
    so the reward kernels run too);
-7. the belief sampler (:func:`~borders_sim.game.belief.world_states`,
+8. the observation kernel (:func:`borders_sim.envs.observe`);
+9. the belief sampler (:func:`~borders_sim.game.belief.world_states`,
    :func:`~borders_sim.game.belief.sample_consistent_state`);
-8. the search bot's rollout batch (:class:`~borders_sim.agents.ISMCTSBot`, one decision).
+10. the demonstration recorder (:func:`~borders_sim.agents.demos.record_demos`, one game).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from numba.core import event
 
 from .._compile import cache
 from .._compile.notice import quiet
+from .._compile.parallel import Workers, alone, default_jobs
+from .._compile.units import UNITS, compile_unit
 from ..game.game import Game
 from ..rules.config import GameConfig
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
@@ -46,11 +61,13 @@ from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 @dataclass
 class StepResult:
     """One step of :func:`warm_up`: its name, wall seconds, and how many compilations numba
-    did in it (0: everything loaded from the cache or was loaded already)."""
+    did in it (0: everything loaded from the cache or was loaded already); ``worker``: whether
+    a worker process ran it."""
 
     name: str
     seconds: float
     compiled: int
+    worker: bool = False
 
     @property
     def how(self) -> str:
@@ -114,6 +131,19 @@ def _observation() -> None:
     observe(game, game.current_player)
 
 
+def _training_env() -> None:
+    from ..envs.training import TrainingEnv
+    env = TrainingEnv(2, num_players=MIN_PLAYERS, opponents=("honest",))
+    _obs, infos = env.reset(seed=0)
+    env.step(infos["action_mask"].argmax(axis=1))
+
+
+def _demos() -> None:
+    from ..agents.demos import record_demos
+    with tempfile.TemporaryDirectory() as out:
+        record_demos(out, ["random"] * MIN_PLAYERS, 1)
+
+
 def _vector_env() -> None:
     from ..envs import VectorEnv
     env = VectorEnv(2, num_players=MIN_PLAYERS, seed=0)
@@ -147,59 +177,134 @@ def _ismcts() -> None:
     bot.act(observe(game, game.current_player), game.legal_mask())
 
 
-#: (what, function) in order; later steps reuse what earlier ones compiled.
-STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+#: (what, function) in order: the compile units first, then the families on top of them (the
+#: longest first, for the parallel warm-up); later steps reuse what earlier ones compiled.
+STEPS: tuple[tuple[str, Callable[[], None]], ...] = tuple(
+    (f"compile unit: {name}", partial(compile_unit, name)) for name in UNITS) + (
     ("rules kernels (Game: step, legal mask, scores)", _game),
-    ("whole-game kernels (random_games)", _rollouts),
-    ("compiled bots (play_bot_games, each bot's policy)", _bots),
-    ("observation kernel (observe)", _observation),
     ("VectorEnv (reset, step)", _vector_env),
-    ("AEC env borders_v0 (raw and wrapped, one whole game)", _aec_env),
-    ("belief sampler (world_states, sample_consistent_state)", _belief),
+    ("compiled bots (play_bot_games, each bot's policy)", _bots),
+    ("whole-game kernels (random_games)", _rollouts),
+    ("training env (TrainingEnv: reset, step)", _training_env),
     ("ISMCTS rollout batch (one decision)", _ismcts),
+    ("AEC env borders_v0 (raw and wrapped, one whole game)", _aec_env),
+    ("observation kernel (observe)", _observation),
+    ("belief sampler (world_states, sample_consistent_state)", _belief),
+    ("demonstration recorder (record_demos, one game)", _demos),
 )
 
 
-def warm_up(report: Callable[[str], None] | None = None) -> list[StepResult]:
+def _task(i: int) -> str:
+    """Step ``i`` of :data:`STEPS` as a task of :class:`~borders_sim._compile.parallel.Workers`."""
+    run = STEPS[i][1]
+    if isinstance(run, partial):
+        return f"unit:{run.args[0]}"
+    return f"call:{__name__}:{run.__name__}"
+
+
+def warm_up(report: Callable[[str], None] | None = None,
+            jobs: int | None = None) -> list[StepResult]:
     """Run every step of :data:`STEPS` once, so numba compiles (or loads) every kernel.
 
     Args:
         report: called with one line of progress before and after each step (e.g. ``print``);
             None: silent.
+        jobs: processes to compile in (default :func:`~borders_sim._compile.parallel
+            .default_jobs`); with more than one (and a cache the processes can share), the
+            steps run in worker processes and this process loads nothing.
 
     Returns:
         one :class:`StepResult` per step.
     """
     say = report or (lambda line: None)
-    say(f"numba cache: {cache.location}")
-    results = []
+    jobs = default_jobs() if jobs is None else jobs
+    parallel = jobs > 1 and cache.location != cache.NOWHERE
+    say(f"numba cache: {cache.location}" + (f"; {jobs} processes" if parallel else ""))
     total = time.perf_counter()
-    with quiet():  # this function reports the compilation itself
+    results = _in_workers(jobs, say) if parallel else _here(say)
+    compiled = sum(r.compiled for r in results)
+    say(f"all kernels ready in {time.perf_counter() - total:.1f} s ({compiled} compilation(s))")
+    return results
+
+
+def _line(i: int, result: StepResult) -> str:
+    where = " in a worker" if result.worker else ""
+    return f"[{i}/{len(STEPS)}] {result.name}: {result.seconds:.1f} s{where}, {result.how}"
+
+
+def _here(say: Callable[[str], None]) -> list[StepResult]:
+    """The steps one after the other in this process, without helper processes."""
+    results = []
+    with quiet(), alone():  # this function reports the compilation itself
         for i, (what, run) in enumerate(STEPS, 1):
             say(f"[{i}/{len(STEPS)}] {what} ...")
             counter = _CompileCounter()
             t0 = time.perf_counter()
             with event.install_listener("numba:compile", counter):
                 run()
-            result = StepResult(what, time.perf_counter() - t0, counter.count)
-            results.append(result)
-            say(f"[{i}/{len(STEPS)}] {what}: {result.seconds:.1f} s, {result.how}")
-    compiled = sum(r.compiled for r in results)
-    say(f"all kernels ready in {time.perf_counter() - total:.1f} s ({compiled} compilation(s))")
+            results.append(StepResult(what, time.perf_counter() - t0, counter.count))
+            say(_line(i, results[-1]))
+    return results
+
+
+def _in_workers(jobs: int, say: Callable[[str], None]) -> list[StepResult]:
+    """The steps on ``jobs`` worker processes; a step that fails in a worker runs again here,
+    so that its error is raised with its traceback."""
+    tasks = [_task(i) for i in range(len(STEPS))]
+    index = {task: i for i, task in enumerate(tasks)}
+    for i, (what, _run) in enumerate(STEPS, 1):
+        say(f"[{i}/{len(STEPS)}] {what} ...")
+
+    def done(r: dict) -> None:
+        i = index[r["task"]]
+        if r["error"] is None:
+            say(_line(i + 1, StepResult(STEPS[i][0], r["seconds"], r["compiled"], True)))
+
+    out = Workers(jobs).run(tasks, done)
+    results = [StepResult(STEPS[i][0], r["seconds"], r["compiled"], True)
+               for i, r in enumerate(out)]
+    failed = [i for i, r in enumerate(out) if r["error"] is not None]
+    if failed:
+        with quiet(), alone():
+            for i in failed:
+                say(f"[{i + 1}/{len(STEPS)}] {STEPS[i][0]}: failed in a worker "
+                    f"({out[i]['error']}); again in this process ...")
+                counter = _CompileCounter()
+                t0 = time.perf_counter()
+                with event.install_listener("numba:compile", counter):
+                    STEPS[i][1]()
+                results[i] = StepResult(STEPS[i][0], time.perf_counter() - t0, counter.count)
+                say(_line(i + 1, results[i]))
     return results
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    sub.add_parser(
+    p = sub.add_parser(
         "warmup", help="compile every kernel ahead of time (Docker images, clusters)",
         description="Compile (or load from numba's cache) every kernel of borders_sim: the "
-                    "Game, whole-game rollouts with every compiled bot, the observation, "
-                    "VectorEnv, the AEC env, the belief sampler and the ISMCTS rollouts; one "
-                    "progress line per part on stderr. Run it as the user that will use the "
-                    "cache (numba only uses a cache directory it can write).").set_defaults(
-        run=run)
+                    "units the families share, the Game, VectorEnv, the compiled bots, "
+                    "whole-game rollouts, the training env, the ISMCTS rollouts, the AEC env, "
+                    "the observation, the belief sampler and the demonstration recorder; one "
+                    "progress line per part on stderr, in --jobs parallel processes. Run it as the user that will use the cache (numba only "
+                    "uses a cache directory it can write).")
+    p.add_argument("--jobs", type=_jobs, default=None,
+                   help="processes to compile in (default: BORDERS_SIM_COMPILE_JOBS, else 1: in "
+                        "this process only)")
+    p.set_defaults(run=run)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a number of processes (1 or more), got "
+                                         f"{text!r}")
+    return n
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr, flush=True))
+    warm_up(lambda line: print(f"borders-sim warmup: {line}", file=sys.stderr, flush=True),
+            jobs=args.jobs)
     return 0

@@ -126,7 +126,7 @@ def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
     return learner
 
 
-@kernel
+@kernel(standalone=True)
 def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, learner, first,
           pot, seat_mode, pool_kinds, cum, mixed, lineup_rng):
     """Deal slot ``i``'s next game of the stream, draw its lineup and seed its bots; advance it
@@ -526,7 +526,7 @@ def _prepare(args: tuple) -> None:
     """First use: compile the training kernel (or load it from numba's cache) on one slot of
     the real arguments, under a compile notice."""
     global _prepared
-    with compile_notice("the training env kernels"):
+    with compile_notice("the training env kernels", "bots"):
         train_chunk(0, 0, *args)
         first_illegal(np.zeros(1, dtype=np.int64), np.ones((1, MASK_SIZE), dtype=np.uint8))
     _prepared = True

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from .._compile.notice import compile_notice
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..rules.args import as_int, as_seed
@@ -62,7 +63,7 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
     return int(derived_seed(np.uint64(seed), np.int64(k), np.int64(episode)))
 
 
-@kernel
+@kernel(standalone=True)
 def _deal(states, raw, blank, i, seed, episodes, mask):
     """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
     # the zeroed record with the rules (cfg, menu) set, as new_state makes it; a loop, since
@@ -123,6 +124,9 @@ def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions,
             term[i] = False
         cur[i] = _emit(s, masks[i], obs[i], mask_out[i])
     return -1
+
+
+_prepared = False  # _vector_kernel has run once in this process
 
 
 class VectorStep(NamedTuple):
@@ -255,10 +259,16 @@ class VectorEnv:
         return self._out
 
     def _run(self, reset_all: bool) -> int:
-        return _vector_kernel(self._states, self._raw, self._blank,
-                              np.uint64(self.seed), self._mode, self._episodes,
-                              reset_all, self._actions, self._masks, self._obs, self._mask_out,
-                              self._cur, self._rewards, self._term)
+        global _prepared
+        args = (self._states, self._raw, self._blank, np.uint64(self.seed), self._mode,
+                self._episodes, reset_all, self._actions, self._masks, self._obs,
+                self._mask_out, self._cur, self._rewards, self._term)
+        if _prepared:
+            return _vector_kernel(*args)
+        with compile_notice("the vector env kernels", "vector"):
+            bad = _vector_kernel(*args)
+        _prepared = True
+        return bad
 
     def _illegal_message(self, k: int, action: int) -> str:
         menu = self.config.gold_menu

@@ -67,7 +67,7 @@ def _prepare_kernels() -> None:
     one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
     ``scores``."""
     global _kernels_ready, _game_call, _id_list
-    with compile_notice("the rules kernels"):
+    with compile_notice("the rules kernels", "game"):
         states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
         buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
         _game_call = game_call_builtin()

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compile.jit import kernel
+from numba.extending import register_jitable
 
 # --- card types ---------------------------------------------------------------------------
 SUGAR, COFFEE, TOBACCO, FISH = 0, 1, 2, 3
@@ -155,10 +155,10 @@ MAX_MAIN_HELD = 2         # 5-13
 ROBBERY_DIE = 6           # RB-2
 
 
-@kernel
+@register_jitable
 def deck_tier(num_players):
-    """Deck tier for a player count (3.1-1..3): 0 for 3, 1 for 4-5, 2 for 6-8 players (also
-    callable from kernels)."""
+    """Deck tier for a player count (3.1-1..3): 0 for 3, 1 for 4-5, 2 for 6-8 players (plain
+    Python when called from Python, compiled into the kernels that call it)."""
     return 0 if num_players == 3 else (1 if num_players <= 5 else 2)
 
 

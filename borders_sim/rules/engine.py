@@ -33,7 +33,7 @@ from .config import GameConfig
 from .phases.pack_announce import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .phases.collection import apply_collect, legal_collect, seek_collect
 from .._compile.jit import kernel
-from .limits import (decisions_per_round_limit, game_length_limit, max_game_length, max_rounds,
+from .limits import (game_length_limit, max_decisions_per_round, max_game_length, max_rounds,
                      rounds_limit)
 from .phases.border_check import (apply_answer_demand, apply_bounty, apply_choose_crate, apply_join,
                          apply_keep_or_open, apply_offer, apply_react, apply_respond,
@@ -82,10 +82,10 @@ STEPS_FLOOR = min(max_game_length(c) for c in _configs())
 #: Automatic steps (a seek that moves on, or a forced action) :func:`advance` takes within one
 #: round before it gives up: each decision of a round costs at most a few seeks, so 16 times the
 #: most decisions of a round in any config is far above what a game needs.
-ADVANCE_SPINS = 16 * max(decisions_per_round_limit(c.pack()[0]) for c in _configs()) + 64
+ADVANCE_SPINS = 16 * max(max_decisions_per_round(c) for c in _configs()) + 64
 
 
-@kernel
+@kernel(standalone=True)
 def _seek(s):
     """Find who decides next, running automatic steps; False means 'look again'."""
     ph = s.phase
@@ -129,7 +129,7 @@ def _seek(s):
     return True
 
 
-@kernel
+@kernel(standalone=True)
 def legal_mask(s, out):
     """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0."""
     out[:] = 0
@@ -171,7 +171,7 @@ def legal_mask(s, out):
     return out
 
 
-@kernel
+@kernel(standalone=True)
 def _apply(s, a):
     ph = s.phase
     if ph == PH_WINDOW:

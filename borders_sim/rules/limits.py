@@ -14,25 +14,28 @@ the protocol's budget (``haggle_rounds`` exchanges, P-5.3), giving :func:`max_ga
 These are proofs of termination, far above real lengths (a few hundred to a few thousand
 decisions); the tests check every game against them.
 
-The bounds are computed by compiled functions of a state's ``cfg`` array (:func:`rounds_limit`,
-:func:`decisions_per_round_limit`, :func:`game_length_limit`), so the kernels guard against
-runaway games with the same numbers (:func:`borders_sim.rules.engine.advance`); the functions
-of a :class:`GameConfig` below wrap them.
+The bounds are functions of a state's ``cfg`` array (:func:`rounds_limit`,
+:func:`decisions_per_round_limit`, :func:`game_length_limit`) that numba compiles into the
+kernels calling them (``register_jitable``), so the kernels guard against runaway games with the
+same numbers (:func:`borders_sim.rules.engine.advance`); the functions of a :class:`GameConfig`
+below run the same code as plain Python (no compilation at import, where the engine takes its
+constants from them), on the ``cfg`` array widened to int64 as numba widens its fields.
 """
 
 from __future__ import annotations
 
+import numpy as np
+from numba.extending import register_jitable
 
 from .cards import (COPIES, CYCLE_LENGTH, FIRST_ACTION, MAX_CRATE, MAX_MARKET_DISCARDS,
                     NIGHT_RAID, NUM_CARD_TYPES, ROBBERY, deck_tier)
 from .config import GameConfig
-from .._compile.jit import kernel
 from .state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_HAGGLE_ROUNDS, CFG_LAWYER_CHOICE,
                     CFG_NUM_INSPECTORS,
                     CFG_NUM_PLAYERS)
 
 
-@kernel
+@register_jitable
 def deck_size_of(cfg):
     """Cards in the deck of the game configured by ``cfg`` (§3.1, action cards with the flag)."""
     tier = deck_tier(cfg[CFG_NUM_PLAYERS])
@@ -43,13 +46,13 @@ def deck_size_of(cfg):
     return d
 
 
-@kernel
+@register_jitable
 def rounds_limit(cfg):
     """``max_rounds``: no game with this ``cfg`` plays more rounds (module docstring)."""
     return 2 * (deck_size_of(cfg) + 1) + 2 * CYCLE_LENGTH[cfg[CFG_NUM_PLAYERS]]
 
 
-@kernel
+@register_jitable
 def decisions_per_round_limit(cfg):
     """An upper bound on the decisions of one round with this ``cfg``."""
     n = cfg[CFG_NUM_PLAYERS]
@@ -70,24 +73,29 @@ def decisions_per_round_limit(cfg):
     return window + market + pack + announce + smugglers * per_crate + n
 
 
-@kernel
+@register_jitable
 def game_length_limit(cfg):
     """``max_game_length``: an upper bound on the decisions of any game with this ``cfg``."""
     return rounds_limit(cfg) * decisions_per_round_limit(cfg)
 
 
+def _cfg(config: GameConfig) -> np.ndarray:
+    """The ``cfg`` array of ``config`` as int64 (numba computes with the int32 fields widened)."""
+    return config.pack()[0].astype(np.int64)
+
+
 def deck_size(config: GameConfig) -> int:
-    return int(deck_size_of(config.pack()[0]))
+    return int(deck_size_of(_cfg(config)))
 
 
 def max_rounds(config: GameConfig) -> int:
-    return int(rounds_limit(config.pack()[0]))
+    return int(rounds_limit(_cfg(config)))
 
 
 def max_decisions_per_round(config: GameConfig) -> int:
-    return int(decisions_per_round_limit(config.pack()[0]))
+    return int(decisions_per_round_limit(_cfg(config)))
 
 
 def max_game_length(config: GameConfig) -> int:
     """An upper bound on the decisions of any game with this config (P-0.4)."""
-    return int(game_length_limit(config.pack()[0]))
+    return int(game_length_limit(_cfg(config)))

@@ -384,7 +384,7 @@ def _dfs(w, S, cost, prem, any_need, n_any):
         w[CU, s] = -1
 
 
-@kernel
+@kernel(standalone=True)
 def _search(w, n_any):
     """Branch and bound for the requirement in rows 9..11 of ``w`` (no PART_SAME; ``n`` already
     lowered for a top-up), in the four steps of the module docstring. Updates the best key
@@ -473,7 +473,7 @@ def _part_deficit(have, kind, ptype, n):
     return n - supply if supply < n else 0
 
 
-@kernel
+@kernel(standalone=True)
 def best_collection(have, m, top_up_allowed, out_used):
     """Best set of warehouse cards completing main resource ``m`` (5-4..5-12, R-26).
 

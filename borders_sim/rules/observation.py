@@ -301,7 +301,7 @@ def _parcel(out, o, gold, wh, crate, promise):
     out[o + 1 + 2 * NUM_GOODS] = promise
 
 
-@kernel
+@kernel(standalone=True)
 def observe_kernel(s, viewer, out):
     """Write ``viewer``'s observation of state record ``s`` into ``out`` (float32[OBS_SIZE]);
     see :data:`OBSERVATION_LAYOUT`. Reads only what ``viewer`` may know (R-39)."""

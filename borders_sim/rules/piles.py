@@ -6,6 +6,7 @@ All randomness comes from the xorshift128+ generator in ``s.rng`` (DESIGN proper
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
                     NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
@@ -98,7 +99,7 @@ def is_inspector(s, p):
 PUBLIC, NOBODY = -2, -1
 
 
-@kernel
+@njit(inline="always")
 def forget(know, n, o, t, witness):
     """A hidden card of type ``t`` left ``o``'s hand or face-down warehouse (``know`` is
     ``s.know_hand`` or ``s.know_down``). A viewer who saw the type lowers its bound for that

@@ -42,7 +42,7 @@ def reward_mode(name: str) -> int:
     return REWARD_MODES.index(name)
 
 
-@kernel
+@kernel(standalone=True)
 def final_rewards(s, mode, out):
     """Write the end-of-game reward of every seat of the finished game ``s`` into
     ``out[:MAX_PLAYERS]`` (seats beyond the player count get 0); returns ``out``."""

@@ -87,7 +87,7 @@ def _prepare() -> None:
     :func:`final_scores` once on a throwaway one-game batch, with the arguments' types of
     those helpers, so that numba compiles them (or loads its cache) under one notice."""
     global _prepared
-    with compile_notice("the whole-game kernels"):
+    with compile_notice("the whole-game kernels", "rollouts"):
         states = new_state(GameConfig(num_players=3), 0)
         random_games(states, np.zeros(1, dtype=np.uint64), 1, np.zeros(1, dtype=np.int64))
         _score_batch(states, np.zeros((1, MAX_PLAYERS), dtype=np.int64),

@@ -130,7 +130,7 @@ def warehouse_pieces(s, out):
     return out
 
 
-@kernel
+@kernel(standalone=True)
 def scores(s, out):
     """Fill ``out`` int64[MAX_PLAYERS] with the final scores (9-1..9-8). Returns ``out``.
 
@@ -165,7 +165,7 @@ def _legal_goods(s, p, by_pieces):
     return total
 
 
-@kernel
+@kernel(standalone=True)
 def winners(s, out):
     """Fill ``out`` int64[MAX_PLAYERS] with 1 for each winner, else 0 (9-9, R-32). Returns ``out``.
 

@@ -13,7 +13,7 @@ from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, se
 from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE
 
 
-@kernel
+@kernel(standalone=True)
 def setup_kernel(s):
     """Fill a state whose ``cfg``, ``menu`` and ``rng`` are set (3.1-3.4)."""
     n = num_players(s)

@@ -49,7 +49,7 @@ def _full(s):
 
 
 # --- P-5.1 crate choice -------------------------------------------------------------------------
-@kernel
+@kernel(standalone=True)
 def start_crate(s, c):
     """The crate of seat ``c`` comes up: a fresh negotiation (P-5.2, P-5.3)."""
     s.cur = c
@@ -322,7 +322,7 @@ def _last_exchange(s):
     return s.exchange >= s.cfg[CFG_HAGGLE_ROUNDS]
 
 
-@kernel
+@kernel(standalone=True)
 def _commit(s, g, gold, with_offer):
     """Inspector ``g`` accepts a let-through deal: committed not to open (R-05), assets escrowed
     (R-09), acceptance order recorded for crate goods (R-08). With ``accept_commits=False`` the
@@ -352,7 +352,7 @@ def _commit(s, g, gold, with_offer):
     _clear_offer(s, g)
 
 
-@kernel
+@kernel(standalone=True)
 def _void_deal(s, g):
     """P-5.3(b'): the deal held by ``g`` is void because ``g`` opens; its escrow is released and
     its promise of a future pass, never binding, is no longer owed."""
@@ -371,7 +371,7 @@ def _void_deal(s, g):
         s.deal_crate[g, t] = 0
 
 
-@kernel
+@kernel(standalone=True)
 def _accept_bounties(s, g):
     """Declaring Open accepts every bounty addressed to ``g`` (R-07); they are escrowed."""
     for x in range(num_players(s)):
@@ -408,7 +408,7 @@ def _after_open(s):
     s.phase = PH_JOIN
 
 
-@kernel
+@kernel(standalone=True)
 def _end_without_open(s):
     """The negotiation ends with no open: the crate passes, after the final keep-or-open choice
     of any inspector holding a deal (P-5.3(b'))."""
@@ -421,7 +421,7 @@ def _end_without_open(s):
     begin_settlement(s)
 
 
-@kernel
+@kernel(standalone=True)
 def _end_exchange(s):
     for g in range(2):
         s.demand[g] = 0

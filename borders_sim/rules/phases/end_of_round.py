@@ -12,7 +12,7 @@ from ..state import (CFG_ACTION_CARDS, CRATE_NONE, CRATE_PACKING, PH_GAME_OVER, 
                      PH_WINDOW)
 
 
-@kernel
+@kernel(standalone=True)
 def start_round(s):
     """Round order starts left of the left-most inspector (4-3, R-04); cards waiting for this
     round become active unless their holder is an inspector and they are #1/#3/#4/#6 (7.2-3)."""
@@ -42,7 +42,7 @@ def start_round(s):
 
 
 # --- 4.5-2 .. 4.5-5 ---------------------------------------------------------------------------
-@kernel
+@kernel(standalone=True)
 def end_round(s):
     n = num_players(s)
     for p in range(n):  # 4.5-2: active action cards not used expire

@@ -44,7 +44,7 @@ def _settle_promises(s, c):
             s.hist[x, H_PROMISES_BROKEN if s.g_status[g] == G_OPENED else H_PROMISES_KEPT] += 1
 
 
-@kernel
+@kernel(standalone=True)
 def begin_settlement(s):
     """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13). What the
     table saw of the crate is kept in ``seen``/``seen_hidden`` for this round (R-39)."""
@@ -128,7 +128,7 @@ def _payable(s, g):
     return False
 
 
-@kernel
+@kernel(standalone=True)
 def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
     """Pay promised parts to the inspectors (slot 0 = A, 1 = B). ``gold[g]``, ``wh[g, t]``
     (escrowed warehouse cards) and ``crate[g, t]`` (cards still in the payer's crate) are owed
@@ -190,17 +190,26 @@ def hand_over(s, t):
     s.pool_left -= 1
 
 
-@kernel
+@kernel(standalone=True)
 def _pay_deals(s, lawyer_slot):
     # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
-    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
+    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row. The
+    # deals are passed as int64 copies, as _pay_bounties passes the bounties: one compiled
+    # version of _pay_parts for both
+    gold = np.zeros(2, dtype=np.int64)
+    wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
     for g in range(2):
         if s.g_status[g] != G_COMMITTED:
             s.deal_gold[g] = 0
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
-    s.fund_paid = _pay_parts(s, s.cur, s.deal_gold, s.deal_wh, s.deal_crate, lawyer_slot)
+        gold[g] = s.deal_gold[g]
+        for t in range(NUM_GOODS):
+            wh[g, t] = s.deal_wh[g, t]
+            crate[g, t] = s.deal_crate[g, t]
+    s.fund_paid = _pay_parts(s, s.cur, gold, wh, crate, lawyer_slot)
     s.lawyer_to = lawyer_slot
     s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
     if s.phase == PH_FUND:
@@ -333,7 +342,7 @@ def apply_fund(s, a):
 
 
 # --- step 4: fines ------------------------------------------------------------------------------
-@kernel
+@kernel(standalone=True)
 def _pay_fines(s):
     """4.4-B1/B4 with §8's split: one opener takes or pays it all; two openers halve it, the
     odd gold going to (or, never with these cards, R-36, coming from) the bank."""
@@ -365,7 +374,7 @@ def _pay_fines(s):
 
 
 # --- step 5: bounties ---------------------------------------------------------------------------
-@kernel
+@kernel(standalone=True)
 def _pay_bounties(s, x, lawyer_slot):
     gold = np.zeros(2, dtype=np.int64)
     wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
