@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import re
 import sys
 import time
 from pathlib import Path
@@ -44,9 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
 from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
+from readme_section import replace_section  # noqa: E402
 
 PLAYERS = 4
-START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
 HEURISTICS = ("honest", "bluffer", "collector")
 
 
@@ -136,14 +135,7 @@ def main(argv=None) -> int:
     text = "\n".join(parts)
     print(text)
     if args.write_readme:
-        readme = ROOT / "README.md"
-        old = readme.read_text(encoding="utf-8")
-        if START not in old or END not in old:
-            print(f"README.md has no {START} ... {END} section", file=sys.stderr)
-            return 1
-        new = re.sub(re.escape(START) + ".*?" + re.escape(END),
-                     lambda _: f"{START}\n{text}\n{END}", old, flags=re.S)
-        readme.write_text(new, encoding="utf-8")
+        replace_section("ladder", text)
         print("README.md updated", file=sys.stderr)
     return 0
 

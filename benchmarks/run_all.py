@@ -83,8 +83,8 @@ import bots as bots_bench  # noqa: E402
 import envs as envs_bench  # noqa: E402
 import rollouts as rollouts_bench  # noqa: E402
 import startup  # noqa: E402
+from readme_section import replace_section  # noqa: E402
 
-README = ROOT / "README.md"
 FULL_REPORT = ROOT / "docs" / "performance.md"
 START, END = "<!-- performance:start -->", "<!-- performance:end -->"
 HEADLINE_PLAYERS = 5  # the player count of the headline table
@@ -614,15 +614,6 @@ def readme_section(data: dict) -> str:
         headline_table(data)])
 
 
-def write_readme(text: str) -> None:
-    readme = README.read_text(encoding="utf-8")
-    if START not in readme or END not in readme:
-        raise SystemExit(f"README.md has no {START} ... {END} section")
-    head, rest = readme.split(START, 1)
-    _old, tail = rest.split(END, 1)
-    README.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
-
-
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.from_json:
@@ -636,7 +627,7 @@ def main(argv=None) -> int:
     if args.markdown:
         args.markdown.write_text(text)
     if args.write_readme:
-        write_readme(readme_section(data))
+        replace_section("performance", readme_section(data))
         FULL_REPORT.write_text(text, encoding="utf-8")
         say(f"README.md and {FULL_REPORT.relative_to(ROOT)} updated")
     c = data["checks"]

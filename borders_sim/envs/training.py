@@ -71,7 +71,7 @@ from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
 from ..agents.ppo import NetPlayer, Policy, net_player, stack_nets
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..rules.args import as_int, as_seed
+from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, engine_error, step
 from ..rules.observation import OBS_SIZE, observe_kernel
@@ -405,13 +405,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
-                             f"{a.dtype} array of shape {a.shape}")
-        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-            k = int(a.argmax())
-            raise ValueError(self._illegal_message(k, int(a[k])))
+        a = as_action_batch(actions, self.num_envs, self._illegal_message)
         self._actions[:] = a
         bad = first_illegal(self._actions, self._masks)
         if bad >= 0:

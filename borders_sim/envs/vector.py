@@ -31,7 +31,7 @@ from numba import njit, prange
 from .._compile.notice import compile_notice
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..rules.args import as_int, as_seed
+from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
@@ -245,13 +245,7 @@ class VectorEnv:
         """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an int array of shape ({self.num_envs},), got "
-                             f"{a.dtype} array of shape {a.shape}")
-        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-            k = int(a.argmax())
-            raise ValueError(self._illegal_message(k, int(a[k])))
+        a = as_action_batch(actions, self.num_envs, self._illegal_message)
         self._actions[:] = a
         bad = self._run(False)
         if bad >= 0:

@@ -30,7 +30,7 @@ it got. :class:`ArgumentTypeError` is a ``TypeError`` and a ``ValueError`` at on
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -165,3 +165,19 @@ def as_seed_array(values: Any, name: str = "seeds") -> np.ndarray:
         raise _wrong_type(name, "an array or a sequence of seeds", values)
     return np.array([as_seed(v, f"{name}[{i}]") for i, v in enumerate(values)],
                     dtype=np.uint64)
+
+
+def as_action_batch(actions: Any, num_envs: int, illegal: Callable[[int, int], str]
+                    ) -> np.ndarray:
+    """A vector env's ``actions``: an int array of shape ``(num_envs,)``, as int64.
+    ``ValueError`` for another shape or dtype, and ``ValueError(illegal(k, a))`` for the first
+    unsigned entry ``a`` (in game ``k``) beyond int64, an id no game has, which int64 would
+    wrap. Whether each id is legal is the env's check, after this one."""
+    a = np.asarray(actions)
+    if a.shape != (num_envs,) or a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be an int array of shape ({num_envs},), got "
+                         f"{a.dtype} array of shape {a.shape}")
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        k = int(a.argmax())
+        raise ValueError(illegal(k, int(a[k])))
+    return a.astype(np.int64, copy=False)
