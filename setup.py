@@ -1,6 +1,6 @@
 """setuptools' build of borders_sim (the metadata is in pyproject.toml) with one step added:
 once the package is copied into the build directory, its kernels are compiled into it, so that
-an installed package starts without compiling (borders_sim/_compile/build.py says how, and
+an installed package starts without compiling (borders_sim/cli/build_kernels.py says how, and
 which environment variables choose the target or skip the step). A wheel holding them is
 tagged for this Python and platform, not as pure Python: it holds machine code."""
 
@@ -20,7 +20,7 @@ def _kernels_wanted() -> bool:
 
 
 class build_py_with_kernels(build_py):
-    """``build_py``, then ``python -m borders_sim._compile.build`` on the built package."""
+    """``build_py``, then ``python -m borders_sim.cli.build_kernels`` on the built package."""
 
     def run(self) -> None:
         super().run()
@@ -30,7 +30,7 @@ class build_py_with_kernels(build_py):
         # the build copy first on the path, and pip's build environment (on PYTHONPATH) kept
         path = [os.path.dirname(package)] + os.environ.get("PYTHONPATH", "").split(os.pathsep)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
-        subprocess.run([sys.executable, "-m", "borders_sim._compile.build", package],
+        subprocess.run([sys.executable, "-m", "borders_sim.cli.build_kernels", package],
                        env=env, cwd=os.path.dirname(package), check=True)
 
 

@@ -29,7 +29,7 @@ the end of each point, so each includes the ones before it.
   and play a tournament game as their first and only use (what a new user's ``borders-sim
   tournament`` does) in one process and with helpers.
 * **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
-  every kernel into the wheel, :mod:`borders_sim._compile.build`, for
+  every kernel into the wheel, :mod:`borders_sim.cli.build_kernels`, for
   ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
   into a new directory: the seconds of both; then a new process importing that install with an
   empty ``NUMBA_CACHE_DIR``: the first ``Game`` step and the first tournament game, and how many

@@ -50,7 +50,7 @@ SHIP = USE + """
 import os
 from pathlib import Path
 import borders_sim
-from borders_sim._compile.build import ship
+from borders_sim.cli.build_kernels import ship
 ship(Path(borders_sim.__file__).parent, Path(os.environ["NUMBA_CACHE_DIR"]))
 print("{}")
 """

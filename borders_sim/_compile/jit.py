@@ -47,9 +47,7 @@ lowering and optimising one).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import re
 from typing import Any, Callable, NamedTuple
 
 import llvmlite.binding as llvm
@@ -60,6 +58,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
 
 from .shipped import KernelCache
+from .symbols import registered, symbol_name
 
 
 def _widen(t: Any) -> Any:
@@ -85,29 +84,6 @@ def _typed_by_kind(dispatcher: Any) -> Any:
 
 
 # --- standalone kernels --------------------------------------------------------------------------
-#: The symbol names registered with LLVM in this process (:func:`_register`).
-_registered: set[str] = set()
-
-
-#: What a symbol name of :func:`symbol_name` (of a kernel of the package) looks like inside
-#: machine code.
-_NAME = re.compile(rb"borders_sim\.[A-Za-z0-9_.]+\.[0-9a-f]{16}")
-
-
-def unresolved_names(object_code: bytes) -> set[str]:
-    """The standalone kernels' names that ``object_code`` (a compiled library) refers to and
-    that are not registered in this process."""
-    return {m.decode() for m in _NAME.findall(object_code)} - _registered
-
-
-def symbol_name(py_func: Callable, args: tuple) -> str:
-    """The name under which the version of a standalone kernel for the argument types ``args``
-    is registered with LLVM and called by compiled callers: stable across processes (the same
-    function and types give the same name), different for every version."""
-    digest = hashlib.sha256(str(args).encode()).hexdigest()[:16]
-    return f"{py_func.__module__}.{py_func.__qualname__}.{digest}"
-
-
 class LoadCallee(NamedTuple):
     """A caller's hook that numba's cache runs before loading the caller's machine code
     (module docstring): compile or load the standalone kernel ``module.qualname`` for the
@@ -124,7 +100,7 @@ class LoadCallee(NamedTuple):
             callee = getattr(callee, part)
         callee.compile(self.args)
         name = symbol_name(callee.py_func, self.args)
-        if name not in _registered:  # a bug here would otherwise be LLVM aborting the process
+        if name not in registered:  # a bug here would otherwise be LLVM aborting the process
             raise RuntimeError(f"standalone kernel {self.qualname}{self.args} did not register "
                                f"{name}")
 
@@ -168,7 +144,7 @@ def _standalone(dispatcher: Any) -> Any:
         if not address:
             raise RuntimeError(f"no machine code for {py_func.__qualname__}{args}")
         llvm.add_symbol(name, address)
-        _registered.add(name)
+        registered.add(name)
         lowering = _call_by_name(cres.fndesc, name,
                                  LoadCallee(py_func.__module__, py_func.__qualname__, args))
         selector = OverloadSelector()

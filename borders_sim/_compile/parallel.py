@@ -233,10 +233,9 @@ def _run_task(task: str) -> dict:
 
 
 def main() -> int:
-    """A worker: run each task named on a line of stdin, answer a JSON line on stdout each."""
-    import borders_sim  # noqa: F401 (the package's cache set-up, before any kernel)
-    from .notice import set_compile_messages
-    set_compile_messages(False)
+    """A worker: run each task named on a line of stdin, answer a JSON line on stdout each.
+    Run as ``python -m borders_sim._compile.parallel``, so the package's ``__init__`` (its cache
+    set-up) ran before this module; the worker's environment keeps it quiet (:func:`_worker_env`)."""
     for line in sys.stdin:
         task = line.strip()
         if task:

@@ -1,6 +1,6 @@
 """Kernels compiled when the package is built, shipped inside it and loaded without compiling.
 
-Building the wheel (``pip install .``, :mod:`borders_sim._compile.build`) runs the warm-up
+Building the wheel (``pip install .``, :mod:`borders_sim.cli.build_kernels`) runs the warm-up
 against the build's copy of the package and stores numba's cache files in ``_kernels/`` inside
 the package, next to a manifest of what they were compiled for. An installed package loads its
 kernels from there, even when site-packages is read-only, and compiles only what they do not
@@ -24,7 +24,7 @@ matches the importing process:
   ``NUMBA_BOUNDSCHECK=1`` never loads kernels compiled without bounds checks;
 * ``numba`` and ``python``: reported when they differ (numba's own checks refuse such files);
 * ``target``: the target the kernels were compiled for. A build for this machine (the default
-  of :mod:`~borders_sim._compile.build`) matches a process that compiles for the same CPU name
+  of :mod:`~borders_sim.cli.build_kernels`) matches a process that compiles for the same CPU name
   and features. A *portable* build for an x86-64 micro-architecture level (``x86-64-v2``,
   ``x86-64-v3``, ..., with no extra features) serves every process whose target has that
   level's features: its entries are looked up under the build's target instead of the
@@ -56,6 +56,8 @@ import numba
 from numba.core import compiler, config
 from numba.core.caching import (FunctionCache, IndexDataCacheFile, _CacheLocator,
                                  _hash_source_file)
+
+from .symbols import unresolved_names
 
 try:
     import fcntl
@@ -251,7 +253,6 @@ def _rebuild(target_context: Any, data: tuple | None) -> Any:
       again (LLVM would abort the process on a name it cannot resolve)."""
     if data is None:
         return None
-    from .jit import unresolved_names
     reload_init = data[7]
     for hook in reload_init:
         hook()

@@ -3,7 +3,7 @@
 The kernels are cached numba functions (``@kernel``, :mod:`borders_sim._compile.jit`): the first use
 of each in a fresh install compiles it and numba keeps the result in its on-disk cache (see
 :mod:`borders_sim._compile.cache` for where); an installed package built with its kernels
-(:mod:`borders_sim._compile.build`) loads them from the package instead and compiles nothing.
+(:mod:`borders_sim.cli.build_kernels`) loads them from the package instead and compiles nothing.
 :func:`warm_up` runs each part of the package once through its public API, with the argument
 types real callers pass, so that every kernel is compiled and cached before the first real use:
 for Docker images (run it in the image build, as the user that will run the image, so the cache

@@ -1,6 +1,6 @@
 """Compile every kernel into a package directory, for the wheel: what ``pip install .`` runs.
 
-``setup.py`` calls ``python -m borders_sim._compile.build PACKAGE_DIR`` on the build's copy of
+``setup.py`` calls ``python -m borders_sim.cli.build_kernels PACKAGE_DIR`` on the build's copy of
 the package (``build/lib/borders_sim``) once setuptools has copied it there. A child process,
 with a new empty ``NUMBA_CACHE_DIR`` and the target's numba settings, imports that copy and runs
 the warm-up (:func:`borders_sim.cli.warmup.warm_up`, in ``BORDERS_SIM_COMPILE_JOBS`` processes,
@@ -49,7 +49,7 @@ def _say(line: str) -> None:
 
 def target_settings(target: str) -> dict[str, str]:
     """numba's environment variables for ``target`` (module docstring); ``{}`` for native."""
-    from .shipped import X86_64_LEVELS
+    from .._compile.shipped import X86_64_LEVELS
     if target == "native":
         return {}
     if target == "portable":
@@ -77,7 +77,7 @@ def build(package_dir: Path, target: str, jobs: int | None = None) -> float:
                     "PYTHONPATH": os.pathsep.join(
                         [str(package_dir.parent)] + [p for p in env.get("PYTHONPATH", "").split(
                             os.pathsep) if p])})
-        argv = [sys.executable, "-m", "borders_sim._compile.build", "--compile-here",
+        argv = [sys.executable, "-m", "borders_sim.cli.build_kernels", "--compile-here",
                 str(package_dir)] + (["--jobs", str(jobs)] if jobs else [])
         # cwd: the build's copy is the first borders_sim on the path, not a source tree here
         subprocess.run(argv, env=env, cwd=str(package_dir.parent), check=True)
@@ -90,9 +90,9 @@ def _compile_here(package_dir: Path, jobs: int | None) -> None:
     if Path(borders_sim.__file__).parent.resolve() != package_dir:
         raise RuntimeError(f"the build imported {borders_sim.__file__}, not the copy in "
                            f"{package_dir}")
-    from ..cli.warmup import warm_up
-    from . import shipped
-    from .parallel import default_jobs
+    from .warmup import warm_up
+    from .._compile import shipped
+    from .._compile.parallel import default_jobs
 
     jobs = jobs or default_jobs()
     _say(f"compiling every kernel into the wheel, for "
@@ -111,7 +111,7 @@ def ship(package_dir: Path, numba_cache: Path) -> tuple[int, int]:
     import numba
     from numba.core.caching import _CacheLocator
 
-    from . import cache, shipped
+    from .._compile import cache, shipped
     out = package_dir / shipped.SHIPPED_DIR
     shutil.rmtree(out, ignore_errors=True)
     files = 0
