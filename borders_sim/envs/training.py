@@ -70,7 +70,7 @@ from .._compile.rowcopy import put_row
 from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
 from ..agents.ppo import NetPlayer, Policy, net_player, stack_nets
-from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, engine_error, step
@@ -476,14 +476,9 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             raise engine_error(self._states[k:k + 1], f"TrainingEnv env {k}")
 
     def _illegal_message(self, k: int, action: int) -> str:
-        menu = self.config.gold_menu
         phase = PHASE_NAMES[int(self._states[k]["phase"])]
-        legal = [f"{b} {action_to_string(int(b), menu)!r}"
-                 for b in np.flatnonzero(self._masks[k, :NUM_ACTIONS])]
-        what = (f"{action} {action_to_string(action, menu)!r}" if 0 <= action < NUM_ACTIONS
-                else f"{action} (outside the action space 0..{NUM_ACTIONS - 1})")
-        return (f"illegal action {what} in env {k} (seat p{int(self._cur[k])}, phase "
-                f"{phase!r}); legal actions: [{', '.join(legal)}]; no game was stepped")
+        return illegal_action_message(action, self._masks[k], self.config.gold_menu,
+                                      f"env {k} (seat p{int(self._cur[k])}, phase {phase!r})")
 
     def __repr__(self) -> str:
         return (f"TrainingEnv(num_envs={self.num_envs}, num_players={self.config.num_players}, "

@@ -30,7 +30,7 @@ from numba import njit, prange
 
 from .._compile.notice import compile_notice
 from ..game.game import Game
-from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
@@ -265,14 +265,9 @@ class VectorEnv:
         return bad
 
     def _illegal_message(self, k: int, action: int) -> str:
-        menu = self.config.gold_menu
         phase = PHASE_NAMES[int(self._states[k]["phase"])]
-        legal = [f"{b} {action_to_string(int(b), menu)!r}"
-                 for b in np.flatnonzero(self._masks[k, :NUM_ACTIONS])]
-        what = (f"{action} {action_to_string(action, menu)!r}" if 0 <= action < NUM_ACTIONS
-                else f"{action} (outside the action space 0..{NUM_ACTIONS - 1})")
-        return (f"illegal action {what} in env {k} (player p{int(self._cur[k])}, phase "
-                f"{phase!r}); legal actions: [{', '.join(legal)}]; no game was stepped")
+        return illegal_action_message(action, self._masks[k], self.config.gold_menu,
+                                      f"env {k} (player p{int(self._cur[k])}, phase {phase!r})")
 
     def game(self, k: int) -> Game:
         """A :class:`~borders_sim.Game` copy of the game in slot ``k`` (play it freely: the env

@@ -293,3 +293,16 @@ def ranges_table() -> str:
         ids = str(start) if size == 1 else f"{start}-{start + size - 1}"
         rows.append(f"| {ids} | {name} | {phase} | {meaning} |")
     return "\n".join(rows)
+
+
+def illegal_action_message(action: int, legal: np.ndarray, gold_menu, where: str) -> str:
+    """The error of a vector env handed an illegal ``action`` in one of its games: the action
+    (or that it is outside the space), ``where`` (the game, its seat and phase) and the legal
+    actions of ``legal`` (a mask over at least ``NUM_ACTIONS`` ids), named by
+    :func:`action_to_string` with ``gold_menu``."""
+    names = [f"{b} {action_to_string(int(b), gold_menu)!r}"
+             for b in np.flatnonzero(legal[:NUM_ACTIONS])]
+    what = (f"{action} {action_to_string(action, gold_menu)!r}" if 0 <= action < NUM_ACTIONS
+            else f"{action} (outside the action space 0..{NUM_ACTIONS - 1})")
+    return (f"illegal action {what} in {where}; legal actions: [{', '.join(names)}]; no game "
+            "was stepped")
