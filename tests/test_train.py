@@ -190,3 +190,57 @@ def test_behaviour_cloning_learns_the_teachers_choices(tmp_path):
                             **TINY), tmp_path, progress=False)
     meta = load_policy(run.policy).meta
     assert meta["imitated"]["teacher"] == "honest" and meta["imitated"]["decisions"] > 0
+
+
+def test_the_anchor_holds_the_policy_near_where_it_started(tmp_path):
+    """``anchor_kl`` is 0 against itself and positive otherwise, illegal actions aside; with a
+    strong anchor the same updates move the policy less from its start; an anchor needs a
+    start (imitation or init) and survives a checkpoint."""
+    from borders_sim.train.ppo import anchor_kl
+    mask = torch.tensor([[True, True, False]])
+    a = torch.log_softmax(torch.tensor([[0.0, 1.0, -1e9]]), -1)
+    b = torch.log_softmax(torch.tensor([[1.0, 0.0, 5.0]]).masked_fill(~mask, -1e9), -1)
+    assert anchor_kl(a, a, mask) == 0 and anchor_kl(a, b, mask) > 0
+
+    def drift(coef: float) -> tuple[float, float]:
+        torch.manual_seed(0)
+        model = PolicyValueNet((8, 8))
+        start = PolicyValueNet((8, 8))
+        start.load_state_dict(model.state_dict())
+        opt = torch.optim.Adam(model.parameters(), 1e-2)
+        r = rollout(steps=8, envs=8)
+        adv, ret = r.advantages(torch.zeros(8), PPOSettings())
+        s = PPOSettings(epochs=8, anchor_coef=coef)
+        for _ in range(5):
+            stats = ppo_update(model, opt, r, adv, ret, s, torch.Generator().manual_seed(0),
+                               start)
+        with torch.no_grad():
+            obs, m = r.obs.reshape(-1, OBS_SIZE), r.mask.reshape(-1, NUM_ACTIONS)
+            kl = anchor_kl(torch.log_softmax(model(obs, m)[0], -1),
+                           torch.log_softmax(start(obs, m)[0], -1), m)
+        return float(kl), stats.anchor_kl
+
+    free, held = drift(0.0), drift(10.0)
+    assert free[1] == 0 and held[1] > 0
+    assert held[0] < free[0] / 2
+    with pytest.raises(ValueError, match="anchor"):
+        Trainer(TrainConfig(ppo=PPOSettings(anchor_coef=1.0), **TINY), tmp_path / "none")
+    config = TrainConfig(seed=7, imitate="honest", imitate_games=2, imitate_epochs=1,
+                         ppo=PPOSettings(anchor_coef=0.5), **TINY)
+    trainer = Trainer(config, tmp_path / "run")
+    trainer.imitate()
+    assert trainer.step()["anchor_kl"] >= 0
+    resumed = Trainer(config, tmp_path / "run")
+    resumed.resume(trainer.checkpoint())
+    for p, q in zip(trainer.anchor.parameters(), resumed.anchor.parameters()):
+        assert torch.equal(p, q) and not q.requires_grad
+
+
+def test_a_mixed_table_counts_for_each_member_at_it(tmp_path):
+    """With ``mixed=1`` every game seats a member per opponent seat: the league credits the
+    game to each member at the table, so it counts more member games than games."""
+    trainer = Trainer(TrainConfig(seed=8, mixed=1.0, **{**TINY, "steps": 64}), tmp_path)
+    assert trainer.env.mixed == 1.0
+    row = trainer.step()
+    assert row["games"] > 0 and trainer.league.games.sum() > row["games"]
+    assert 0 <= row["win_share"] <= 1

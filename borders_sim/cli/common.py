@@ -4,6 +4,7 @@ one-line error, and the plain-text tables they print."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -50,6 +51,20 @@ def int_in(lo: int, hi: int, hint: str = "", what: str = "") -> Callable[[str], 
             return as_int(int(text), "the value", lo, hi)
         except ValueError:  # not an integer (or too many digits), or out of range
             raise argparse.ArgumentTypeError(f"must be {what}{hint}, got {shown(text)}") from None
+    return parse
+
+
+def float_in(lo: float, hi: float, what: str, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a number from ``lo`` (excluded with ``above``) to ``hi``, else a
+    one-line error saying it must be ``what``."""
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            v = math.nan
+        if not (lo < v if above else lo <= v) or not v <= hi:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {shown(text)}")
+        return v
     return parse
 
 

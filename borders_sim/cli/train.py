@@ -15,7 +15,7 @@ from .. import __version__
 from ..agents.policies import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
-from .common import fail, int_in, seed_arg
+from .common import fail, float_in, int_in, seed_arg
 
 
 def _opponents(text: str) -> tuple[str, ...]:
@@ -30,26 +30,22 @@ def _opponents(text: str) -> tuple[str, ...]:
     return names
 
 
-def _minutes(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = -1.0
-    if not 0 < v <= 10080:
-        raise argparse.ArgumentTypeError(f"must be a number of minutes above 0 (at most a week), "
-                                         f"got {text!r}")
-    return v
+_minutes = float_in(0, 10080, "a number of minutes above 0 (at most a week)", above=True)
+_chance = float_in(0, 1, "a probability from 0 to 1")
+_weight = float_in(0, 1000, "a number from 0 to 1000")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from ..train.config import TrainConfig  # (its defaults; torch is imported by run)
+    # the defaults of the settings (torch is imported by run)
+    from ..train.config import PPOSettings, TrainConfig
     d = {f.name: f.default for f in fields(TrainConfig) if f.name != "ppo"}
     tr = sub.add_parser(
         "train", help="train a policy with masked PPO against a league of opponents",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         description="Train one seat of a BORDERS game with masked PPO in PyTorch. The "
                     "opponents play inside the compiled training env; each game draws one "
-                    "member of the pool for all opponent seats, the members the learner beats "
+                    "member of the pool for all opponent seats (or, with --mixed, one per "
+                    "seat), the members the learner beats "
                     "least most often. 'league' is honest, bluffer, collector, strict and "
                     "random plus self-play (frozen snapshots of the learner). The defaults are "
                     "the recipe of the shipped policy. Needs torch (pip install torch==2.13.0, "
@@ -85,6 +81,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--sparse", action="store_true",
                     help="only the terminal reward (default: spread over the game by "
                          "potential-based shaping, same sum)")
+    tr.add_argument("--mixed", type=_chance, default=d["mixed"], metavar="P",
+                    help="chance that a game seats a member drawn per opponent seat (a mixed "
+                         "table) instead of one member in every opponent seat")
     tr.add_argument("--snapshots", type=int_in(0, 64), default=d["snapshots"], metavar="K",
                     help="self-play slots of 'league'")
     tr.add_argument("--snapshot-every", type=int_in(1, 10**6), default=d["snapshot_every"],
@@ -105,6 +104,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     metavar="G", help="games of demonstrations for --imitate")
     tr.add_argument("--imitate-epochs", type=int_in(1, 100), default=d["imitate_epochs"],
                     metavar="K", help="passes over the demonstrations")
+    tr.add_argument("--anchor", type=_weight, default=PPOSettings.anchor_coef, metavar="C",
+                    help="weight of a KL penalty toward the policy the run starts from (the "
+                         "imitated bot or --init; 0: none), so PPO improves on it without "
+                         "forgetting it")
     tr.add_argument("--resume", action="store_true",
                     help="continue from the newest checkpoint in --out")
     tr.add_argument("--torch-threads", type=int_in(1, 256), default=d["torch_threads"],
@@ -132,12 +135,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         players=args.players, opponents=args.opponents, minutes=args.minutes, seed=args.seed,
         max_updates=args.max_updates, num_envs=args.num_envs, steps=args.steps,
         hidden=tuple(args.hidden), lr=args.lr, reward=args.reward, dense=not args.sparse,
-        snapshots=args.snapshots, snapshot_every=args.snapshot_every,
+        mixed=args.mixed, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
         eval_games=args.eval_games, torch_threads=args.torch_threads, init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,
         imitate_epochs=args.imitate_epochs,
-        ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches))
+        ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches,
+                        anchor_coef=args.anchor))
     print(f"borders-sim {__version__} train: {args.players} players against "
           f"{','.join(args.opponents)}, {args.minutes:g} min, seed {args.seed}, into {args.out}",
           flush=True)

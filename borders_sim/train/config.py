@@ -10,7 +10,9 @@ from .league import LEAGUE_BOTS, League
 
 @dataclass
 class PPOSettings:
-    """The update's settings (CleanRL's names and defaults where they apply)."""
+    """The update's settings (CleanRL's names and defaults where they apply); ``anchor_coef``:
+    the weight of the KL penalty toward the policy the run started from (0: none; see
+    :mod:`borders_sim.train.ppo`)."""
 
     gamma: float = 0.999
     gae_lambda: float = 0.95
@@ -20,6 +22,7 @@ class PPOSettings:
     value_coef: float = 0.5
     entropy_coef: float = 0.01
     max_grad_norm: float = 0.5
+    anchor_coef: float = 0.0
 
 
 
@@ -36,13 +39,17 @@ class TrainConfig:
       update learns from ``num_envs * steps`` decisions; ``hidden``: the two hidden layers.
     * ``reward``: the terminal reward (``win``, ``score``, ``margin``); ``dense``: spread it over
       the learner's decisions by potential-based shaping (same sum, same best policy).
+    * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
+      the learner must tell its opponents apart by their history) instead of one for all.
     * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
     * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
       against 3 copies of each heuristic; 0: none).
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
-    * ``torch_threads``; ``init``: a policy file to start from; ``ppo``: the update's settings.
+    * ``torch_threads``; ``init``: a policy file to start from; ``ppo``: the update's settings
+      (``ppo.anchor_coef > 0`` keeps the policy near where it started, the imitated teacher or
+      ``init``, so it needs one of them).
     """
 
     players: int = 4
@@ -57,6 +64,7 @@ class TrainConfig:
     anneal_lr: bool = True
     reward: str = "win"
     dense: bool = True
+    mixed: float = 0.0
     snapshots: int = 4
     snapshot_every: int = 25
     checkpoint_every: int = 200

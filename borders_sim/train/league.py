@@ -6,8 +6,9 @@ networks (``ppo``: the shipped policy; ``ppo@PATH``: a policy file) and, with se
 policy is frozen into the oldest snapshot slot (the slots fill up first), so the learner plays
 its own past. Snapshots play as a sample of their policy (temperature 1), the other networks
 as the ``ppo`` bot does (their most likely legal action). All members play inside the
-compiled training env (:class:`~borders_sim.envs.training.TrainingEnv`); a game's three
-opponents are one member (three copies).
+compiled training env (:class:`~borders_sim.envs.training.TrainingEnv`); a game's opponents are
+one member (a copy in every opponent seat) or, at a mixed table (``mixed``), one member per
+seat; a game counts for each member at its table.
 
 **Who is met how often** (prioritised fictitious self-play): the learner's win share against
 each member is tracked as an exponential average over the games against it (about the last

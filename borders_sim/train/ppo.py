@@ -7,6 +7,12 @@ opponents play inside the compiled call), so the storage is one row of ``num_env
 per step and the advantages are computed per game slot: a game that ends cuts its slot's
 returns there (the env deals the next game in the same step).
 
+**Anchor.** With ``settings.anchor_coef > 0`` and an ``anchor`` network (the policy the run
+started from: the behaviour-cloned teacher, or ``--init``), the loss adds
+``anchor_coef * KL(pi || pi_anchor)`` over the legal actions of each decision, so the policy
+improves on its starting point without forgetting it (the KL regulariser toward a supervised
+policy of AlphaStar, Vinyals et al., 2019).
+
 Numerical safety: advantages are normalised once over the whole batch, never over a minibatch
 (a minibatch of one sample has no spread), with ``1e-8`` under the square root; a row with no
 legal action keeps finite logits; an update whose loss is not finite is skipped (and counted)
@@ -78,6 +84,7 @@ class UpdateStats:
     entropy: float
     approx_kl: float
     clip_fraction: float
+    anchor_kl: float
     skipped: int
 
 
@@ -88,11 +95,20 @@ def normalized(adv: torch.Tensor) -> torch.Tensor:
     return (adv - adv.mean()) / torch.sqrt(adv.var() + 1e-8)
 
 
+def anchor_kl(logp: torch.Tensor, anchor_logp: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The mean over the rows of ``KL(pi || pi_anchor)`` over the legal actions (log-probabilities
+    ``[B, NUM_ACTIONS]``; illegal entries count 0)."""
+    terms = logp.exp() * (logp - anchor_logp)
+    return terms.masked_fill(~mask, 0.0).sum(-1).mean()
+
+
 def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout: Rollout,
                adv: torch.Tensor, returns: torch.Tensor, settings: PPOSettings,
-               generator: torch.Generator) -> UpdateStats:
+               generator: torch.Generator, anchor: PolicyValueNet | None = None) -> UpdateStats:
     """``settings.epochs`` passes of clipped PPO over the rollout in ``settings.minibatches``
-    shuffled minibatches (the shuffle drawn from ``generator``)."""
+    shuffled minibatches (the shuffle drawn from ``generator``); with ``anchor`` and
+    ``settings.anchor_coef > 0``, plus the KL penalty toward ``anchor`` (module docstring)."""
+    anchored = anchor is not None and settings.anchor_coef > 0
     n = rollout.steps * rollout.num_envs
     obs = rollout.obs.reshape(n, OBS_SIZE)
     mask = rollout.mask.reshape(n, NUM_ACTIONS)
@@ -101,7 +117,7 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
     adv = normalized(adv.reshape(n))
     returns = returns.reshape(n)
     size = max(1, n // settings.minibatches)
-    totals = np.zeros(5)
+    totals = np.zeros(6)
     batches = skipped = 0
     for _ in range(settings.epochs):
         order = torch.randperm(n, generator=generator)
@@ -118,6 +134,12 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
             probs = logp_all.exp()
             entropy = -(probs * logp_all.masked_fill(~mask[idx], 0.0)).sum(-1).mean()
             loss = policy_loss + settings.value_coef * value_loss - settings.entropy_coef * entropy
+            kl_anchor = torch.zeros(())
+            if anchored:
+                with torch.no_grad():
+                    anchor_logp = torch.log_softmax(anchor(obs[idx], mask[idx])[0], dim=-1)
+                kl_anchor = anchor_kl(logp_all, anchor_logp, mask[idx])
+                loss = loss + settings.anchor_coef * kl_anchor
             if not torch.isfinite(loss):
                 skipped += 1
                 continue
@@ -130,7 +152,7 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
                 kl = ((ratio - 1) - log_ratio).mean()
                 clipped = ((ratio - 1).abs() > settings.clip).float().mean()
             totals += [policy_loss.item(), value_loss.item(), entropy.item(), kl.item(),
-                       clipped.item()]
+                       clipped.item(), kl_anchor.item()]
             batches += 1
     means = totals / max(batches, 1)
     return UpdateStats(*map(float, means), skipped=skipped)

@@ -33,6 +33,7 @@ env's threads ran 6x slower), the env numba's threads.
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import os
@@ -97,6 +98,9 @@ class Trainer:
         self.config = c = config
         as_int(c.players, "players", 3, 8)
         as_seed(c.seed)
+        if c.ppo.anchor_coef > 0 and c.init is None and c.imitate is None:
+            raise ValueError("an anchor (anchor_coef > 0) is the policy the run starts from: it "
+                             "needs imitate or init")
         self.out = Path(out)
         torch.set_num_threads(as_int(c.torch_threads, "torch_threads", 1))
         torch.manual_seed(c.seed)
@@ -108,10 +112,13 @@ class Trainer:
         self.league = c.league(self.model.policy())
         self.env = TrainingEnv(c.num_envs, num_players=c.players,
                                opponents=self.league.members(), weights=self.league.weights(),
-                               reward=c.reward, dense=c.dense, seed=c.seed)
+                               mixed=c.mixed, reward=c.reward, dense=c.dense, seed=c.seed)
         self.rollout = Rollout(c.steps, c.num_envs)
         self.actor = CompiledActor(c.num_envs, c.seed)
         self.actor.load(self.model)
+        self.anchor: PolicyValueNet | None = None
+        if c.init is not None:
+            self.freeze_anchor()
         self.update = 0
         self.learner_steps = 0
         self.cloned: CloneStats | None = None
@@ -122,6 +129,11 @@ class Trainer:
         self.clock = _Clock()
         self.obs, self.infos = self.env.reset()
 
+    def freeze_anchor(self) -> None:
+        """Keep a frozen copy of the network as it is now: the anchor of the KL penalty."""
+        if self.config.ppo.anchor_coef > 0:
+            self.anchor = copy.deepcopy(self.model).requires_grad_(False)
+
     def imitate(self) -> None:
         """Behaviour cloning of ``config.imitate`` before the first update (its own Adam at
         1e-3; PPO's optimizer starts fresh after it)."""
@@ -131,13 +143,16 @@ class Trainer:
         self.cloned = clone(self.model, optimizer, c.imitate, c.players, c.imitate_games,
                             c.imitate_epochs, DEMO_SEED + c.seed * 10**7)
         self.actor.load(self.model)
+        self.freeze_anchor()
         self.seconds_imitating = time.perf_counter() - start
 
     # --- one update ------------------------------------------------------------------------
-    def collect(self) -> tuple[np.ndarray, np.ndarray]:
-        """One rollout; returns the finished games' members and learner win shares."""
+    def collect(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One rollout; returns the learner's win share in each finished game, and the same
+        shares per member faced (``members``, ``shares``: a game counts once for each member at
+        its table, so a mixed table is credited to each of its members)."""
         c, r, env = self.config, self.rollout, self.env
-        members, shares = [], []
+        games, members, shares = [], [], []
         t0 = time.perf_counter()
         for t in range(c.steps):
             mask = self.infos["action_mask"]
@@ -147,17 +162,17 @@ class Trainer:
             t0 = self.clock.add("inference", t0)
             self.obs, reward, done, _, self.infos = env.step(action)
             r.result(t, reward, done)
-            if done.any():
-                ended = np.flatnonzero(done)
-                seats = self.infos["ended_members"][ended]
-                # the member of the game: the opponents' (one member for all of them)
-                members.append(seats.max(axis=1))
-                shares.append(self.infos["outcome"][ended, 2])
+            for k in np.flatnonzero(done):
+                seats, share = self.infos["ended_members"][k], self.infos["outcome"][k, 2]
+                faced = np.unique(seats[seats >= 0])
+                games.append(share)
+                members.append(faced)
+                shares.append(np.full(len(faced), share))
             t0 = self.clock.add("env", t0)
         self.learner_steps += c.steps * c.num_envs
-        if not members:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        return np.concatenate(members), np.concatenate(shares)
+        if not games:
+            return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.array(games), np.concatenate(members), np.concatenate(shares)
 
     def learn(self) -> UpdateStats:
         c = self.config
@@ -170,14 +185,14 @@ class Trainer:
                                        torch.from_numpy(self.infos["action_mask"]))
         adv, returns = self.rollout.advantages(last_value, c.ppo)
         stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
-                           self.generator)
+                           self.generator, self.anchor)
         self.clock.add("update", t0)
         return stats
 
     def step(self) -> dict:
         """Collect, learn, reweight the league, snapshot: one update; returns its curve row."""
         start = time.perf_counter()
-        members, shares = self.collect()
+        games, members, shares = self.collect()
         self.league.record(members, shares)
         stats = self.learn()
         self.actor.load(self.model)
@@ -189,8 +204,7 @@ class Trainer:
         row = {"update": self.update, "learner_steps": self.learner_steps,
                "seconds": round(self.seconds, 3),
                "steps_per_s": round(self.learner_steps / max(self.seconds, 1e-9), 1),
-               "games": int(len(shares)), "win_share": float(shares.mean()) if len(shares)
-               else None, **{k: round(v, 6) for k, v in asdict(stats).items()},
+               "games": len(games), "win_share": float(games.mean()) if len(games) else None, **{k: round(v, 6) for k, v in asdict(stats).items()},
                **{f"seconds_{k}": round(v, 3) for k, v in self.clock.parts.items()}}
         for name, w in zip(self.league.names, self.league.win):
             row[f"win_vs_{name}"] = round(float(w), 4)
@@ -208,7 +222,8 @@ class Trainer:
                 "opponents": list(c.opponents), "seed": c.seed, "imitated": cloned,
                 "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
-                "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense}
+                "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
+                "anchor_coef": c.ppo.anchor_coef}
 
     def checkpoint(self) -> Path:
         """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring)."""
@@ -223,6 +238,7 @@ class Trainer:
                  "wall": self.wall, "cloned": self.cloned,
                  "seconds_imitating": self.seconds_imitating,
                  "curve": self.curve, "model": self.model.state_dict(),
+                 "anchor": None if self.anchor is None else self.anchor.state_dict(),
                  "optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state(),
                  "torch_rng": torch.get_rng_state(), "actor": self.actor.state(),
                  "league": self.league.state(),
@@ -236,6 +252,9 @@ class Trainer:
         """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`)."""
         state = torch.load(path, weights_only=False)
         self.model.load_state_dict(state["model"])
+        if state["anchor"] is not None:
+            self.anchor = copy.deepcopy(self.model).requires_grad_(False)
+            self.anchor.load_state_dict(state["anchor"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.generator.set_state(state["generator"])
         torch.set_rng_state(state["torch_rng"])
