@@ -17,14 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numba
-import numpy as np
 from numba.core import types
 
 
 def _state() -> Any:
-    """The numba type of a game state (a record of ``STATE_DTYPE``)."""
-    from ..rules.state import STATE_DTYPE
-    return numba.typeof(np.zeros(1, dtype=STATE_DTYPE)[0])
+    from ..rules.state import state_type
+    return state_type()
 
 
 def _array(dtype: Any) -> Any:
