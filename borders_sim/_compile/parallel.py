@@ -9,7 +9,9 @@ Kernels are compiled under a lock file each (:meth:`~borders_sim._compile.shippe
 
 * :class:`Workers` runs a list of tasks on ``jobs`` workers, each task a compile unit
   (:mod:`borders_sim._compile.units`) or a function of the package (``borders-sim warmup``
-  runs its steps this way); a worker takes the next task when it finishes one.
+  runs its steps this way); a worker takes the next task when it finishes one. A unit's task
+  names the module that registered it (:func:`unit_task`): the worker imports that module,
+  which registers the unit there too, before compiling it.
 * :func:`helpers` is for a first use in a user's process (the first :class:`~borders_sim.Game`,
   whole-game batch, bot game or vector env): while that process compiles what its first call
   reaches first, helper workers compile the other units the family needs, which the first call
@@ -25,6 +27,7 @@ processes then wait for each other to compile. Workers never start workers of th
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import queue
@@ -36,6 +39,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+from . import units
 
 JOBS_ENV = "BORDERS_SIM_COMPILE_JOBS"
 WORKER_ENV = "BORDERS_SIM_COMPILE_WORKER"
@@ -86,10 +91,16 @@ def _stderr_tail(proc: subprocess.Popen) -> str:
     return proc.stderr.read()[-2000:]
 
 
+def unit_task(name: str) -> str:
+    """The task of :class:`Workers` that compiles unit ``name``: ``"unit:<module>:<name>"``,
+    ``<module>`` the unit's owner (:func:`~borders_sim._compile.units.owner`)."""
+    return f"unit:{units.owner(name)}:{name}"
+
+
 class Workers:
     """``jobs`` worker processes running tasks from one queue (module docstring). A task is
-    ``"unit:<name>"`` (a compile unit) or ``"call:<module>:<function>"`` (a function of the
-    package, called without arguments)."""
+    ``"unit:<module>:<name>"`` (a compile unit, :func:`unit_task`) or
+    ``"call:<module>:<function>"`` (a function of the package, called without arguments)."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
@@ -148,7 +159,7 @@ class _Helpers:
         for group in groups:
             try:
                 proc = _start_worker(answers=False)
-                proc.stdin.write("".join(f"unit:{name}\n" for name in group))
+                proc.stdin.write("".join(unit_task(name) + "\n" for name in group))
                 proc.stdin.close()
             except OSError:  # no helper (no interpreter to start, a dead pipe): work alone
                 continue
@@ -181,10 +192,9 @@ def helpers(family: str) -> Iterator[int]:
     other units that no cache holds (module docstring); waits for them at the end. Yields the
     number of processes compiling (1: this one only)."""
     from . import cache
-    from .units import FAMILIES, is_cached
     jobs = 1 if _alone else default_jobs()
     missing = [] if jobs < 2 or cache.location == cache.NOWHERE else [
-        name for name in FAMILIES[family] if not is_cached(name)]
+        name for name in units.FAMILIES[family] if not units.is_cached(name)]
     if len(missing) < 2:
         yield 1
         return
@@ -202,8 +212,6 @@ def _run_task(task: str) -> dict:
     """Run one task in this worker (see :class:`Workers`) and say how it went."""
     from numba.core import event
 
-    from .units import compile_unit
-
     class Count(event.Listener):
         compiled = 0
 
@@ -217,13 +225,13 @@ def _run_task(task: str) -> dict:
     error = None
     try:
         with event.install_listener("numba:compile", Count()):
-            kind, _, name = task.partition(":")
+            kind, _, rest = task.partition(":")
+            module, _, name = rest.partition(":")
             if kind == "unit":
-                compile_unit(name)
+                importlib.import_module(module)
+                units.compile_unit(name)
             elif kind == "call":
-                module, _, function = name.partition(":")
-                import importlib
-                getattr(importlib.import_module(module), function)()
+                getattr(importlib.import_module(module), name)()
             else:
                 raise ValueError(f"unknown task {task!r}")
     except Exception as exc:  # reported to the parent, which compiles the rest itself

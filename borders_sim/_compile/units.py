@@ -6,9 +6,17 @@ Every whole-game kernel (random play, the bots, the environments, the search) an
 bots' policies, the observation and the scoring, all ``@kernel(standalone=True)``
 (:mod:`borders_sim._compile.jit`): compiled once, then called by address. So those can be
 compiled in parallel processes into the shared cache before (or while) a family's own kernel is
-compiled on top of them (:mod:`borders_sim._compile.parallel`). Their argument types are written
-out here; ``tests/test_parallel_compile.py`` checks that they are exactly the types the package's
-callers compile them for (a wrong type would compile a version nobody calls).
+compiled on top of them (:mod:`borders_sim._compile.parallel`).
+
+This module is a registry. It sits below the rules and the agents, so it imports neither: the
+module that owns a unit's kernels registers it (:func:`register`) with a provider that lists
+them with their argument types, and imports only point down. The owners are
+:mod:`borders_sim.rules.engine` (the three engine units), :mod:`borders_sim.rules.observation`,
+:mod:`borders_sim.rules.setup` (scoring and setup) and :mod:`borders_sim.agents.policies`; a
+unit exists once its owner is imported, and asking for one before that is an error naming
+the unit. ``tests/test_parallel_compile.py`` checks that the providers' argument types are
+exactly the types the package's callers compile them for (a wrong type would compile a
+version nobody calls).
 """
 
 from __future__ import annotations
@@ -16,68 +24,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numba
-import numpy as np
-from numba.core import types
+#: A unit's provider: the (dispatcher, argument types) of each of its kernels, computed when
+#: asked for (the types of the state record and the networks exist only once their modules do).
+Provider = Callable[[], list[tuple[Any, tuple]]]
 
+#: Every unit, in the order ``borders-sim warmup`` compiles them.
+NAMES: tuple[str, ...] = ("engine: apply", "engine: seek", "engine: legal mask", "bot policies",
+                          "observation", "scoring and setup")
 
-def _state() -> Any:
-    """The numba type of a game state (a record of ``STATE_DTYPE``)."""
-    from ..rules.state import STATE_DTYPE
-    return numba.typeof(np.zeros(1, dtype=STATE_DTYPE)[0])
-
-
-def _array(dtype: Any) -> Any:
-    return types.Array(dtype, 1, "C")
-
-
-def _apply() -> list[tuple[Any, tuple]]:
-    from ..rules import engine
-    return [(engine._apply, (_state(), types.int64))]
-
-
-def _seek() -> list[tuple[Any, tuple]]:
-    from ..rules import engine
-    return [(engine._seek, (_state(),))]
-
-
-def _legal_mask() -> list[tuple[Any, tuple]]:
-    from ..rules import engine
-    return [(engine.legal_mask, (_state(), _array(types.uint8)))]
-
-
-def _scoring() -> list[tuple[Any, tuple]]:
-    from ..rules import rewards, scoring, setup
-    s = _state()
-    return [(setup.setup_kernel, (s,)),
-            (scoring.scores, (s, _array(types.int64))),
-            (scoring.winners, (s, _array(types.int64))),
-            (rewards.final_rewards, (s, types.int64, _array(types.float32))),
-            (rewards.final_rewards, (s, types.int64, _array(types.float64)))]
-
-
-def _observe() -> list[tuple[Any, tuple]]:
-    from ..rules import observation
-    return [(observation.observe_kernel, (_state(), types.int64, _array(types.float32)))]
-
-
-def _policies() -> list[tuple[Any, tuple]]:
-    from ..agents import policies
-    from ..agents.ppo import NO_NETS
-    return [(policies.act_kernel, (types.int64, _array(types.float32), _array(types.uint8),
-                                   _array(types.uint64), types.int64, _array(types.uint64),
-                                   numba.typeof(NO_NETS)))]
-
-
-#: Unit name -> the (kernel, argument types) it compiles.
-UNITS: dict[str, Callable[[], list[tuple[Any, tuple]]]] = {
-    "engine: apply": _apply,
-    "engine: seek": _seek,
-    "engine: legal mask": _legal_mask,
-    "bot policies": _policies,
-    "observation": _observe,
-    "scoring and setup": _scoring,
-}
+#: Unit name -> its provider, for the units whose owners are imported.
+UNITS: dict[str, Provider] = {}
 
 #: The units each family of first uses needs: the one its own first call reaches first (and so
 #: compiles itself) in front, then the helpers' share in the order they take it (the Game's
@@ -93,9 +49,34 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 
 
+def register(name: str) -> Callable[[Provider], Provider]:
+    """Decorator: the provider of unit ``name`` (one of :data:`NAMES`), defined in the module
+    that owns the unit's kernels (:func:`owner`)."""
+    if name not in NAMES:
+        raise ValueError(f"no compile unit {name!r}; the units are {', '.join(NAMES)}")
+
+    def add(provider: Provider) -> Provider:
+        UNITS[name] = provider
+        return provider
+    return add
+
+
+def _provider(name: str) -> Provider:
+    if name not in UNITS:
+        raise LookupError(f"compile unit {name!r} is not registered: the module that owns its "
+                          f"kernels registers it when imported, and it is not imported yet")
+    return UNITS[name]
+
+
+def owner(name: str) -> str:
+    """The module that registered unit ``name``: a process that has not imported it imports
+    it before compiling the unit (a compile worker)."""
+    return _provider(name).__module__
+
+
 def compile_unit(name: str) -> None:
     """Compile (or load from the cache) every kernel of the unit ``name``."""
-    for dispatcher, args in UNITS[name]():
+    for dispatcher, args in _provider(name)():
         dispatcher.compile(args)
 
 
@@ -104,4 +85,4 @@ def is_cached(name: str) -> bool:
     a cache (numba's own or the shipped kernels) without compiling."""
     return all(tuple(args) in dispatcher.overloads
                or dispatcher._cache.has(args, dispatcher.targetctx)
-               for dispatcher, args in UNITS[name]())
+               for dispatcher, args in _provider(name)())

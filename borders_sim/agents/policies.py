@@ -13,18 +13,24 @@ number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ word
 Kinds from :data:`BOT_NET` on are policy networks (the ``ppo`` bot, :mod:`.ppo`): kind
 ``BOT_NET + j`` plays network ``j`` of the :class:`~.ppo.NetStack` that every caller passes
 (:data:`~.ppo.NO_NETS` where no network plays).
+
+:func:`act_kernel` is the compile unit ``"bot policies"`` (:mod:`borders_sim._compile.units`),
+registered here, where the kernel is, since the registry sits below the agents and imports none.
 """
 
 from __future__ import annotations
 
+import numba
+from numba.core import types
 
 from ..rules.engine import kth_legal
+from .._compile import units
 from .._compile.jit import kernel
 from ..rules.piles import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy
 from .honest import honest_policy
-from .ppo import net_act
+from .ppo import NO_NETS, net_act
 from .strict import strict_policy
 
 #: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).
@@ -55,3 +61,9 @@ def act_kernel(kind, obs, mask, words, count, rng, nets):
     if kind == BOT_STRICT:
         return strict_policy(obs, mask, words, count, rng)
     return random_policy(obs, mask, words, count, rng)
+
+
+@units.register("bot policies")
+def _policies_unit():
+    return [(act_kernel, (types.int64, types.float32[::1], types.uint8[::1], types.uint64[::1],
+                          types.int64, types.uint64[::1], numba.typeof(NO_NETS)))]

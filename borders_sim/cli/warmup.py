@@ -19,7 +19,8 @@ Each step reports, through the ``report`` callback, what it prepares, how long i
 whether numba compiled (``numba:compile`` events, :mod:`numba.core.event`) or only loaded its
 cache. The steps: first the compile units every family shares
 (:mod:`borders_sim._compile.units`: the engine's phase dispatch, the bots' policies, the
-observation, the scoring), so that the processes start on independent work, then
+observation, the scoring; in the order of its ``NAMES``, each registered by the module that
+owns it, which this module imports), so that the processes start on independent work, then
 
 1. the rules kernels of :class:`~borders_sim.Game` (new game, step, legal mask, scores);
 2. :class:`~borders_sim.envs.VectorEnv` (reset and step);
@@ -51,11 +52,15 @@ from numba.core import event
 
 from .._compile import cache
 from .._compile.notice import quiet
-from .._compile.parallel import Workers, alone, default_jobs
-from .._compile.units import UNITS, compile_unit
+from .._compile.parallel import Workers, alone, default_jobs, unit_task
+from .._compile.units import NAMES, compile_unit
 from ..game.game import Game
 from ..rules.config import GameConfig
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
+
+# The modules that own the compile units: importing them registers every unit of NAMES.
+from ..agents import policies  # noqa: F401
+from ..rules import engine, observation, setup  # noqa: F401
 
 
 @dataclass
@@ -180,7 +185,7 @@ def _ismcts() -> None:
 #: (what, function) in order: the compile units first, then the families on top of them (the
 #: longest first, for the parallel warm-up); later steps reuse what earlier ones compiled.
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = tuple(
-    (f"compile unit: {name}", partial(compile_unit, name)) for name in UNITS) + (
+    (f"compile unit: {name}", partial(compile_unit, name)) for name in NAMES) + (
     ("rules kernels (Game: step, legal mask, scores)", _game),
     ("VectorEnv (reset, step)", _vector_env),
     ("compiled bots (play_bot_games, each bot's policy)", _bots),
@@ -198,7 +203,7 @@ def _task(i: int) -> str:
     """Step ``i`` of :data:`STEPS` as a task of :class:`~borders_sim._compile.parallel.Workers`."""
     run = STEPS[i][1]
     if isinstance(run, partial):
-        return f"unit:{run.args[0]}"
+        return unit_task(run.args[0])
     return f"call:{__name__}:{run.__name__}"
 
 

@@ -20,18 +20,26 @@ layer turns :data:`ENGINE_ERROR` into :class:`EngineError`. :func:`step` counts 
 decisions and is still asked for one makes it give up too, before applying anything. No game
 gets there (the bound is a proof, far above real lengths); a state whose ``steps`` was set near
 the bound by hand may.
+
+**Compile units.** The phase dispatchers ``_apply``, ``_seek`` and :func:`legal_mask`, which every
+whole-game kernel calls, are registered here as compile units (:mod:`borders_sim._compile.units`)
+with the argument types their callers pass, so that a helper process can compile each alone.
+The owner registers its kernels because the registry sits below the rules and never imports
+them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .actions import NUM_ACTIONS, PHASE_HI, PHASE_LO
 from .config import GameConfig
 from .phases.pack_announce import apply_announce, apply_pack, legal_announce, legal_pack, seek_announce, seek_pack
 from .phases.collection import apply_collect, legal_collect, seek_collect
+from .._compile import units
 from .._compile.jit import kernel
 from .limits import (game_length_limit, max_decisions_per_round, max_game_length, max_rounds,
                      rounds_limit)
@@ -51,7 +59,8 @@ from .state import (CFG_SKIP_FORCED, MAX_PLAYERS, MIN_PLAYERS, PH_ANNOUNCE, PH_A
                     PH_BOUNTY, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE, PH_COLLECT, PH_FUND,
                     PH_GAME_OVER, PH_JOIN, PH_KEEP_OR_OPEN, PH_LAWYER, PH_LAWYER_GOODS,
                     PH_MARKET, PH_OFFER,
-                    PH_PACK, PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW, PHASE_NAMES)
+                    PH_PACK, PH_RAID_DISCARD, PH_REACT, PH_RESPOND, PH_WINDOW, PHASE_NAMES,
+                    state_type)
 
 #: :func:`advance` and :func:`step` return this instead of a number of legal actions when they
 #: give up on a state (module docstring); the Python layer raises :class:`EngineError`.
@@ -208,6 +217,21 @@ def _apply(s, a):
         apply_lawyer_goods(s, a)
     elif ph == PH_KEEP_OR_OPEN:
         apply_keep_or_open(s, a)
+
+
+@units.register("engine: apply")
+def _apply_unit():
+    return [(_apply, (state_type(), types.int64))]
+
+
+@units.register("engine: seek")
+def _seek_unit():
+    return [(_seek, (state_type(),))]
+
+
+@units.register("engine: legal mask")
+def _legal_mask_unit():
+    return [(legal_mask, (state_type(), types.uint8[::1]))]
 
 
 #: Mask buffers are padded to whole 64-bit words so that :func:`kth_legal` can skip 8 actions

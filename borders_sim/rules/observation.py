@@ -23,6 +23,10 @@ the same in every game and every checkpoint.
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,
 meaning) per block. The kernel's offsets, :func:`decode`, the doc page of
 :mod:`borders_sim.envs.borders` (``docs/borders_v0.md``) and the size check all come from it.
+
+:func:`observe_kernel` is registered here as the compile unit ``"observation"``
+(:mod:`borders_sim._compile.units`): the owner of a kernel registers it, since the registry
+sits below the rules and imports none of them.
 """
 
 from __future__ import annotations
@@ -31,16 +35,18 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.core import types
 
 from .cards import CYCLE_LENGTH, FIRST_ACTION, NUM_ACTION, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, \
     NUM_MAIN
 from .actions import NUM_ACTIONS
 from .engine import step
+from .._compile import units
 from .._compile.jit import kernel
 from .._compile.rowcopy import put_row
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
                     G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
-                    PH_GAME_OVER)
+                    PH_GAME_OVER, state_type)
 
 P = MAX_PLAYERS
 _PARCEL = 2 + 2 * NUM_GOODS  # gold, warehouse cards by type, crate cards by type, promise
@@ -410,6 +416,11 @@ def observe_kernel(s, viewer, out):
         put_row(out, O_LAWYER_POOL + NUM_GOODS, s.pool_crate, NUM_GOODS)
         out[O_LAWYER_POOL + 2 * NUM_GOODS] = s.pool_left
         out[O_LAWYER_PAYER + _rel(s.pool_payer, viewer, n)] = 1
+
+
+@units.register("observation")
+def _observe_unit():
+    return [(observe_kernel, (state_type(), types.int64, types.float32[::1]))]
 
 
 @kernel

@@ -1,16 +1,25 @@
-"""Setup (§3): deck by player count, main resources, gold, hands and the first inspectors."""
+"""Setup (§3): deck by player count, main resources, gold, hands and the first inspectors.
+
+The kernels every game runs at its start and its end, :func:`setup_kernel` and the scoring and
+rewards of :mod:`.scoring` and :mod:`.rewards`, are registered here as the compile unit
+``"scoring and setup"`` (:mod:`borders_sim._compile.units`): setup imports the other two,
+neither imports setup, and the registry, below the rules, imports none of them.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 
+from . import rewards, scoring
 from .cards import (COPIES, FIRST_ACTION, FIRST_INSPECTOR_BONUS, MAIN_IN_MIDDLE,
                     MAIN_MIN_PLAYERS, NUM_CARD_TYPES, NUM_MAIN, START_GOLD, deck_tier)
 from .config import GameConfig
 from .phases.end_of_round import start_round
+from .._compile import units
 from .._compile.jit import kernel
 from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, seed_words
-from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE
+from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE, state_type
 
 
 @kernel(standalone=True)
@@ -69,3 +78,13 @@ def new_state(config: GameConfig, seed: int) -> np.ndarray:
     states[0]["rng"] = seed_words(seed)
     setup_kernel(states[0])
     return states
+
+
+@units.register("scoring and setup")
+def _scoring_and_setup_unit():
+    s = state_type()
+    return [(setup_kernel, (s,)),
+            (scoring.scores, (s, types.int64[::1])),
+            (scoring.winners, (s, types.int64[::1])),
+            (rewards.final_rewards, (s, types.int64, types.float32[::1])),
+            (rewards.final_rewards, (s, types.int64, types.float64[::1]))]

@@ -76,6 +76,7 @@ private knowledge (R-39), certain lower bounds kept as cards move
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .cards import MAX_DECK, NUM_ACTION, NUM_CARD_TYPES, NUM_GOODS, NUM_MAIN
@@ -246,3 +247,9 @@ STATE_DTYPE = np.dtype([
 def empty_states(n: int = 1) -> np.ndarray:
     """Allocate ``n`` zeroed state records (use :func:`borders_sim.rules.setup.new_game`)."""
     return np.zeros(n, dtype=STATE_DTYPE)
+
+
+def state_type() -> numba.types.Record:
+    """The numba type of one state record, the type kernels over a state are compiled for (the
+    compile units' argument types, :mod:`borders_sim._compile.units`)."""
+    return numba.typeof(np.zeros(1, dtype=STATE_DTYPE)[0])
