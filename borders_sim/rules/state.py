@@ -245,7 +245,7 @@ STATE_DTYPE = np.dtype([
 
 
 def empty_states(n: int = 1) -> np.ndarray:
-    """Allocate ``n`` zeroed state records (use :func:`borders_sim.rules.setup.new_game`)."""
+    """Allocate ``n`` zeroed state records (use :func:`borders_sim.rules.setup.new_state`)."""
     return np.zeros(n, dtype=STATE_DTYPE)
 
 
