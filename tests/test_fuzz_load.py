@@ -313,8 +313,6 @@ def test_mutated_research_positions_load_cleanly_or_are_refused():
     dicts (research positions) and must play each to the end as cleanly, reloading the same
     way."""
     count = int(os.environ.get("BORDERS_FUZZ_MUTATIONS", DEFAULT_MUTATIONS)) // 2
-    # (batch 101 meets a defect of the round trip, not of loading: after two Night Raids in one
-    # round the second thief keeps raid_taken of the first raid, which to_dict does not write)
     result = run_campaign(count, first_seed=201, batch=max(1, -(-count // 2)), workers=2,
                           reachable=False)
     summary = json.dumps(result, indent=1)

@@ -5,9 +5,12 @@ knowledge is a certain lower bound, lowered as cards leave unseen."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from borders_sim import Game
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
 from borders_sim.rules.observation import decode
@@ -102,6 +105,29 @@ def test_nr_2_r39_victims_know_what_the_raider_took(n):
         game.step("discard sugar" if "discard sugar" in legal else legal[0])
     assert (s["know_hand"][:, raider] <= s["hand"][raider]).all()
     assert_consistent(game)
+
+
+def test_nr_2_a_second_raid_in_the_round_takes_nothing_from_its_thief():
+    """8 players, both Night Raids in one round: the second thief's own entry says the last
+    raid took nothing from it (never the card the first raid took), and the state survives its
+    dict round trip exactly."""
+    n = 8
+    game = scripted(n, {}, seed=n)
+    s = S(game)
+    first, second = int(s["order"][0]), int(s["order"][1])
+    set_counts(game, "hand", first, {"raid": 1, "fish": 5})
+    set_counts(game, "hand", second, {"raid": 1, "fish": 5})
+    restart_window(game)
+    game.step("raid")
+    while game.phase == "raid discard":
+        game.step(game.legal_actions()[0])
+    assert game.current_player == second and s["raid_taken"][second] >= 0
+    game.step("raid")
+    assert s["raid_thief"] == second and s["raid_taken"][second] == -1
+    assert decode(observe(game, second))["raid_taken"].sum() == n - 1
+    back = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert back.state.tobytes() == game.state.tobytes()
+
 
 
 # --- promises of a future pass (P-5.3a, R-06d) --------------------------------------------------

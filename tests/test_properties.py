@@ -120,8 +120,7 @@ def test_research_positions_play_to_the_end(n, seed, cut, flags):
 
     def checker(g: Game) -> None:
         assert_invariants(g)
-        if rng.random() < 0.02:  # (as dicts: after two Night Raids in a round the state
-            # keeps a raid_taken entry of the second thief that to_dict does not write)
+        if rng.random() < 0.02:
             d = g.to_dict()
             assert Game.from_dict(json.loads(json.dumps(d)), reachable=False).to_dict() == d
 

@@ -78,6 +78,7 @@ def night_raid(s, p):
     play_card(s, p, NIGHT_RAID)
     n = num_players(s)
     s.raid_thief = p
+    s.raid_taken[p] = -1  # (a second raid in the round: its thief lost nothing to it)
     for i in range(1, n):
         q = (p + i) % n
         t = random_hand_card(s, q)
