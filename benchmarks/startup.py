@@ -19,9 +19,9 @@ the end of each point, so each includes the ones before it.
   (``make_batch``, ``play_batch``, ``final_scores``), the first ``borders-sim tournament`` game
   (one game of the default lineup) and, unless ``--no-warmup``, everything else
   (:func:`borders_sim.cli.warmup.warm_up`, what ``borders-sim warmup`` does); then **warm**: a
-  second child with that same directory, now filled. First uses compile with the helper
-  processes of :mod:`borders_sim._compile.parallel` if ``BORDERS_SIM_COMPILE_JOBS`` allows
-  them (by default it does not). The cold child records numba's ``numba:compile`` events: per
+  second child with that same directory, now filled. The cold child compiles in one process
+  (``BORDERS_SIM_COMPILE_JOBS=1``: no helper processes of
+  :mod:`borders_sim._compile.parallel`, so its profile holds every compilation). It records numba's ``numba:compile`` events: per
   function, how often it was compiled, the seconds inside its compilation (inclusive, with the
   compilations of the functions it calls that happened inside it) and the seconds of its own
   (exclusive: without those nested compilations), and the seconds per phase of numba's
@@ -277,7 +277,7 @@ def measure(cold: bool = True, warmup: bool = True) -> dict:
         return {"cold": None, "warm": run_child(None, warmup, False)}
     where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
     try:
-        first = run_child(where, warmup, True)
+        first = run_child(where, warmup, True, jobs=1)  # (one process: the profile is whole)
         second = run_child(where, warmup, False)
     finally:
         shutil.rmtree(where, ignore_errors=True)
@@ -419,7 +419,8 @@ def main(argv=None) -> int:
         for kind in ("cold", "warm"):
             if result[kind] is not None:
                 marks = result[kind]["marks"]
-                print(f"{kind}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
+                how = " (one process)" if kind == "cold" else ""
+                print(f"{kind}{how}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
                                                for m in MARKS if m in marks))
         if result["cold"] is not None:
             cold = result["cold"]
@@ -436,14 +437,14 @@ def main(argv=None) -> int:
     if "cold" in parts and not args.warm:
         # the first uses again with helper processes, and a tournament game as the first use
         # with and without them
-        for jobs, tournament_only in ((2, False), (None, True), (2, True)):
+        for jobs, tournament_only in ((2, False), (1, True), (2, True)):
             where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
             try:
                 first = run_child(where, False, False, jobs=jobs,
                                   tournament_only=tournament_only)
             finally:
                 shutil.rmtree(where, ignore_errors=True)
-            how = ("in one process" if jobs is None else
+            how = ("in one process" if jobs == 1 else
                    f"with helpers (BORDERS_SIM_COMPILE_JOBS={jobs})")
             what = "a tournament game as the first use" if tournament_only else "first uses"
             print(f"cold, {what}, {how}: " + ", ".join(

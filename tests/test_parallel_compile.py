@@ -82,6 +82,19 @@ def test_workers_compile_a_kernel_once_and_report_errors(monkeypatch, tmp_path):
     assert results[2]["error"] == "RuntimeError: this task fails"
 
 
+def test_by_default_every_idle_core_compiles(monkeypatch):
+    """Unset, the number of processes is the usable cores minus the last minute's load,
+    rounded, at least 1 and at most the usable cores."""
+    monkeypatch.delenv(parallel.JOBS_ENV, raising=False)
+    monkeypatch.delenv(parallel.WORKER_ENV, raising=False)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    for load, jobs in ((0.0, 4), (0.4, 4), (1.6, 2), (3.7, 1), (9.0, 1)):
+        monkeypatch.setattr(parallel.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        assert parallel.default_jobs() == jobs, load
+    monkeypatch.setenv(parallel.JOBS_ENV, "3")
+    assert parallel.default_jobs() == 3
+
+
 def test_no_helpers_without_a_second_process(monkeypatch):
     monkeypatch.setenv(parallel.JOBS_ENV, "1")
     with parallel.helpers("game") as processes:

@@ -4,7 +4,7 @@
 the package (``build/lib/borders_sim``) once setuptools has copied it there. A child process,
 with a new empty ``NUMBA_CACHE_DIR`` and the target's numba settings, imports that copy and runs
 the warm-up (:func:`borders_sim.cli.warmup.warm_up`, in ``BORDERS_SIM_COMPILE_JOBS`` processes,
-default 1); then numba's cache files are copied into ``PACKAGE_DIR/_kernels/`` (one directory
+default the idle cores); then numba's cache files are copied into ``PACKAGE_DIR/_kernels/`` (one directory
 per source directory, so nothing depends on where the package is built or installed) with the
 manifest that :mod:`borders_sim._compile.shipped` checks before it loads any of them.
 

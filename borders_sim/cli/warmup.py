@@ -10,8 +10,8 @@ for Docker images (run it in the image build, as the user that will run the imag
 directory is writable by that user), for cluster nodes (before the workers start), and for the
 wheel's own build.
 
-With ``jobs`` above 1 (default ``BORDERS_SIM_COMPILE_JOBS``, else 1:
-:mod:`borders_sim._compile.parallel` says why), the steps run in worker processes, each taking the
+With ``jobs`` above 1 (default ``BORDERS_SIM_COMPILE_JOBS``, else the idle cores:
+:func:`borders_sim._compile.parallel.default_jobs`), the steps run in worker processes, each taking the
 next step when it finishes one, all compiling into the cache they share; a kernel that several
 steps need is compiled once, by the first to reach it, and loaded by the others.
 
@@ -293,8 +293,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "progress line per part on stderr, in --jobs parallel processes. Run it as the user that will use the cache (numba only "
                     "uses a cache directory it can write).")
     p.add_argument("--jobs", type=_jobs, default=None,
-                   help="processes to compile in (default: BORDERS_SIM_COMPILE_JOBS, else 1: in "
-                        "this process only)")
+                   help="processes to compile in (default: BORDERS_SIM_COMPILE_JOBS, else the idle "
+                        "cores: the usable cores minus the last minute's load average)")
     p.set_defaults(run=run)
 
 
