@@ -19,10 +19,10 @@ note is exact: it appears whenever numba compiles (however fast the machine) and
 kernels load from the cache (however slow the machine). A timer would have to guess from the
 duration. The first line says why the kernels shipped with the package, if any, could not be used
 (:mod:`borders_sim._compile.shipped`: another CPU, numba version or numba setting), in how many
-processes they compile (a first use with a ``family`` starts helper processes when
-more than one process may compile, :func:`borders_sim._compile.parallel.default_jobs`, :func:`borders_sim._compile.parallel.helpers`),
-and, where numba has no writable cache directory
-at all (:mod:`borders_sim._compile.cache`), says so instead of promising a cache. The
+processes they compile (a first use with a ``family`` starts helper processes when more than
+one process may compile: :func:`borders_sim._compile.parallel.default_jobs`,
+:func:`borders_sim._compile.parallel.helpers`), and, where numba has no writable cache
+directory at all (:mod:`borders_sim._compile.cache`), says so instead of promising a cache. The
 notes go to ``sys.stderr`` as it is at that moment, so a notebook shows them in the cell, and
 through ``tqdm.write`` once tqdm is loaded: it clears any progress bar on the terminal, prints
 the note on a line of its own and draws the bar again (``borders-sim tournament`` compiles the

@@ -204,7 +204,8 @@ class Trainer:
         row = {"update": self.update, "learner_steps": self.learner_steps,
                "seconds": round(self.seconds, 3),
                "steps_per_s": round(self.learner_steps / max(self.seconds, 1e-9), 1),
-               "games": len(games), "win_share": float(games.mean()) if len(games) else None, **{k: round(v, 6) for k, v in asdict(stats).items()},
+               "games": len(games), "win_share": float(games.mean()) if len(games) else None,
+               **{k: round(v, 6) for k, v in asdict(stats).items()},
                **{f"seconds_{k}": round(v, 3) for k, v in self.clock.parts.items()}}
         for name, w in zip(self.league.names, self.league.win):
             row[f"win_vs_{name}"] = round(float(w), 4)
@@ -253,7 +254,7 @@ class Trainer:
         state = torch.load(path, weights_only=False)
         self.model.load_state_dict(state["model"])
         if state["anchor"] is not None:
-            self.anchor = copy.deepcopy(self.model).requires_grad_(False)
+            self.freeze_anchor()
             self.anchor.load_state_dict(state["anchor"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.generator.set_state(state["generator"])
