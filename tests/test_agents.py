@@ -8,7 +8,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, make
 from borders_sim.agents import play as play_module
-from borders_sim.agents.ppo import NO_NETS
+from borders_sim.agents.network import NO_NETS
 from borders_sim.agents.play import (IllegalBotAction, bot_seed, play_bot_games,
                                      bot_decision, run_bot_games)
 from borders_sim.envs import observe

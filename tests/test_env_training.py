@@ -11,7 +11,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
 from borders_sim.agents.play import bot_seed
-from borders_sim.agents.ppo import NetPlayer, save_policy
+from borders_sim.agents.network import NetPlayer, save_policy
 from borders_sim.envs.training import LEARNER, NO_SEAT, TrainingEnv
 from borders_sim.envs.vector import derive_seed
 from borders_sim.game.views import observe

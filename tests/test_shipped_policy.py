@@ -1,12 +1,12 @@
 """The shipped policy (``make("ppo")``): a small file in the package that plays without torch,
-deterministically, on both tournament paths."""
+sampled by default and greedy as ``ppo:argmax``, the same games on both tournament paths."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from borders_sim.agents.ppo import SHIPPED_WEIGHTS, load_policy, policy_meta
+from borders_sim.agents.network import SHIPPED_WEIGHTS, load_policy, policy_meta
 
 
 def test_the_shipped_weights_are_small_and_say_how_they_were_made():
@@ -38,9 +38,10 @@ print(game.scores())
     assert done.stdout.startswith("[")
 
 
-def test_the_shipped_policy_is_deterministic_by_default():
+def test_the_shipped_policy_plays_the_same_games_on_both_paths():
     from borders_sim.arena import run_tournament
-    first = run_tournament(4, ["ppo", "honest", "bluffer", "collector"], 8, seed=77)
-    again = run_tournament(4, ["ppo", "honest", "bluffer", "collector"], 8, seed=77,
-                           path="python", threads=1)
-    assert (first.scores == again.scores).all()
+    for spec in ("ppo", "ppo:argmax"):
+        lineup = [spec, "honest", "bluffer", "collector"]
+        first = run_tournament(4, lineup, 8, seed=77)
+        again = run_tournament(4, lineup, 8, seed=77, path="python", threads=1)
+        assert (first.scores == again.scores).all()

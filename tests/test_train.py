@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from borders_sim import cli  # noqa: E402
 from borders_sim.agents import make  # noqa: E402
-from borders_sim.agents.ppo import load_policy  # noqa: E402
+from borders_sim.agents.network import load_policy  # noqa: E402
 from borders_sim.rules.actions import NUM_ACTIONS  # noqa: E402
 from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
@@ -92,6 +92,29 @@ def test_the_compiled_actor_samples_the_torch_policy():
         assert np.allclose(v, value.detach().numpy(), atol=1e-4)
         counts[np.arange(64), action] += 1
     assert np.abs(counts / 200 - np.exp(logp_all)).max() < 0.15
+
+
+def test_the_compiled_logits_are_torchs():
+    """The one compiled forward pass (every ``ppo`` player's) gives torch's logits to 1e-4,
+    for the shipped policy on positions of real games."""
+    from borders_sim import Game, GameConfig
+    from borders_sim.agents.network import net_logits, shipped_policy, stack_nets
+    from borders_sim.game.views import observe
+    policy = shipped_policy()
+    model = PolicyValueNet(policy.hidden)
+    model.load_policy(policy)
+    nets = stack_nets([policy])
+    game = Game(GameConfig(num_players=5), seed=4)
+    bots = [make("collector", seed=p) for p in range(5)]
+    out = np.zeros(NUM_ACTIONS)
+    while not game.is_terminal:
+        seat = game.current_player
+        obs, mask = observe(game, seat), game.legal_mask()
+        with torch.no_grad():
+            logits, _ = model(torch.from_numpy(obs[None]), torch.ones((1, NUM_ACTIONS),
+                                                                      dtype=torch.bool))
+        assert np.abs(net_logits(nets, 0, obs, out) - logits[0].numpy()).max() < 1e-4
+        game.step(bots[seat].act(obs, mask))
 
 
 def test_export_matches_the_compiled_bot():

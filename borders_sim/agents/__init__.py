@@ -4,12 +4,14 @@
 * ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
   rebuilt from the observation, with rollouts by compiled bots.
 * ``ppo`` (:class:`~.ppo.PPOBot`): the learned policy the package ships, or any policy file
-  (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup); compiled too.
+  (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup), sampled by default
+  (``make("ppo", sample=False)``, ``ppo:argmax``: greedy); compiled too (the network,
+  its file and its one compiled sampler: :mod:`.network`).
 * ``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random`` (:mod:`.openspiel`): OpenSpiel's
   bots over worlds rebuilt from the observation (need ``pip install 'borders-sim[bench]'``);
   their names take options, e.g. ``openspiel-ismcts:sims=50``.
 * :mod:`.lineup`: bot *specs*, the names with options a lineup is written in
-  (``ppo@PATH``, ``openspiel-ismcts:sims=50``), and how a lineup plays compiled.
+  (``ppo:argmax@PATH``, ``openspiel-ismcts:sims=50``), and how a lineup plays compiled.
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
   kernels (:func:`borders_sim.agents.play.play_bot_games`) with the same choices as the
   Python bot for the same seed.

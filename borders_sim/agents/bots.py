@@ -17,7 +17,8 @@ from ..rules.piles import seed_words
 from . import openspiel
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
-from .ppo import NO_NETS, PPOBot
+from .network import NO_NETS
+from .ppo import PPOBot
 
 
 class Bot(Protocol):

@@ -51,7 +51,7 @@ from ..rules.rollout import make_batch
 from ..rules.state import MAX_PLAYERS
 from .lineup import compiled_kinds
 from .play import bot_decision, bot_seed_kernel
-from .ppo import NetStack
+from .network import NetStack
 
 FORMAT = "borders_sim.demos/1"
 MASK_BYTES = (NUM_ACTIONS + 7) // 8

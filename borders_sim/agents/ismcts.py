@@ -58,7 +58,7 @@ from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES
 from ..rules.piles import mix_seed, seed_rng
 from .play import bot_seed_kernel
 from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
-from .ppo import NO_NETS
+from .network import NO_NETS
 
 #: Cap on the decisions of one rollout (far above any game's length, P-0.4).
 _MAX_STEPS = 1 << 20

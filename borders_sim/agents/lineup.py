@@ -2,13 +2,14 @@
 lineup plays inside the whole-game kernels.
 
 A *spec* is a bot name of :data:`~.bots.REGISTRY` (``honest``, ``ismcts``, ``ppo``, ...),
-``ppo@PATH`` (the ``ppo`` bot playing the policy file ``PATH``, or the ``policy.npz`` of a
-``borders-sim train`` output directory) or an OpenSpiel bot with options
+a network spec ``ppo[:argmax|:temp=T][@PATH]`` (the ``ppo`` bot greedy or at another
+temperature, playing the policy file ``PATH`` or the ``policy.npz`` of a ``borders-sim train``
+output directory: :func:`~.network.parse_net_spec`) or an OpenSpiel bot with options
 (``openspiel-ismcts:sims=50:rollout=honest``, :mod:`.openspiel`). :func:`bot_factory` gives its
 factory ``(seed) -> bot``, :func:`make_spec` its bot; :func:`compiled_kinds` says how a lineup
 plays in the compiled kernels, when it can: every heuristic is a compiled kind, and the ``ppo``
-specs of a lineup become the networks of one :class:`~.ppo.NetStack` (so they must share their
-hidden sizes).
+specs of a lineup become the networks of one :class:`~.network.NetStack`, each at its
+temperature (so they must share their hidden sizes).
 """
 
 from __future__ import annotations
@@ -19,36 +20,48 @@ from ..rules.args import as_seed
 from . import openspiel
 from .bots import REGISTRY, Bot
 from .policies import BOT_NET, COMPILED_BOTS
-from .ppo import NetStack, load_policy, shipped_policy, stack_nets
+from .network import NetStack, load_policy, net_player, parse_net_spec, stack_nets
+
+
+def _name(spec: str) -> str:
+    """The bot name a spec starts with."""
+    return spec.partition("@")[0].partition(":")[0]
 
 
 def known(spec: str) -> bool:
     """Whether ``spec`` starts with a known bot name (its options aside)."""
-    return (spec.partition("@")[0] in REGISTRY
-            or spec.partition(":")[0] in openspiel.KINDS)
+    return _name(spec) in REGISTRY or _name(spec) in openspiel.KINDS
 
 
 def split_spec(spec: str) -> tuple[str, dict]:
-    """``"ppo@PATH"`` -> ``("ppo", {"weights": "PATH"})``, any other spec without options ->
-    ``(spec, {})`` (an OpenSpiel spec's options are :func:`bot_factory`'s).
+    """A spec other than an OpenSpiel one as its bot name and :func:`~.bots.make` options:
+    ``"ppo:argmax@PATH"`` -> ``("ppo", {"weights": "PATH", "temperature": 0.0})``, a plain
+    name -> ``(name, {})`` (an OpenSpiel spec's options are :func:`bot_factory`'s).
 
     Raises:
-        ValueError: an unknown bot name, or ``@`` after a bot other than ``ppo``.
+        ValueError: an unknown bot name, or options or ``@`` after a bot other than ``ppo``,
+            or a bad ``ppo`` option.
     """
-    name, at, arg = spec.partition("@")
+    name = _name(spec)
     if name not in REGISTRY:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(REGISTRY))} "
-                         "(and ppo@PATH: the ppo bot with a policy file; OpenSpiel bots take "
-                         "options: openspiel-ismcts:sims=50)")
-    if not at:
+                         "(and ppo[:argmax|:temp=T][@PATH]: the ppo bot greedy or at a "
+                         "temperature, with a policy file; OpenSpiel bots take options: "
+                         "openspiel-ismcts:sims=50)")
+    if name != "ppo":
+        if spec != name:
+            raise ValueError(f"only ppo takes a policy file or options "
+                             f"(ppo[:argmax|:temp=T][@PATH]); got {spec!r}")
         return name, {}
-    if name != "ppo" or not arg:
-        raise ValueError(f"only ppo takes a policy file (ppo@PATH); got {spec!r}")
-    return name, {"weights": arg}
+    path, temperature = parse_net_spec(spec)
+    options: dict = {} if path is None else {"weights": path}
+    if spec.partition("@")[0] != "ppo":
+        options["temperature"] = temperature
+    return name, options
 
 
 def bot_factory(spec: str) -> Callable[[int], Bot]:
-    """The factory ``(seed) -> bot`` of ``spec``; a ``ppo@PATH`` file is read and checked, an
+    """The factory ``(seed) -> bot`` of ``spec``; a ``ppo`` spec's policy file is read and checked, an
     OpenSpiel spec's options too.
 
     Raises:
@@ -59,9 +72,9 @@ def bot_factory(spec: str) -> Callable[[int], Bot]:
         return openspiel.factory(spec)
     name, options = split_spec(spec)
     if "weights" in options:
-        policy_file = options["weights"]
-        load_policy(policy_file)
-        return lambda seed: REGISTRY[name](seed, weights=policy_file)
+        load_policy(options["weights"])
+    if options:
+        return lambda seed: REGISTRY[name](seed, **options)
     return REGISTRY[name]
 
 
@@ -78,21 +91,21 @@ def make_spec(spec: str, seed: int = 0) -> Bot:
 
 def compiled_kinds(specs: Sequence[str]) -> tuple[dict[str, int], NetStack] | None:
     """The compiled kind of every distinct spec of ``specs`` and the networks of its ``ppo``
-    specs, or None when some spec has no compiled twin (``ismcts``) or the networks differ in
-    hidden sizes."""
+    specs (each at its temperature), or None when some spec has no compiled twin (``ismcts``)
+    or the networks differ in hidden sizes."""
     kinds: dict[str, int] = {}
-    policies = []
+    players = []
     for spec in dict.fromkeys(specs):
-        if not known(spec) or spec.partition(":")[0] in openspiel.KINDS:
+        if not known(spec) or _name(spec) in openspiel.KINDS:
             return None
-        name, options = split_spec(spec)
+        name, _ = split_spec(spec)
         if name in COMPILED_BOTS:
             kinds[spec] = COMPILED_BOTS.index(name)
         elif name == "ppo":
-            kinds[spec] = BOT_NET + len(policies)
-            policies.append(load_policy(options["weights"]) if options else shipped_policy())
+            kinds[spec] = BOT_NET + len(players)
+            players.append(net_player(spec))
         else:
             return None
-    if len({p.hidden for p in policies}) > 1:
+    if len({p.policy.hidden for p in players}) > 1:
         return None
-    return kinds, stack_nets(policies)
+    return kinds, stack_nets([p.policy for p in players], [p.temperature for p in players])

@@ -27,7 +27,7 @@ from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
 from .policies import BOT_NET, BOT_RANDOM, COMPILED_BOTS, act_kernel
-from .ppo import NO_NETS, NetStack
+from .network import NO_NETS, NetStack
 
 
 class IllegalBotAction(RuntimeError):

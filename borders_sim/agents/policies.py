@@ -30,7 +30,7 @@ from ..rules.piles import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy
 from .honest import honest_policy
-from .ppo import NO_NETS, net_act
+from .network import NO_NETS, net_act
 from .strict import strict_policy
 
 #: Bot kinds with a compiled policy, by index (the ``kind`` of :func:`act_kernel`).

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._compile.notice import compile_notice
 from ..agents.lineup import compiled_kinds, make_spec
-from ..agents.ppo import NetStack
+from ..agents.network import NetStack
 from ..agents.play import run_bot_games
 from ..game.game import Game, IllegalActionError
 from ..game.views import observe

@@ -57,7 +57,7 @@ def parse_lineup(text: str) -> tuple[str, ...]:
 
     Raises:
         ValueError: an empty name, or a bot spec that :func:`~borders_sim.agents.lineup.
-            check_spec` refuses (an unknown name, a ``ppo@PATH`` file that is no policy, an
+            check_spec` refuses (an unknown name, a ``ppo`` spec whose file is no policy, an
             OpenSpiel bot with bad options or without OpenSpiel installed).
     """
     names = tuple(item.strip() for item in text.split(","))
@@ -66,7 +66,8 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     unknown = [name for name in names if not known(name)]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))} (ppo@PATH plays a policy file; "
+                         f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "
+                         "the shipped policy or a policy file, sampled unless :argmax; "
                          "OpenSpiel bots take options: openspiel-ismcts:sims=50)")
     for name in dict.fromkeys(names):  # each name once, in lineup order
         check_spec(name)

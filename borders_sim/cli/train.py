@@ -12,6 +12,7 @@ import argparse
 from dataclasses import fields
 
 from .. import __version__
+from ..agents.network import parse_net_spec
 from ..agents.policies import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
@@ -22,11 +23,15 @@ def _opponents(text: str) -> tuple[str, ...]:
     """An argparse type: comma-separated league members."""
     names = tuple(item.strip() for item in text.split(","))
     for name in names:
-        if name in COMPILED_BOTS or name in ("league", "ppo") or name.startswith("ppo@"):
+        if name in COMPILED_BOTS or name == "league":
             continue
-        raise argparse.ArgumentTypeError(
-            f"opponents are {', '.join(COMPILED_BOTS)}, ppo (frozen copies of the shipped "
-            f"policy), ppo@PATH (a frozen policy file) or league; got {name!r}")
+        try:
+            parse_net_spec(name)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(
+                f"opponents are {', '.join(COMPILED_BOTS)}, ppo[:argmax|:temp=T][@PATH] (frozen "
+                f"copies of the shipped policy or a policy file, sampled unless :argmax) or "
+                f"league; got {name!r} ({err})") from None
     return names
 
 

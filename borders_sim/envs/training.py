@@ -4,9 +4,11 @@ Each of the ``num_envs`` games has one *learning seat* (fixed, or drawn per game
 of opponents drawn per game from a *pool* of members. A member is either
 
 * a compiled bot, played inside the kernel with the seat's observation and mask, exactly as in
-  a tournament game: a name of :data:`~borders_sim.agents.COMPILED_BOTS`, ``"ppo"`` (the shipped
-  policy), ``"ppo@PATH"`` (a policy file), or a :class:`~borders_sim.agents.ppo.NetPlayer` (any
-  policy network, e.g. a frozen snapshot of the learner, at a temperature); or
+  a tournament game: a name of :data:`~borders_sim.agents.COMPILED_BOTS`, a network spec
+  (``"ppo"``, the shipped policy sampled as the ``ppo`` bot plays it; ``"ppo:argmax@PATH"``
+  and the rest of :func:`~borders_sim.agents.network.parse_net_spec`), or a
+  :class:`~borders_sim.agents.network.NetPlayer` (any policy network, e.g. a frozen snapshot
+  of the learner, at a temperature); or
 * an *external* member (any other name): its decisions come back to Python like the learner's,
   and the caller plays them in the same batch.
 
@@ -69,7 +71,7 @@ from .._compile.notice import compile_notice
 from .._compile.rowcopy import put_row
 from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
-from ..agents.ppo import NetPlayer, Policy, net_player, stack_nets
+from ..agents.network import NetPlayer, Policy, net_player, stack_nets
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
@@ -262,8 +264,8 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         num_envs: number of games N (>= 1).
         num_players: 3..8, the same in every game.
         opponents: the pool's members, in order (their indices are ``infos["member"]``):
-            compiled bot names, ``"ppo"``, ``"ppo@PATH"`` and
-            :class:`~borders_sim.agents.ppo.NetPlayer` objects are played in the kernel, any
+            compiled bot names, network specs (``"ppo"``, ``"ppo@PATH"``, ...) and
+            :class:`~borders_sim.agents.network.NetPlayer` objects are played in the kernel, any
             other name is an external member that the caller plays (module docstring).
         weights: the chance of each member per game (non-negative, normalised; default
             uniform); :meth:`set_weights` changes it for the games dealt afterwards.
@@ -494,7 +496,7 @@ def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
         raise ValueError("opponents must name at least one pool member")
     kinds, players, nets = [], [], 0
     for m in members:
-        if isinstance(m, str) and (m == "ppo" or m.startswith("ppo@")):
+        if isinstance(m, str) and m.partition("@")[0].partition(":")[0] == "ppo":
             m = net_player(m)
         if isinstance(m, NetPlayer):
             kinds.append(BOT_NET + nets)
@@ -502,7 +504,7 @@ def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
         elif isinstance(m, str) and m:
             kinds.append(COMPILED_BOTS.index(m) if m in COMPILED_BOTS else EXTERNAL)
         else:
-            raise ValueError(f"a pool member is a bot name, 'ppo', 'ppo@PATH' or a NetPlayer, "
+            raise ValueError(f"a pool member is a bot name, a network spec or a NetPlayer, "
                              f"got {m!r}")
         players.append(m)
     return np.array(kinds, dtype=np.int64), players

@@ -17,7 +17,7 @@ nothing to mark (no crate under check, no badge B, ...). Counts are raw (not nor
 one-hots and flags, 100 for gold, 10 for card counts, 20 for the history counters, ...):
 :func:`observation_scales` repeats them per entry, and dividing an observation by them puts
 every feature of a real game mostly within ``[0, 2]`` (the input normalisation of the learned
-policies, :mod:`borders_sim.agents.ppo`). Scales are fixed, so a normalised observation means
+policies, :mod:`borders_sim.agents.network`). Scales are fixed, so a normalised observation means
 the same in every game and every checkpoint.
 
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,

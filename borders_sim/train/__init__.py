@@ -9,8 +9,9 @@ importing it imports torch only when :func:`train` or :func:`evaluate` is first 
   the command line.
 * :mod:`.league`: the pool of opponents and how often each is met.
 * :mod:`.ppo`: the rollout storage, GAE and the clipped update.
-* :mod:`.model`: the policy-value network and its export to a policy file
-  (:mod:`borders_sim.agents.ppo` plays it without torch).
+* :mod:`.model`: the policy-value network for the update, and its export to a policy file
+  (played without torch by the compiled network, :mod:`borders_sim.agents.network`).
+* :mod:`.acting`: the learner's actions during a rollout, drawn by that compiled network.
 """
 
 from typing import Any

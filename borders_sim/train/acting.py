@@ -3,12 +3,11 @@
 Acting needs, per decision, a sample of the masked policy, its log-probability and the value
 estimate: a forward pass of the policy-value network. In torch that is a dense product over the
 1822 inputs and all 513 logits for a batch of ``num_envs`` rows, which costs about as much as
-learning from the sample. The compiled kernel :func:`sample_chunk` computes the same function
-the way the ``ppo`` bot does (:mod:`borders_sim.agents.ppo`): the first layer over the
-observation's non-zero entries only (about 150 of 1822), the logits of the legal actions only,
-plus the value head, on all threads without the GIL. The weights are the trainer's, exported
-after every update; the log-probabilities agree with torch's to float rounding, which PPO's
-ratio absorbs.
+learning from the sample. :func:`sample_chunk` runs the network's one compiled forward pass and
+draw (:mod:`borders_sim.agents.network`, the same code every ``ppo`` player runs) at
+temperature 1, plus the value head on the same trunk, on all threads without the GIL. The
+weights are the trainer's, exported after every update; the log-probabilities agree with
+torch's to float rounding, which PPO's ratio absorbs.
 
 Each game slot samples from its own generator (xorshift128+ words seeded from the run's seed
 and the slot), so the actions do not depend on the thread count.
@@ -16,62 +15,36 @@ and the slot), so the actions do not depend on the thread count.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._compile.batch import run_chunks
 from .._compile.jit import kernel
-from ..agents.ppo import NetStack, hidden_layer, stack_nets
+from ..agents.network import NetStack, choose, hidden_layer, legal_logits, stack_nets
 from ..rules.actions import NUM_ACTIONS
-from ..rules.piles import mix_seed, next_below, seed_rng
+from ..rules.piles import mix_seed, seed_rng
 from .model import PolicyValueNet
-
-_UNIT = 1 << 30
 
 
 @kernel(nogil=True)
 def sample_chunk(lo, hi, nets, value_w, value_b, obs, masks, rngs, action, logp, value):
-    """For rows ``lo .. hi - 1``: a sample of network 0 of ``nets`` over the legal ids of
-    ``masks[i]`` (uint8) into ``action[i]``, its log-probability into ``logp[i]`` and the value
-    head (``value_w`` float32[H1], ``value_b``) into ``value[i]``. A chunk kernel
+    """For rows ``lo .. hi - 1``: a draw of network 0 of ``nets`` at its temperature over the
+    legal ids of ``masks[i]`` (uint8) into ``action[i]``, its log-probability into ``logp[i]``
+    and the value head (``value_w`` float32[H1], ``value_b``) into ``value[i]``. A chunk kernel
     (:mod:`borders_sim._compile.batch`)."""
-    wp = nets.wp[0]
-    bp = nets.bp[0]
     ids = np.empty(NUM_ACTIONS, dtype=np.int64)
     logits = np.empty(NUM_ACTIONS, dtype=np.float64)
+    weights = np.empty(NUM_ACTIONS, dtype=np.float64)
+    temp = nets.temp[0]
     for i in range(lo, hi):
         h1 = hidden_layer(nets, 0, obs[i])
         v = np.float64(value_b)
         for u in range(h1.shape[0]):
             v += value_w[u] * h1[u]
         value[i] = v
-        mask = masks[i]
-        k = 0
-        top = -np.inf
-        for a in range(NUM_ACTIONS):
-            if mask[a] != 0:
-                z = np.float64(bp[a])
-                row = wp[a]
-                for u in range(h1.shape[0]):
-                    z += row[u] * h1[u]
-                ids[k] = a
-                logits[k] = z
-                if z > top:
-                    top = z
-                k += 1
-        total = 0.0
-        for j in range(k):
-            total += math.exp(logits[j] - top)
-        u = next_below(rngs[i], _UNIT) / _UNIT * total
-        pick = k - 1
-        for j in range(k - 1):
-            u -= math.exp(logits[j] - top)
-            if u < 0:
-                pick = j
-                break
+        k = legal_logits(nets, 0, h1, masks[i], ids, logits)
+        pick, lp = choose(logits, k, temp, rngs[i], weights)
         action[i] = ids[pick]
-        logp[i] = logits[pick] - top - math.log(total)
+        logp[i] = lp
 
 
 class CompiledActor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..agents.ppo import Policy
+from ..agents.network import Policy
 from .league import LEAGUE_BOTS, League
 
 

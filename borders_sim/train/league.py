@@ -1,11 +1,14 @@
 """The league: the pool of opponents a run trains against, and how often it meets each.
 
-Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``strict``, ``random``), frozen policy
-networks (``ppo``: the shipped policy; ``ppo@PATH``: a policy file) and, with self-play,
-``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's current
-policy is frozen into the oldest snapshot slot (the slots fill up first), so the learner plays
-its own past. Snapshots play as a sample of their policy (temperature 1), the other networks
-as the ``ppo`` bot does (their most likely legal action). All members play inside the
+Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``strict``, ``random``),
+frozen policy networks (network specs: ``ppo``, the shipped policy; ``ppo@PATH``, a policy
+file; ``ppo:argmax``, greedy; :func:`~borders_sim.agents.network.parse_net_spec`) and, with
+self-play, ``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's
+current policy is frozen into the oldest snapshot slot (the slots fill up first), so the
+learner plays its own past. Every network plays at its temperature through the one compiled
+sampler (:mod:`borders_sim.agents.network`): snapshots and plain specs sample their policy
+(temperature 1, as the ``ppo`` bot plays), ``ppo:argmax`` takes its most likely legal action.
+All members play inside the
 compiled training env (:class:`~borders_sim.envs.training.TrainingEnv`); a game's opponents are
 one member (a copy in every opponent seat) or, at a mixed table (``mixed``), one member per
 seat; a game counts for each member at its table.
@@ -23,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..agents.ppo import NetPlayer, Policy, net_player
+from ..agents.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_player,
+                              parse_net_spec)
 from ..agents.policies import COMPILED_BOTS
 
 #: Games an average of win shares mostly looks back on.
@@ -52,9 +56,13 @@ class League:
 
     def __post_init__(self) -> None:
         for name in self.bots:
-            if name not in COMPILED_BOTS and not (name == "ppo" or name.startswith("ppo@")):
-                raise ValueError(f"league members are compiled bots ({', '.join(COMPILED_BOTS)}), "
-                                 f"'ppo' or 'ppo@PATH', got {name!r}")
+            if name not in COMPILED_BOTS:
+                try:
+                    parse_net_spec(name)
+                except ValueError:
+                    raise ValueError(f"league members are compiled bots "
+                                     f"({', '.join(COMPILED_BOTS)}) or network specs "
+                                     f"(ppo[:argmax|:temp=T][@PATH]), got {name!r}") from None
         if self.snapshots and self.initial is None:
             raise ValueError("self-play snapshots need the initial policy")
         m = len(self.bots) + self.snapshots
@@ -68,9 +76,10 @@ class League:
 
     def members(self) -> list[str | NetPlayer]:
         """The pool for :class:`~borders_sim.envs.training.TrainingEnv`, in member order."""
-        out: list[str | NetPlayer] = [net_player(b) if b.startswith("ppo") else b
+        out: list[str | NetPlayer] = [b if b in COMPILED_BOTS else net_player(b)
                                       for b in self.bots]
-        out += [NetPlayer(f"self-{k}", self.initial, 1.0) for k in range(self.snapshots)]
+        out += [NetPlayer(f"self-{k}", self.initial, SAMPLE_TEMPERATURE)
+                for k in range(self.snapshots)]
         return out
 
     def weights(self) -> np.ndarray:

@@ -47,7 +47,7 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..agents.ppo import Policy, load_policy, save_policy
+from ..agents.network import Policy, load_policy, save_policy
 from ..envs.training import TrainingEnv
 from ..rules.args import as_int, as_seed
 from .acting import CompiledActor

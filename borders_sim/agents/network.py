@@ -1,0 +1,340 @@
+"""A policy network: its arrays, its file, and its compiled forward pass and sampling.
+
+The network reads a player's observation vector and legal mask only, like every bot:
+
+* **input**: the observation times its documented inverse per-feature scales
+  (:func:`~borders_sim.rules.observation.observation_scales`);
+* **trunk**: two fully connected layers with ``tanh``;
+* **policy head**: one logit per action id; illegal ids are never considered.
+
+**Compiled, written once.** The forward pass (:func:`hidden_layer`, :func:`legal_logits`) and
+the choice among the legal logits (:func:`choose`) are numba code over plain numpy arrays, and
+every player of a network goes through them: the ``ppo`` bot (:mod:`.ppo`), a ``ppo`` seat
+inside the whole-game kernels (tournaments on the compiled path, the training env's opponents,
+the league's self-play snapshots) through :func:`net_act`, and the trainer's own acting
+(:mod:`borders_sim.train.acting`), which adds the value head on the same trunk. Torch
+(:mod:`borders_sim.train.model`) holds the same function for the update only. The first layer
+skips the zero entries of the observation (about 150 of 1822 are non-zero) and the policy head
+computes the legal actions' logits only, so a decision costs a few microseconds.
+
+**Temperature.** A network plays at a temperature ``T``: ``T = 0`` takes the legal action of
+highest logit (the first on ties), ``T > 0`` draws from ``softmax(logits / T)`` over the legal
+actions with the player's own generator; ``T = 1`` is the policy as trained
+(:data:`SAMPLE_TEMPERATURE`, the default of the ``ppo`` bot: a bluffing game needs a mixed
+policy, see :mod:`.ppo`).
+
+**The file** (:func:`save_policy`, :func:`load_policy`) is an ``.npz`` of float32 arrays
+``inv_scale`` [OBS_SIZE], ``w0`` [OBS_SIZE, H0], ``b0`` [H0], ``w1`` [H0, H1], ``b1`` [H1],
+``wp`` [NUM_ACTIONS, H1] (one row per action), ``bp`` [NUM_ACTIONS], plus ``format`` and
+``meta`` (a JSON string: how it was trained). The package ships one, :data:`SHIPPED_WEIGHTS`.
+
+**Specs.** A network player is written ``ppo[:OPTION][@PATH]`` in lineups and pools
+(:func:`parse_net_spec`): ``@PATH`` a policy file or ``borders-sim train`` output directory
+(default: the shipped policy); ``OPTION`` ``argmax`` (temperature 0) or ``temp=T`` (default:
+:data:`SAMPLE_TEMPERATURE`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .._compile.jit import kernel
+from ..rules.actions import NUM_ACTIONS
+from ..rules.observation import OBS_SIZE
+from ..rules.piles import next_below
+
+FORMAT = "borders_sim.policy/1"
+#: The policy the package ships (``make("ppo")``).
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "weights" / "ppo.npz"
+#: The temperature a network plays at unless told otherwise: the policy as trained.
+SAMPLE_TEMPERATURE = 1.0
+#: The largest temperature a spec or a bot takes (beyond it the draw is uniform to float
+#: rounding anyway).
+MAX_TEMPERATURE = 1e3
+_ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
+_UNIT = 1 << 30
+
+
+@dataclass
+class Policy:
+    """A policy network's arrays (float32, the layout of the module docstring) and ``meta``."""
+
+    inv_scale: np.ndarray
+    w0: np.ndarray
+    b0: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    wp: np.ndarray
+    bp: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in _ARRAYS:
+            setattr(self, name, np.ascontiguousarray(getattr(self, name), dtype=np.float32))
+        h0, h1 = self.b0.shape[0], self.b1.shape[0]
+        want = {"inv_scale": (OBS_SIZE,), "w0": (OBS_SIZE, h0), "b0": (h0,), "w1": (h0, h1),
+                "b1": (h1,), "wp": (NUM_ACTIONS, h1), "bp": (NUM_ACTIONS,)}
+        for name, shape in want.items():
+            got = getattr(self, name).shape
+            if got != shape:
+                raise ValueError(f"policy array {name!r} has shape {got}, expected {shape}")
+            if not np.all(np.isfinite(getattr(self, name))):
+                raise ValueError(f"policy array {name!r} holds NaN or infinite values")
+
+    @property
+    def hidden(self) -> tuple[int, int]:
+        """The sizes of the two hidden layers."""
+        return self.b0.shape[0], self.b1.shape[0]
+
+
+def as_temperature(value: Any, what: str = "temperature") -> float:
+    """``value`` as a temperature (a number from 0 to :data:`MAX_TEMPERATURE`), else a
+    ValueError naming ``what``."""
+    try:
+        t = float(value)
+    except (TypeError, ValueError):
+        t = math.nan
+    if isinstance(value, bool) or not 0.0 <= t <= MAX_TEMPERATURE:
+        raise ValueError(f"{what} must be a number from 0 to {MAX_TEMPERATURE:g}, got {value!r}")
+    return t
+
+
+def parse_net_spec(spec: str) -> tuple[str | None, float]:
+    """The policy file (None: the shipped policy) and temperature of a network spec
+    ``ppo[:argmax|:temp=T][@PATH]`` (module docstring).
+
+    Raises:
+        ValueError: not a network spec, an unknown option or a bad temperature.
+    """
+    head, at, path = spec.partition("@")
+    name, colon, option = head.partition(":")
+    if name != "ppo" or (at and not path):
+        raise ValueError(f"a network player is ppo[:argmax|:temp=T][@PATH], got {spec!r}")
+    temperature = SAMPLE_TEMPERATURE
+    if colon:
+        if option == "argmax":
+            temperature = 0.0
+        elif option.startswith("temp="):
+            temperature = as_temperature(option[5:], f"the temperature of {spec!r}")
+        else:
+            raise ValueError(f"the ppo options are 'argmax' and 'temp=T', got {option!r} in "
+                             f"{spec!r}")
+    return (path or None), temperature
+
+
+@dataclass(frozen=True)
+class NetPlayer:
+    """A policy network as a compiled player of a batch (a training env's opponent, a
+    tournament's ``ppo`` seat): ``policy`` at ``temperature`` (module docstring), named
+    ``name`` in logs and tables."""
+
+    name: str
+    policy: Policy
+    temperature: float = SAMPLE_TEMPERATURE
+
+
+def net_player(spec: str) -> NetPlayer:
+    """The :class:`NetPlayer` of a network spec (:func:`parse_net_spec`), playing as the
+    ``ppo`` bot of that spec does."""
+    path, temperature = parse_net_spec(spec)
+    return NetPlayer(spec, load_policy(path) if path else shipped_policy(), temperature)
+
+
+def shipped_policy() -> Policy:
+    """The shipped policy (:data:`SHIPPED_WEIGHTS`)."""
+    if not SHIPPED_WEIGHTS.exists():
+        raise ValueError(f"the shipped ppo policy {SHIPPED_WEIGHTS} is missing from this install")
+    return load_policy(SHIPPED_WEIGHTS)
+
+
+def save_policy(path: str | os.PathLike, policy: Policy) -> Path:
+    """Write ``policy`` as a policy file (module docstring); returns the path."""
+    path = Path(path)
+    arrays = {name: getattr(policy, name) for name in _ARRAYS}
+    part = path.with_name(path.name + ".part")
+    with open(part, "wb") as f:  # (np.savez would add ".npz" to a name without it)
+        np.savez_compressed(f, format=np.array(FORMAT), meta=np.array(json.dumps(policy.meta)),
+                            **arrays)
+    os.replace(part, path)
+    return path
+
+
+def load_policy(path: str | os.PathLike) -> Policy:
+    """Read a policy file, or the ``policy.npz`` of a directory (a ``borders-sim train``
+    output).
+
+    Raises:
+        ValueError: not a policy file (the message names the file and the problem).
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / "policy.npz"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if "format" not in data or str(data["format"]) != FORMAT:
+                raise ValueError(f"{path}: not a {FORMAT} file")
+            missing = [name for name in _ARRAYS if name not in data]
+            if missing:
+                raise ValueError(f"{path}: missing arrays {missing}")
+            arrays = {name: data[name] for name in _ARRAYS}
+            meta = json.loads(str(data["meta"])) if "meta" in data else {}
+    except (OSError, EOFError) as err:
+        raise ValueError(f"cannot read the policy file {str(path)!r}: {err}") from None
+    return Policy(meta=meta, **arrays)
+
+
+def policy_meta(path: str | os.PathLike) -> dict[str, Any]:
+    """The ``meta`` record of a policy file (how it was trained)."""
+    return load_policy(path).meta
+
+
+# --- stacks of networks for the kernels --------------------------------------------------------
+class NetStack(NamedTuple):
+    """``K`` networks of one shape, stacked along a first axis, and each one's temperature
+    (module docstring): what the compiled players receive (:func:`net_act`)."""
+
+    inv_scale: np.ndarray  # float32[K, OBS_SIZE]
+    w0: np.ndarray  # float32[K, OBS_SIZE, H0]
+    b0: np.ndarray  # float32[K, H0]
+    w1: np.ndarray  # float32[K, H0, H1]
+    b1: np.ndarray  # float32[K, H1]
+    wp: np.ndarray  # float32[K, NUM_ACTIONS, H1]
+    bp: np.ndarray  # float32[K, NUM_ACTIONS]
+    temp: np.ndarray  # float64[K]
+
+
+def stack_nets(policies: list[Policy], temps: list[float] | None = None) -> NetStack:
+    """The :class:`NetStack` of ``policies`` (all with the same hidden sizes), each at its
+    temperature of ``temps`` (default: 0, the most likely legal action)."""
+    if not policies:
+        return NO_NETS
+    shapes = {p.hidden for p in policies}
+    if len(shapes) != 1:
+        raise ValueError(f"networks of one compiled batch must have the same hidden sizes, got "
+                         f"{sorted(shapes)}")
+    temps = [0.0] * len(policies) if temps is None else list(temps)
+    if len(temps) != len(policies):
+        raise ValueError(f"one temperature per network, got {temps!r}")
+    temps = [as_temperature(t) for t in temps]
+    return NetStack(*(np.ascontiguousarray(np.stack([getattr(p, name) for p in policies]))
+                      for name in _ARRAYS), np.asarray(temps, dtype=np.float64))
+
+
+def _blank_net() -> Policy:
+    h = 1
+    return Policy(np.zeros(OBS_SIZE), np.zeros((OBS_SIZE, h)), np.zeros(h), np.zeros((h, h)),
+                  np.zeros(h), np.zeros((NUM_ACTIONS, h)), np.zeros(NUM_ACTIONS))
+
+
+#: The stack passed where no network plays (one blank network: the kernels' argument types
+#: stay the same).
+NO_NETS = NetStack(*(np.ascontiguousarray(np.stack([getattr(_blank_net(), name)]))
+                     for name in _ARRAYS), np.zeros(1, dtype=np.float64))
+
+
+# --- the compiled forward pass and choice -------------------------------------------------------
+@njit(inline="always")
+def hidden_layer(nets, j, obs):
+    """The second hidden layer of network ``j`` for ``obs`` (float32[H1])."""
+    w0 = nets.w0[j]
+    inv = nets.inv_scale[j]
+    h0 = nets.b0[j].copy()
+    for i in range(np.uint64(obs.shape[0])):  # skip the zero entries (most of them)
+        x = obs[i]
+        if x != 0:
+            x = x * inv[i]
+            row = w0[i]
+            for u in range(np.uint64(h0.shape[0])):
+                h0[u] += x * row[u]
+    w1 = nets.w1[j]
+    h1 = nets.b1[j].copy()
+    for u in range(np.uint64(h0.shape[0])):
+        x = np.tanh(h0[u])
+        row = w1[u]
+        for v in range(np.uint64(h1.shape[0])):
+            h1[v] += x * row[v]
+    for v in range(np.uint64(h1.shape[0])):
+        h1[v] = np.tanh(h1[v])
+    return h1
+
+
+@njit(inline="always")
+def legal_logits(nets, j, h1, mask, ids, logits):
+    """The logits of network ``j``'s policy head on trunk output ``h1`` for the legal ids of
+    ``mask`` (uint8, 1 = legal), in id order: ``ids[:k]`` the ids, ``logits[:k]`` theirs
+    (float64; both at least as long as the legal count). Returns ``k``."""
+    wp = nets.wp[j]
+    bp = nets.bp[j]
+    k = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a] != 0 and k < ids.shape[0]:
+            z = np.float64(bp[a])
+            row = wp[a]
+            for v in range(np.uint64(h1.shape[0])):
+                z += row[v] * h1[v]
+            ids[k] = a
+            logits[k] = z
+            k += 1
+    return k
+
+
+@njit(inline="always")
+def choose(logits, k, temp, rng, weights):
+    """The choice among ``logits[:k]`` (``k >= 1``) at temperature ``temp``: the index of the
+    highest (the first on ties) at 0, else a draw from ``softmax(logits[:k] / temp)`` with
+    ``rng`` (``weights``: scratch, at least ``k`` long); and the chosen index's
+    log-probability under the distribution drawn from (0 for the highest at temperature 0 or
+    a single choice). No draw is taken when there is nothing to draw."""
+    best = 0
+    for i in range(1, k):
+        if logits[i] > logits[best]:
+            best = i
+    if temp == 0 or k == 1:
+        return best, 0.0
+    top = logits[best]
+    total = 0.0
+    for i in range(k):
+        w = math.exp((logits[i] - top) / temp)
+        weights[i] = w
+        total += w
+    u = next_below(rng, _UNIT) / _UNIT * total
+    pick = k - 1
+    for i in range(k - 1):
+        u -= weights[i]
+        if u < 0:
+            pick = i
+            break
+    return pick, (logits[pick] - top) / temp - math.log(total)
+
+
+@kernel
+def net_act(nets, j, obs, mask, count, rng):
+    """The action of network ``j`` of ``nets`` (a :class:`NetStack`) for ``obs`` and ``mask``
+    (uint8, 1 = legal, ``count >= 1`` legal ids), at the network's temperature, drawing from
+    ``rng`` (module docstring)."""
+    ids = np.empty(count, dtype=np.int64)
+    logits = np.empty(count, dtype=np.float64)
+    k = legal_logits(nets, j, hidden_layer(nets, j, obs), mask, ids, logits)
+    pick, _ = choose(logits, k, nets.temp[j], rng, np.empty(k, dtype=np.float64))
+    return ids[pick]
+
+
+@kernel
+def net_logits(nets, j, obs, out):
+    """All ``NUM_ACTIONS`` logits of network ``j`` for ``obs`` into ``out`` (float64), for
+    tests and analysis (the players compute the legal ones only)."""
+    h1 = hidden_layer(nets, j, obs)
+    for a in range(NUM_ACTIONS):
+        z = np.float64(nets.bp[j][a])
+        for v in range(np.uint64(h1.shape[0])):
+            z += nets.wp[j][a, v] * h1[v]
+        out[a] = z
+    return out
