@@ -72,6 +72,31 @@ def local_cluster_kwargs(num_cpus: int | None = None) -> dict:
             "runtime_env": {"env_vars": {"PYTHONPATH": pythonpath}}}
 
 
+def start_ray(address: str | None, num_cpus: int | None) -> bool:
+    """Start Ray in this process (a local cluster of ``num_cpus`` CPUs, or a connection to
+    ``address``) unless it is already initialized; returns whether it was started here (the
+    caller then shuts it down).
+
+    Raises:
+        RuntimeError: Ray is missing, the address unreachable, or Ray fails to start.
+    """
+    ray = import_ray()
+    if ray.is_initialized():
+        return False
+    if address is not None:
+        check_address(address)
+        kwargs: dict = {"address": address}
+    else:
+        kwargs = local_cluster_kwargs(num_cpus)
+    try:
+        ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False, **kwargs)
+    except Exception as err:  # Ray raises many kinds; report them in one line
+        first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+        raise RuntimeError(f"Ray failed to start or connect: {type(err).__name__}: "
+                           f"{first}") from None
+    return True
+
+
 def _task(play: Callable[..., dict], t: Tournament, start: int, count: int, path: str,
           record: bool) -> dict:
     numba.set_num_threads(1)
@@ -89,20 +114,7 @@ def ray_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, 
         RuntimeError: Ray is missing, the address unreachable, or Ray fails to start.
     """
     ray = import_ray()
-    if address is not None:
-        check_address(address)
-        kwargs: dict = {"address": address}
-    else:
-        kwargs = local_cluster_kwargs(num_cpus)
-    started = not ray.is_initialized()
-    if started:
-        try:
-            ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False,
-                     **kwargs)
-        except Exception as err:  # Ray raises many kinds; report them in one line
-            first = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            raise RuntimeError(f"Ray failed to start or connect: {type(err).__name__}: "
-                               f"{first}") from None
+    started = start_ray(address, num_cpus)
     refs: dict = {}
     try:
         task = ray.remote(num_cpus=1)(_task)
