@@ -14,7 +14,9 @@ slower), each trainer figure after one warm-up update:
   by a small compiled helper timed apart: learner steps/s at 3, 4, 5 and 8 players;
 * the trainer (:mod:`borders_sim.train`, the shipped recipe's network and rollout shape,
   against the heuristics and random): learner steps/s, and the split of its time between the
-  env, inference (acting) and the PPO update;
+  env, inference (acting) and the PPO update; and the same trainer with the update's first
+  layer dense (the product over all 1822 inputs, as before :mod:`borders_sim.train.sparse`),
+  swapped in for this row only;
 * sb3-contrib's ``MaskablePPO`` with its defaults (``MlpPolicy``, ``n_steps=2048``) on
   :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env), and on the
   compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` (bring your own algorithm);
@@ -40,6 +42,7 @@ from borders_sim.envs import SingleSeatEnv  # noqa: E402
 from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
 from borders_sim.envs.training import TrainingEnv  # noqa: E402
 from borders_sim.train import TrainConfig  # noqa: E402
+from borders_sim.train.model import PolicyValueNet  # noqa: E402
 from borders_sim.train.trainer import Trainer  # noqa: E402
 
 POOL = ("honest", "bluffer", "collector", "random")
@@ -100,6 +103,12 @@ def trainer_rate(updates: int, config: TrainConfig) -> dict:
             "split": {k: v / seconds for k, v in split.items()}}
 
 
+def dense_inputs(self: PolicyValueNet, obs: np.ndarray) -> torch.Tensor:
+    """The update's input as a dense tensor (:meth:`PolicyValueNet.forward_inputs` then runs
+    the dense first layer): the ablation row."""
+    return torch.from_numpy(np.asarray(obs, dtype=np.float32))
+
+
 def maskable_rate(env, timesteps: int, **kwargs) -> float:
     """Learner steps/s of sb3-contrib's MaskablePPO (defaults unless given) on ``env``."""
     from sb3_contrib import MaskablePPO
@@ -124,12 +133,20 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([f"training env, compiled opponents, {n} players", si(rate), "-"])
     config = TrainConfig(opponents=("honest", "bluffer", "collector", "random"), eval_every=0,
                          checkpoint_every=10**9, snapshots=0)
-    tr = trainer_rate(2 if args.quick else 6, config)
-    out["trainer"] = tr
-    split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
-    rows.append([f"trainer (masked PPO, {config.num_envs} envs x {config.steps} steps, "
-                 f"{config.hidden[0]}x{config.hidden[1]} MLP)", si(tr["steps_per_s"]),
-                 split])
+    for key, label in (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer")):
+        sparse_inputs = PolicyValueNet.inputs
+        if key == "trainer_dense":
+            PolicyValueNet.inputs = dense_inputs
+        try:
+            tr = trainer_rate(2 if args.quick else 6, config)
+        finally:
+            PolicyValueNet.inputs = sparse_inputs
+        out[key] = tr
+        split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
+        rows.append([f"trainer (masked PPO, {config.num_envs} envs x {config.steps} steps, "
+                     f"{config.hidden[0]}x{config.hidden[1]} MLP, {label})",
+                     si(tr["steps_per_s"]), split])
+    tr = out["trainer"]
     steps = 2048 if args.quick else 4096
     single = maskable_rate(SingleSeatEnv(num_players=4), steps)
     out["maskable_single"] = single

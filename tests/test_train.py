@@ -117,6 +117,46 @@ def test_the_compiled_logits_are_torchs():
         game.step(bots[seat].act(obs, mask))
 
 
+def test_the_sparse_first_layer_is_the_dense_one():
+    """The update's first layer from the non-zero entries (``model.inputs`` on the CPU) gives
+    the dense network's logits, values and every gradient, to float rounding; int16
+    observations (the demonstrations') too."""
+    from borders_sim.train.model import take
+    from borders_sim.train.sparse import SparseRows
+    model = PolicyValueNet((32, 16))
+    rng = np.random.default_rng(1)
+    obs = (rng.integers(-3, 9, (40, OBS_SIZE)) * (rng.random((40, OBS_SIZE)) < 0.08))
+    obs[5] = 0  # a row without a non-zero entry
+    mask = torch.from_numpy(rng.random((40, NUM_ACTIONS)) < 0.05)
+    mask[:, 7] = True
+    dense = torch.from_numpy(obs.astype(np.float32))
+
+    def grads(forward, m):
+        model.zero_grad()
+        logits, value = forward()
+        (torch.log_softmax(logits, -1).masked_fill(~m, 0).sum() + value.pow(2).sum()).backward()
+        return [p.grad.clone() for p in model.parameters()], logits.detach(), value.detach()
+
+    for form in (obs.astype(np.float32), obs.astype(np.int16)):
+        inputs = model.inputs(form)
+        assert isinstance(inputs, SparseRows)
+        rows = torch.arange(3, 40, 2)
+        want = grads(lambda: model(dense[rows], mask[rows]), mask[rows])
+        got = grads(lambda: model.forward_inputs(take(inputs, rows), mask[rows]), mask[rows])
+        for a, b in zip(want[0] + list(want[1:]), got[0] + list(got[1:])):
+            assert torch.allclose(a, b, atol=1e-4), (a - b).abs().max()
+
+
+def test_a_device_torch_cannot_use_is_refused(tmp_path):
+    from borders_sim.train.trainer import training_device
+    assert training_device("cpu") == torch.device("cpu")
+    with pytest.raises(ValueError, match="device must be 'cpu' or 'cuda'"):
+        training_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="sees no CUDA GPU"):
+            Trainer(TrainConfig(**TINY, device="cuda"), tmp_path)
+
+
 def test_export_matches_the_compiled_bot():
     model = PolicyValueNet((16, 8))
     policy = model.policy()
@@ -187,11 +227,13 @@ def test_the_command_line(tmp_path, capsys):
     code = cli.main(["train", "--players", "3", "--opponents", "honest,random", "--minutes", "5",
                      "--seed", "1", "--out", str(out), "--max-updates", "2", "--num-envs", "4",
                      "--steps", "4", "--hidden", "8", "8", "--eval-every", "2", "--eval-games",
-                     "6", "--no-progress"])
+                     "6", "--anchor", "0.1", "--anchor-every", "1", "--no-progress", "--plot"])
     assert code == 0, capsys.readouterr().err
-    assert (out / "policy.npz").exists()
+    assert (out / "policy.npz").exists() and (out / "curve.png").exists()
     curve = json.loads((out / "curve.json").read_text())
     assert set(curve[-1]["eval"]) == {"honest", "bluffer", "collector", "strict"}
+    assert set(curve[-1]["deviators"]) == {"honest", "bluffer", "collector", "strict", "random"}
+    assert all(r["games"] == 6 for r in curve[-1]["deviators"].values())
     with pytest.raises(SystemExit):
         cli.main(["train", "--opponents", "nobody", "--out", str(out)])
     assert "opponents are" in capsys.readouterr().err
@@ -257,6 +299,22 @@ def test_the_anchor_holds_the_policy_near_where_it_started(tmp_path):
     resumed.resume(trainer.checkpoint())
     for p, q in zip(trainer.anchor.parameters(), resumed.anchor.parameters()):
         assert torch.equal(p, q) and not q.requires_grad
+
+
+def test_a_moving_anchor_follows_the_policy(tmp_path):
+    """anchor_every=K: the anchor is the policy of every K-th update (a magnet), and needs no
+    teacher; a fixed anchor does."""
+    with pytest.raises(ValueError, match="a fixed anchor"):
+        Trainer(TrainConfig(**TINY, ppo=PPOSettings(anchor_coef=0.1)), tmp_path)
+    trainer = Trainer(TrainConfig(**TINY, ppo=PPOSettings(anchor_coef=0.1, anchor_every=2)),
+                      tmp_path)
+    start = [p.clone() for p in trainer.anchor.parameters()]
+    trainer.step()
+    assert all(torch.equal(a, b) for a, b in zip(start, trainer.anchor.parameters()))
+    trainer.step()
+    assert all(torch.equal(a, b) for a, b in zip(trainer.model.parameters(),
+                                                 trainer.anchor.parameters()))
+    assert trainer.curve[-1]["anchor_kl"] > 0
 
 
 def test_a_mixed_table_counts_for_each_member_at_it(tmp_path):

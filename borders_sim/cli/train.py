@@ -113,10 +113,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     help="weight of a KL penalty toward the policy the run starts from (the "
                          "imitated bot or --init; 0: none), so PPO improves on it without "
                          "forgetting it")
+    tr.add_argument("--anchor-every", type=int_in(0, 10**9), default=PPOSettings.anchor_every,
+                    metavar="K", help="move the anchor to the current policy every K updates "
+                                      "(a magnet, as in magnetic mirror descent; 0: the anchor "
+                                      "stays where the run started)")
     tr.add_argument("--resume", action="store_true",
                     help="continue from the newest checkpoint in --out")
     tr.add_argument("--torch-threads", type=int_in(1, 256), default=d["torch_threads"],
                     metavar="T", help="torch threads (1 is fastest beside the env on 2 cores)")
+    tr.add_argument("--device", default=d["device"], metavar="DEV",
+                    help="where the update runs: cpu, or cuda (a GPU; the env and the acting "
+                         "network stay on the CPU)")
     tr.add_argument("--plot", action="store_true", help="also draw curve.png (matplotlib)")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(run=run)
@@ -142,11 +149,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         hidden=tuple(args.hidden), lr=args.lr, reward=args.reward, dense=not args.sparse,
         mixed=args.mixed, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
-        eval_games=args.eval_games, torch_threads=args.torch_threads, init=args.init,
+        eval_games=args.eval_games, torch_threads=args.torch_threads, device=args.device,
+        init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,
         imitate_epochs=args.imitate_epochs,
         ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches,
-                        anchor_coef=args.anchor))
+                        anchor_coef=args.anchor, anchor_every=args.anchor_every))
     print(f"borders-sim {__version__} train: {args.players} players against "
           f"{','.join(args.opponents)}, {args.minutes:g} min, seed {args.seed}, into {args.out}",
           flush=True)

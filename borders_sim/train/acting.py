@@ -63,8 +63,8 @@ class CompiledActor:
     def load(self, model: PolicyValueNet) -> None:
         """Act with ``model``'s current weights from now on."""
         self.nets = stack_nets([model.policy()], [1.0])
-        self.value_w = model.v.weight.detach().numpy()[0].astype(np.float32)
-        self.value_b = float(model.v.bias.detach().numpy()[0])
+        self.value_w = model.v.weight.detach().cpu().numpy()[0].astype(np.float32)
+        self.value_b = float(model.v.bias.detach().cpu().numpy()[0])
 
     def act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:

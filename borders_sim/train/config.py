@@ -11,8 +11,9 @@ from .league import LEAGUE_BOTS, League
 @dataclass
 class PPOSettings:
     """The update's settings (CleanRL's names and defaults where they apply); ``anchor_coef``:
-    the weight of the KL penalty toward the policy the run started from (0: none; see
-    :mod:`borders_sim.train.ppo`)."""
+    the weight of the KL penalty toward the anchor, the policy the run started from (0: none;
+    see :mod:`borders_sim.train.ppo`); ``anchor_every``: move the anchor to the current policy
+    every that many updates (0: never; the magnet schedule of :mod:`borders_sim.train.trainer`)."""
 
     gamma: float = 0.999
     gae_lambda: float = 0.95
@@ -23,8 +24,7 @@ class PPOSettings:
     entropy_coef: float = 0.01
     max_grad_norm: float = 0.5
     anchor_coef: float = 0.0
-
-
+    anchor_every: int = 0
 
 @dataclass
 class TrainConfig:
@@ -47,7 +47,9 @@ class TrainConfig:
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
-    * ``torch_threads``; ``init``: a policy file to start from; ``ppo``: the update's settings
+    * ``torch_threads``; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the
+      network and its update on a GPU, the env and the acting network on the CPU);
+      ``init``: a policy file to start from; ``ppo``: the update's settings
       (``ppo.anchor_coef > 0`` keeps the policy near where it started, the imitated teacher or
       ``init``, so it needs one of them).
     """
@@ -71,6 +73,7 @@ class TrainConfig:
     eval_every: int = 100
     eval_games: int = 200
     torch_threads: int = 1
+    device: str = "cpu"
     init: str | None = None
     imitate: str | None = None
     imitate_games: int = 1000

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from ..agents.demos import load_shard, record_demos
-from .model import PolicyValueNet
+from .model import PolicyValueNet, take
 
 #: The teacher's opponents in the demonstration games (seats rotate, so the teacher meets
 #: each of them in every seat).
@@ -64,14 +64,16 @@ def clone(model: PolicyValueNet, optimizer: torch.optim.Optimizer, teacher: str,
     obs, masks, actions = demonstrations(teacher, players, games, seed)
     n = len(actions)
     generator = torch.Generator().manual_seed(seed)
-    obs_t = torch.from_numpy(obs)
-    masks_t = torch.from_numpy(masks)
-    actions_t = torch.from_numpy(actions)
+    device = model.inv_scale.device
+    inputs = model.inputs(obs)
+    masks_t = torch.from_numpy(masks).to(device)
+    actions_t = torch.from_numpy(actions).to(device)
     for _ in range(epochs):
         order = torch.randperm(n, generator=generator)
         for lo in range(0, n, batch):
-            idx = order[lo:lo + batch]
-            logits, _ = model(obs_t[idx].float(), masks_t[idx])
+            rows = order[lo:lo + batch]
+            idx = rows.to(device)
+            logits, _ = model.forward_inputs(take(inputs, rows), masks_t[idx])
             loss = torch.nn.functional.cross_entropy(logits, actions_t[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -80,6 +82,7 @@ def clone(model: PolicyValueNet, optimizer: torch.optim.Optimizer, teacher: str,
     hits = 0
     with torch.no_grad():
         for lo in range(0, n, batch):
-            logits, _ = model(obs_t[lo:lo + batch].float(), masks_t[lo:lo + batch])
-            hits += int((logits.argmax(dim=1) == actions_t[lo:lo + batch]).sum())
+            rows = torch.arange(lo, min(lo + batch, n))
+            logits, _ = model.forward_inputs(take(inputs, rows), masks_t[rows.to(device)])
+            hits += int((logits.argmax(dim=1) == actions_t[rows.to(device)]).sum())
     return CloneStats(n, epochs, hits / max(n, 1))

@@ -18,10 +18,19 @@ from torch import nn
 from ..agents.network import Policy
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE, observation_scales
+from .sparse import SparseRows, first_layer, sparse_rows
 
 #: The logit given to an illegal action: finite (a row with no legal action stays a finite,
 #: uniform distribution instead of NaN), and far below any real logit.
 MASKED_LOGIT = -1e9
+
+
+def take(x: SparseRows | torch.Tensor, rows: torch.Tensor) -> SparseRows | torch.Tensor:
+    """The rows ``rows`` (an index tensor on the CPU) of a batch of :meth:`PolicyValueNet.
+    inputs`."""
+    if isinstance(x, SparseRows):
+        return x.take(rows.numpy())
+    return x[rows.to(x.device)]
 
 
 def _init(layer: nn.Linear, gain: float) -> nn.Linear:
@@ -49,7 +58,29 @@ class PolicyValueNet(nn.Module):
         self.v = _init(nn.Linear(h1, 1), 1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = torch.tanh(self.l1(torch.tanh(self.l0(obs * self.inv_scale))))
+        return self.heads(self.l0(obs * self.inv_scale), mask)
+
+    def inputs(self, obs: np.ndarray) -> SparseRows | torch.Tensor:
+        """A batch of observations (``[B, OBS_SIZE]``, any numeric dtype) as the update reads
+        it (:meth:`forward_inputs`, :func:`take`): on the CPU their non-zero entries
+        (:mod:`.sparse`: the first layer and its gradient cost a tenth of the dense product),
+        on another device a float32 tensor there."""
+        if self.inv_scale.device.type == "cpu":
+            return sparse_rows(obs)
+        return torch.from_numpy(np.asarray(obs, dtype=np.float32)).to(self.inv_scale.device)
+
+    def forward_inputs(self, x: SparseRows | torch.Tensor, mask: torch.Tensor
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`forward` of observations in the form of :meth:`inputs` (the same function,
+        to float rounding)."""
+        if isinstance(x, SparseRows):
+            return self.heads(first_layer(self.l0.weight, self.l0.bias, x,
+                                          self.inv_scale.numpy()), mask)
+        return self(x, mask)
+
+    def heads(self, h0: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits and values from the first layer's pre-activation ``h0``."""
+        h = torch.tanh(self.l1(torch.tanh(h0)))
         logits = self.pi(h).masked_fill(~mask, MASKED_LOGIT)
         return logits, self.v(h).squeeze(-1)
 

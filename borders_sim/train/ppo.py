@@ -29,7 +29,7 @@ import torch
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE
 from .config import PPOSettings
-from .model import PolicyValueNet
+from .model import PolicyValueNet, take
 
 
 class Rollout:
@@ -110,20 +110,23 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
     ``settings.anchor_coef > 0``, plus the KL penalty toward ``anchor`` (module docstring)."""
     anchored = anchor is not None and settings.anchor_coef > 0
     n = rollout.steps * rollout.num_envs
-    obs = rollout.obs.reshape(n, OBS_SIZE)
-    mask = rollout.mask.reshape(n, NUM_ACTIONS)
-    action = rollout.action.reshape(n)
-    old_logp = rollout.logp.reshape(n)
-    adv = normalized(adv.reshape(n))
-    returns = returns.reshape(n)
+    device = model.inv_scale.device
+    obs = model.inputs(rollout.obs.reshape(n, OBS_SIZE).numpy())
+    mask = rollout.mask.reshape(n, NUM_ACTIONS).to(device)
+    action = rollout.action.reshape(n).to(device)
+    old_logp = rollout.logp.reshape(n).to(device)
+    adv = normalized(adv.reshape(n)).to(device)
+    returns = returns.reshape(n).to(device)
     size = max(1, n // settings.minibatches)
     totals = np.zeros(6)
     batches = skipped = 0
     for _ in range(settings.epochs):
         order = torch.randperm(n, generator=generator)
         for lo in range(0, n, size):
-            idx = order[lo:lo + size]
-            logits, value = model(obs[idx], mask[idx])
+            rows = order[lo:lo + size]
+            x = take(obs, rows)
+            idx = rows.to(device)
+            logits, value = model.forward_inputs(x, mask[idx])
             logp_all = torch.log_softmax(logits, dim=-1)
             logp = logp_all.gather(1, action[idx, None]).squeeze(1)
             ratio = torch.exp(logp - old_logp[idx])
@@ -131,13 +134,14 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
             policy_loss = torch.max(-a * ratio,
                                     -a * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
             value_loss = 0.5 * (value - returns[idx]).pow(2).mean()
-            probs = logp_all.exp()
+            probs = torch.softmax(logits, dim=-1)  # (exp of logp_all runs 4x slower here)
             entropy = -(probs * logp_all.masked_fill(~mask[idx], 0.0)).sum(-1).mean()
             loss = policy_loss + settings.value_coef * value_loss - settings.entropy_coef * entropy
             kl_anchor = torch.zeros(())
             if anchored:
                 with torch.no_grad():
-                    anchor_logp = torch.log_softmax(anchor(obs[idx], mask[idx])[0], dim=-1)
+                    anchor_logp = torch.log_softmax(anchor.forward_inputs(x, mask[idx])[0],
+                                                    dim=-1)
                 kl_anchor = anchor_kl(logp_all, anchor_logp, mask[idx])
                 loss = loss + settings.anchor_coef * kl_anchor
             if not torch.isfinite(loss):

@@ -12,8 +12,9 @@
 3. every ``checkpoint_every`` updates write a checkpoint (``checkpoints/update-NNNNNN.pt``, with
    everything needed to resume: weights, optimizer, league, every game in flight, the random
    generators; and ``checkpoints/update-NNNNNN.npz``, the policy file of that moment); every
-   ``eval_every`` updates play the policy against each heuristic through the tournament code
-   (:func:`borders_sim.arena.run_tournament`, seat-rotated, on seeds the training never uses);
+   ``eval_every`` updates play the policy against each heuristic, and each heuristic and
+   random play as a single deviator against copies of the policy, through the tournament code
+   (:func:`evaluate`, seat-rotated, on seeds the training never uses);
 4. at the end write ``policy.npz`` (the final policy, ``make("ppo", weights=DIR)``), the
    learning curve ``curve.csv`` / ``curve.json`` (one row per update) and, with ``plot``,
    ``curve.png``.
@@ -26,6 +27,24 @@ network's initialisation, the action samples and the minibatch shuffles; with on
 and one torch thread a run is repeatable step for step (with more numba threads too: the env's
 games do not depend on the thread count). The budget in minutes is wall clock, so two runs of
 the same minutes may stop after different numbers of updates; ``max_updates`` fixes it.
+
+**Anchor and magnet.** With ``ppo.anchor_coef > 0`` the loss adds a KL penalty toward a frozen
+*anchor* network (:mod:`.ppo`). By default the anchor is the policy the run starts from (the
+imitated teacher or ``init``), frozen for the whole run: PPO improves on a known-good start
+without forgetting it (AlphaStar's KL toward its supervised policy). With
+``ppo.anchor_every = K`` the anchor is a *magnet* that moves: every ``K`` updates it becomes a
+copy of the current policy (and a run with neither teacher nor ``init`` starts from its
+initial, near-uniform network). Each stretch of ``K`` updates is then a proximal step that
+stays near where it began, the scheme of magnetic mirror descent (Sokota et al., ICLR 2023)
+and R-NaD (DeepNash) that approaches equilibria of imperfect-information games instead of
+cycling between best responses (the cycle honest > strict > greedy ``ppo`` > honest the
+deviator matrix shows). ``K`` and ``anchor_coef`` together set how far a stretch may go: a
+magnet moved every update holds nothing back.
+
+**Device.** The update runs where ``device`` says (default the CPU, where the first layer and
+its gradient are computed from the observations' non-zero entries, :mod:`.sparse`; on
+``"cuda"`` the network, its optimizer and its update live on the GPU, dense); the env and the
+compiled acting network stay on the CPU, which receives the weights after every update.
 
 **Threads.** Torch uses ``torch_threads`` (default 1: on 2 cores, two torch threads beside the
 env's threads ran 6x slower), the env numba's threads.
@@ -61,6 +80,8 @@ from .ppo import Rollout, UpdateStats, ppo_update
 #: :func:`~borders_sim.envs.vector.derive_seed`).
 EVAL_SEED = 10**15
 EVAL_BOTS = ("honest", "bluffer", "collector", "strict")
+#: The single deviators an evaluation plays against copies of the policy.
+DEVIATOR_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 #: Tournament seeds of the demonstration games of behaviour cloning (``imitate``): game ``g`` of
 #: a run of seed ``s`` is dealt from ``DEMO_SEED + s * 10**7 + g``, far from the evaluations'
 #: and from the seeds tournaments start at.
@@ -98,15 +119,19 @@ class Trainer:
         self.config = c = config
         as_int(c.players, "players", 3, 8)
         as_seed(c.seed)
-        if c.ppo.anchor_coef > 0 and c.init is None and c.imitate is None:
-            raise ValueError("an anchor (anchor_coef > 0) is the policy the run starts from: it "
-                             "needs imitate or init")
+        as_int(c.ppo.anchor_every, "anchor_every", 0)
+        if c.ppo.anchor_coef > 0 and c.init is None and c.imitate is None and \
+                not c.ppo.anchor_every:
+            raise ValueError("a fixed anchor (anchor_coef > 0, anchor_every 0) is the policy the "
+                             "run starts from: it needs imitate or init (or a moving anchor, "
+                             "anchor_every > 0)")
         self.out = Path(out)
         torch.set_num_threads(as_int(c.torch_threads, "torch_threads", 1))
         torch.manual_seed(c.seed)
         self.model = PolicyValueNet(c.hidden)
         if c.init is not None:
             self.model.load_policy(load_policy(c.init))
+        self.model.to(training_device(c.device))
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(c.seed)
         self.league = c.league(self.model.policy())
@@ -117,8 +142,7 @@ class Trainer:
         self.actor = CompiledActor(c.num_envs, c.seed)
         self.actor.load(self.model)
         self.anchor: PolicyValueNet | None = None
-        if c.init is not None:
-            self.freeze_anchor()
+        self.freeze_anchor()
         self.update = 0
         self.learner_steps = 0
         self.cloned: CloneStats | None = None
@@ -180,23 +204,28 @@ class Trainer:
         if c.anneal_lr and c.max_updates:
             frac = 1.0 - self.update / c.max_updates
             self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
+        device = self.model.inv_scale.device
         with torch.no_grad():
-            _, last_value = self.model(torch.from_numpy(self.obs),
-                                       torch.from_numpy(self.infos["action_mask"]))
-        adv, returns = self.rollout.advantages(last_value, c.ppo)
+            _, last_value = self.model(torch.from_numpy(self.obs).to(device),
+                                       torch.from_numpy(self.infos["action_mask"]).to(device))
+        adv, returns = self.rollout.advantages(last_value.cpu(), c.ppo)
         stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
                            self.generator, self.anchor)
         self.clock.add("update", t0)
         return stats
 
     def step(self) -> dict:
-        """Collect, learn, reweight the league, snapshot: one update; returns its curve row."""
+        """Collect, learn, move the anchor when due, reweight the league, snapshot: one update;
+        returns its curve row."""
+        c = self.config
         start = time.perf_counter()
         games, members, shares = self.collect()
         self.league.record(members, shares)
         stats = self.learn()
         self.actor.load(self.model)
         self.update += 1
+        if c.ppo.anchor_every and self.update % c.ppo.anchor_every == 0:
+            self.freeze_anchor()
         if self.league.snapshot_due(self.update):
             self.env.replace_policy(self.league.take_snapshot(), self.model.policy())
         self.env.set_weights(self.league.weights())
@@ -224,7 +253,7 @@ class Trainer:
                 "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
-                "anchor_coef": c.ppo.anchor_coef}
+                "anchor_coef": c.ppo.anchor_coef, "anchor_every": c.ppo.anchor_every}
 
     def checkpoint(self) -> Path:
         """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring)."""
@@ -286,6 +315,20 @@ class Trainer:
             writer.writerows(rows)
 
 
+def training_device(name: str) -> torch.device:
+    """The torch device of ``TrainConfig.device`` (``"cpu"`` or ``"cuda"``, ``"cuda:N"``).
+
+    Raises:
+        ValueError: another name, or CUDA asked for where torch sees no GPU.
+    """
+    if not isinstance(name, str) or not (name == "cpu" or name.split(":")[0] == "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda' ('cuda:N'), got {name!r}")
+    if name != "cpu" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: torch {torch.__version__} sees no CUDA GPU here "
+                         "(a CPU build, or no driver); use device 'cpu'")
+    return torch.device(name)
+
+
 def latest_checkpoint(out: str | os.PathLike) -> Path | None:
     """The newest ``checkpoints/update-*.pt`` of a run directory, or None."""
     found = sorted(Path(out).glob("checkpoints/update-*.pt"))
@@ -293,18 +336,24 @@ def latest_checkpoint(out: str | os.PathLike) -> Path | None:
 
 
 def evaluate(policy_path: str | os.PathLike, players: int, games: int,
-             bots: tuple[str, ...] = EVAL_BOTS, seed: int = EVAL_SEED) -> dict[str, dict]:
-    """The policy against ``players - 1`` copies of each of ``bots``: a seat-rotated
-    tournament of ``games`` games each (compiled path), on seeds ``seed + g``. Returns per bot
-    the policy's ``win_rate`` and ``win_rate_ci95`` (Wilson) and ``games``."""
-    from ..arena import run_tournament  # the arena sits above training's imports
-    out = {}
-    for bot in bots:
-        lineup = [f"ppo@{policy_path}"] + [bot] * (players - 1)
-        res = run_tournament(players, lineup, games, seed)
-        row = res.bots[0]
-        out[bot] = {"win_rate": row["win_rate"], "win_rate_ci95": row["win_rate_ci95"],
-                    "games": res.games_played}
+             bots: tuple[str, ...] = EVAL_BOTS, deviators: tuple[str, ...] = DEVIATOR_BOTS,
+             seed: int = EVAL_SEED) -> dict[str, dict[str, dict]]:
+    """The policy (sampled, as ``ppo@PATH`` plays) in seat-rotated tournaments of ``games``
+    games each (compiled path, seeds ``seed + g``): ``"against"``, per bot of ``bots``, the
+    policy against ``players - 1`` copies of it; ``"deviators"``, per bot of ``deviators``,
+    that bot as a single deviator against ``players - 1`` copies of the policy (how
+    exploitable the policy is by it, :mod:`borders_sim.arena.deviators`). Each entry: the
+    ``win_rate`` of the single player, its ``win_rate_ci95`` (Wilson) and ``games``."""
+    from ..arena import run_tournament  # (imports the tournament code only when evaluating)
+    spec = f"ppo@{policy_path}"
+    out: dict[str, dict[str, dict]] = {"against": {}, "deviators": {}}
+    for kind, names in (("against", bots), ("deviators", deviators)):
+        for bot in names:
+            one, many = (spec, bot) if kind == "against" else (bot, spec)
+            res = run_tournament(players, [one] + [many] * (players - 1), games, seed)
+            row = res.bots[0]
+            out[kind][bot] = {"win_rate": row["win_rate"], "win_rate_ci95": row["win_rate_ci95"],
+                              "games": res.games_played}
     return out
 
 
@@ -350,13 +399,18 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
             if c.eval_every and trainer.update % c.eval_every == 0:
                 path = save_policy(out / "latest.npz", trainer.model.policy(trainer.meta()))
-                bar.write(f"evaluating update {trainer.update} ({c.eval_games} games against 3 of "
-                          f"each of {', '.join(EVAL_BOTS)}) ...", file=sys.stderr)
+                bar.write(f"evaluating update {trainer.update} ({c.eval_games} games against "
+                          f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
+                          f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
+                          file=sys.stderr)
                 result = evaluate(path, c.players, c.eval_games)
-                row["eval"] = result
-                bar.write("  " + ", ".join(
-                    f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
-                    f"{r['win_rate_ci95'][1]:.1%}]" for b, r in result.items()), file=sys.stderr)
+                row["eval"], row["deviators"] = result["against"], result["deviators"]
+                for what, rates in (("against", result["against"]),
+                                    ("deviators", result["deviators"])):
+                    bar.write(f"  {what}: " + ", ".join(
+                        f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
+                        f"{r['win_rate_ci95'][1]:.1%}]" for b, r in rates.items()),
+                        file=sys.stderr)
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
     trainer.checkpoint()
