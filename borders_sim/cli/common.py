@@ -123,3 +123,40 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
 
 def percent(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def add_backend_args(parser: argparse.ArgumentParser, tasks: str, threads: str) -> None:
+    """``--backend``, ``--ray-address`` and ``--threads`` (what runs as Ray ``tasks``, what
+    ``threads`` are locally); :func:`backend_of` reads them."""
+    parser.add_argument("--backend", choices=("local", "ray"), default=None,
+                        help=f"local: this machine's cores (default); ray: {tasks} as Ray tasks "
+                             "(pip install 'borders-sim[distributed]')")
+    parser.add_argument("--ray-address", metavar="ADDR", default=None,
+                        help="address of a running Ray cluster (host:port of 'ray start "
+                             "--head', or auto); implies --backend ray (default: start a local "
+                             "cluster)")
+    parser.add_argument("--threads", type=int_in(1, 4096), default=None, metavar="T",
+                        help=f"{threads}, or the CPUs of a local Ray cluster (default: all "
+                             "cores)")
+
+
+def backend_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The backend the arguments of :func:`add_backend_args` ask for, checked: an argparse
+    error for ``--ray-address`` with ``--backend local`` or more local threads than numba
+    allows, a one-line error (exit status 1) when Ray is asked for but not installed."""
+    import numba
+    backend = args.backend or ("ray" if args.ray_address else "local")
+    if args.ray_address and backend != "ray":
+        parser.error("--ray-address needs --backend ray")
+    if args.threads is not None and backend == "local" and \
+            args.threads > numba.config.NUMBA_NUM_THREADS:
+        parser.error(f"argument --threads: at most {numba.config.NUMBA_NUM_THREADS} here (set "
+                     "NUMBA_NUM_THREADS before starting to allow more)")
+    if backend == "ray":
+        from ..arena.ray_backend import import_ray
+        try:
+            import_ray()
+        except RuntimeError as err:
+            fail(parser, str(err))
+            raise SystemExit(1) from None
+    return backend

@@ -13,7 +13,6 @@ import argparse
 import sys
 import time
 
-import numba
 from tqdm import tqdm
 
 from .. import __version__
@@ -21,7 +20,8 @@ from ..agents import REGISTRY
 from ..arena import default_lineup, parse_lineup, run_tournament, tournament
 from ..rules import state as st
 from ..rules.config import GameConfig
-from .common import DEFAULT_PLAYERS, fail, int_in, markdown_table, percent, seed_arg, writable_file
+from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
+                     percent, seed_arg, writable_file)
 
 DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
 MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players
@@ -112,15 +112,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tour.add_argument("--record", metavar="DIR",
                       help="write every game as a JSON-lines trace into DIR (created if "
                            "missing); plays through the Python loop")
-    tour.add_argument("--backend", choices=("local", "ray"), default=None,
-                      help="local: this machine's cores (default); ray: a Ray cluster (pip "
-                           "install 'borders-sim[distributed]')")
-    tour.add_argument("--ray-address", metavar="ADDR", default=None,
-                      help="address of a running Ray cluster (host:port of 'ray start --head', "
-                           "or auto); implies --backend ray (default: start a local cluster)")
-    tour.add_argument("--threads", type=int_in(1, 4096), default=None, metavar="T",
-                      help="numba threads (compiled bots) or worker processes (Python bots), "
-                           "or the CPUs of a local Ray cluster (default: all cores)")
+    add_backend_args(tour, "chunks of games",
+                     "numba threads (compiled bots) or worker processes (Python bots)")
     tour.add_argument("--no-action-cards", action="store_true",
                       help="play without the 22 action cards")
     tour.add_argument("--wide", action="store_true",
@@ -131,13 +124,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
-    backend = args.backend or ("ray" if args.ray_address else "local")
-    if args.ray_address and backend != "ray":
-        parser.error("--ray-address needs --backend ray")
-    if args.threads is not None and backend == "local" and \
-            args.threads > numba.config.NUMBA_NUM_THREADS:
-        parser.error(f"argument --threads: at most {numba.config.NUMBA_NUM_THREADS} here (set "
-                     "NUMBA_NUM_THREADS before starting to allow more)")
+    backend = backend_of(parser, args)
     lineup = args.bots if args.bots is not None else default_lineup(args.players)
     config = GameConfig(num_players=args.players, action_cards=not args.no_action_cards)
     try:
@@ -151,12 +138,6 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                          f"{', '.join(FORMATS)}")
         try:
             require_matplotlib()
-        except RuntimeError as err:
-            return fail(parser, str(err))
-    if backend == "ray":
-        from ..arena.ray_backend import import_ray
-        try:
-            import_ray()
         except RuntimeError as err:
             return fail(parser, str(err))
     if args.record is not None:
