@@ -93,12 +93,12 @@ def trainer_rate(updates: int, config: TrainConfig) -> dict:
     """The trainer's learner steps/s over ``updates`` updates after one warm-up update."""
     trainer = Trainer(config, Path("/tmp/borders-bench-train"))
     trainer.step()
-    before = dict(trainer.clock.parts)
+    before = dict(trainer.main.clock.parts)
     steps0, t0 = trainer.learner_steps, time.perf_counter()
     for _ in range(updates):
         trainer.step()
     seconds = time.perf_counter() - t0
-    split = {k: trainer.clock.parts[k] - before[k] for k in before}
+    split = {k: trainer.main.clock.parts[k] - before[k] for k in before}
     return {"steps_per_s": (trainer.learner_steps - steps0) / seconds,
             "split": {k: v / seconds for k, v in split.items()}}
 

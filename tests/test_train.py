@@ -190,10 +190,12 @@ def test_a_run_writes_its_files_and_is_repeatable(tmp_path):
     assert make("ppo", weights=tmp_path / "a").policy.hidden == (16, 16)
 
 
-def test_resume_continues_where_the_checkpoint_left(tmp_path):
+@pytest.mark.parametrize("extra", [{}, {"exploiter_every": 3, "exploiter_slots": 1}])
+def test_resume_continues_where_the_checkpoint_left(tmp_path, extra):
     """Four updates in one go, or two, a checkpoint, and two more in a new trainer: the same
-    weights (the checkpoint holds the games in flight and every generator)."""
-    config = TrainConfig(seed=4, **{**TINY, "max_updates": 4})
+    weights (the checkpoint holds the games in flight and every generator), a main
+    exploiter's too."""
+    config = TrainConfig(seed=4, **{**TINY, "max_updates": 4, **extra})
     whole = Trainer(config, tmp_path / "whole")
     for _ in range(4):
         whole.step()
@@ -206,9 +208,37 @@ def test_resume_continues_where_the_checkpoint_left(tmp_path):
     assert resumed.update == 2
     for _ in range(2):
         resumed.step()
-    for a, b in zip(whole.model.parameters(), resumed.model.parameters()):
-        assert torch.equal(a, b)
+    learners = [(whole.main, resumed.main)]
+    if extra:
+        learners.append((whole.exploiter, resumed.exploiter))
+    for one, other in learners:
+        for a, b in zip(one.model.parameters(), other.model.parameters()):
+            assert torch.equal(a, b)
     assert [r["update"] for r in resumed.curve] == [1, 2, 3, 4]
+    assert resumed.curve[-1] == whole.curve[-1] | {"seconds": resumed.curve[-1]["seconds"],
+                                                   **{k: v for k, v in resumed.curve[-1].items()
+                                                      if k.startswith("seconds_") or
+                                                      k == "steps_per_s"}}
+
+
+def test_a_main_exploiter_trains_against_the_policy_and_joins_the_pool(tmp_path):
+    """exploiter_every=2: the exploiter plays only copies of the main agent, and every 2
+    updates its policy fills the oldest exploiter slot, which the league then draws."""
+    trainer = Trainer(TrainConfig(seed=6, **{**TINY, "max_updates": 4, "exploiter_every": 2,
+                                             "exploiter_slots": 2}), tmp_path)
+    assert trainer.league.names[-2:] == ["exploiter-0", "exploiter-1"]
+    assert trainer.exploiter.env.opponents == ("main",)
+    assert not trainer.league.filled[-2:].any()
+    trainer.step()
+    row = trainer.step()
+    assert row["exploiter_joined"] == "exploiter-0" and trainer.league.filled[-2]
+    assert row["exploiter_steps"] == 2 * TINY["num_envs"] * TINY["steps"]
+    joined = trainer.main.env.network_members()[len(trainer.league.names) - 2].policy
+    assert not np.array_equal(joined.w0, trainer.exploiter.model.policy().w0)  # it restarted
+    assert np.array_equal(trainer.exploiter.model.policy().w0, trainer.start.policy().w0)
+    trainer.step()
+    trainer.step()
+    assert trainer.league.filled[-2:].all() and trainer.league.weights()[-1] > 0
 
 
 def test_self_play_snapshots_fill_their_slots(tmp_path):
@@ -312,7 +342,7 @@ def test_a_moving_anchor_follows_the_policy(tmp_path):
     trainer.step()
     assert all(torch.equal(a, b) for a, b in zip(start, trainer.anchor.parameters()))
     trainer.step()
-    assert all(torch.equal(a, b) for a, b in zip(trainer.model.parameters(),
+    assert all(torch.equal(a, b) for a, b in zip(trainer.main.model.parameters(),
                                                  trainer.anchor.parameters()))
     assert trainer.curve[-1]["anchor_kl"] > 0
 
@@ -321,7 +351,7 @@ def test_a_mixed_table_counts_for_each_member_at_it(tmp_path):
     """With ``mixed=1`` every game seats a member per opponent seat: the league credits the
     game to each member at the table, so it counts more member games than games."""
     trainer = Trainer(TrainConfig(seed=8, mixed=1.0, **{**TINY, "steps": 64}), tmp_path)
-    assert trainer.env.mixed == 1.0
+    assert trainer.main.env.mixed == 1.0
     row = trainer.step()
     assert row["games"] > 0 and trainer.league.games.sum() > row["games"]
     assert 0 <= row["win_share"] <= 1

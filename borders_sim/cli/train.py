@@ -93,6 +93,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     help="self-play slots of 'league'")
     tr.add_argument("--snapshot-every", type=int_in(1, 10**6), default=d["snapshot_every"],
                     metavar="U", help="updates between self-play snapshots")
+    tr.add_argument("--exploiter-every", type=int_in(0, 10**6), default=d["exploiter_every"],
+                    metavar="K", help="train a main exploiter beside the run, against copies of "
+                                      "the current policy; every K updates it joins the pool and "
+                                      "starts again (0: none)")
+    tr.add_argument("--exploiter-slots", type=int_in(1, 64), default=d["exploiter_slots"],
+                    metavar="N", help="pool slots for the main exploiter's policies")
     tr.add_argument("--checkpoint-every", type=int_in(1, 10**6),
                     default=d["checkpoint_every"], metavar="U", help="updates between checkpoints")
     tr.add_argument("--eval-every", type=int_in(0, 10**6), default=d["eval_every"],
@@ -148,6 +154,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         max_updates=args.max_updates, num_envs=args.num_envs, steps=args.steps,
         hidden=tuple(args.hidden), lr=args.lr, reward=args.reward, dense=not args.sparse,
         mixed=args.mixed, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
+        exploiter_every=args.exploiter_every, exploiter_slots=args.exploiter_slots,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
         eval_games=args.eval_games, torch_threads=args.torch_threads, device=args.device,
         init=args.init,

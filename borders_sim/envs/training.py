@@ -380,6 +380,11 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         self._players[member] = NetPlayer(self._players[member].name, policy,
                                           self._players[member].temperature)
 
+    def network_members(self) -> dict[int, NetPlayer]:
+        """The network members of the pool by member index, as they play now (after any
+        :meth:`replace_policy`)."""
+        return dict(self._players)
+
     @property
     def external(self) -> tuple[int, ...]:
         """Indices of the external members of the pool (played by the caller)."""

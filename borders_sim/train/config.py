@@ -42,6 +42,9 @@ class TrainConfig:
     * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
       the learner must tell its opponents apart by their history) instead of one for all.
     * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
+    * ``exploiter_every``: with K > 0, a main exploiter trains beside the run against copies of
+      the current policy, and every K updates its policy joins the pool in one of
+      ``exploiter_slots`` slots (the oldest) and it starts again (:mod:`.trainer`).
     * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
       against 3 copies of each heuristic; 0: none).
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
@@ -69,6 +72,8 @@ class TrainConfig:
     mixed: float = 0.0
     snapshots: int = 4
     snapshot_every: int = 25
+    exploiter_every: int = 0
+    exploiter_slots: int = 2
     checkpoint_every: int = 200
     eval_every: int = 100
     eval_games: int = 200
@@ -89,4 +94,5 @@ class TrainConfig:
                 selfplay = self.snapshots
             elif name not in bots:
                 bots.append(name)
-        return League(tuple(bots), self.players, selfplay, self.snapshot_every, initial)
+        return League(tuple(bots), self.players, selfplay, self.snapshot_every, initial,
+                      self.exploiter_slots if self.exploiter_every else 0)

@@ -18,6 +18,11 @@ each member is tracked as an exponential average over the games against it (abou
 :data:`WINDOW` games; it starts at a fair share, ``1 / players``), and a game draws member ``m``
 with probability proportional to ``(1 - w_m) ** 2 + FLOOR``: the members it beats least are
 met most, and no member is ever dropped. Empty snapshot slots are never drawn.
+
+**Main exploiters** (AlphaStar's): with exploiter slots, the trainer's main exploiter, a second
+learner trained only against copies of the current policy, puts its policy into the oldest
+exploiter slot every ``exploiter_every`` updates (:mod:`.trainer`), so the main agent meets what
+beats it now, not only its past and the heuristics.
 """
 
 from __future__ import annotations
@@ -41,18 +46,21 @@ LEAGUE_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 @dataclass
 class League:
     """The pool (module docstring). ``bots``: compiled bot names and ``ppo`` specs; with
-    ``snapshots`` > 0, that many self-play slots, filled from ``initial`` at the start (so the
-    pool's shapes are fixed) but drawn only once a snapshot was taken."""
+    ``snapshots`` > 0, that many self-play slots, and with ``exploiters`` > 0 that many slots
+    for the main exploiter's policies (:mod:`.trainer`), all filled from ``initial`` at the
+    start (so the pool's shapes are fixed) but drawn only once a policy was put in them."""
 
     bots: tuple[str, ...]
     players: int
     snapshots: int = 0
     snapshot_every: int = 10
     initial: Policy | None = None
+    exploiters: int = 0
     win: np.ndarray = field(init=False)
     filled: np.ndarray = field(init=False)
     games: np.ndarray = field(init=False)
     next_slot: int = 0
+    next_exploiter: int = 0
 
     def __post_init__(self) -> None:
         for name in self.bots:
@@ -63,23 +71,24 @@ class League:
                     raise ValueError(f"league members are compiled bots "
                                      f"({', '.join(COMPILED_BOTS)}) or network specs "
                                      f"(ppo[:argmax|:temp=T][@PATH]), got {name!r}") from None
-        if self.snapshots and self.initial is None:
-            raise ValueError("self-play snapshots need the initial policy")
-        m = len(self.bots) + self.snapshots
+        if (self.snapshots or self.exploiters) and self.initial is None:
+            raise ValueError("self-play and exploiter slots need the initial policy")
+        m = len(self.bots) + self.snapshots + self.exploiters
         self.win = np.full(m, 1.0 / self.players)
-        self.filled = np.array([True] * len(self.bots) + [False] * self.snapshots)
+        self.filled = np.array([True] * len(self.bots) + [False] * (m - len(self.bots)))
         self.games = np.zeros(m, dtype=np.int64)
 
     @property
     def names(self) -> list[str]:
-        return list(self.bots) + [f"self-{k}" for k in range(self.snapshots)]
+        return (list(self.bots) + [f"self-{k}" for k in range(self.snapshots)]
+                + [f"exploiter-{k}" for k in range(self.exploiters)])
 
     def members(self) -> list[str | NetPlayer]:
         """The pool for :class:`~borders_sim.envs.training.TrainingEnv`, in member order."""
         out: list[str | NetPlayer] = [b if b in COMPILED_BOTS else net_player(b)
                                       for b in self.bots]
-        out += [NetPlayer(f"self-{k}", self.initial, SAMPLE_TEMPERATURE)
-                for k in range(self.snapshots)]
+        out += [NetPlayer(name, self.initial, SAMPLE_TEMPERATURE)
+                for name in self.names[len(self.bots):]]
         return out
 
     def weights(self) -> np.ndarray:
@@ -107,13 +116,23 @@ class League:
         self.win[m] = 1.0 / self.players
         return m
 
+    def take_exploiter(self) -> int:
+        """The member index of the exploiter slot the main exploiter's policy goes into (the
+        oldest), marked filled, its average reset to a fair share."""
+        m = len(self.bots) + self.snapshots + self.next_exploiter
+        self.next_exploiter = (self.next_exploiter + 1) % self.exploiters
+        self.filled[m] = True
+        self.win[m] = 1.0 / self.players
+        return m
+
     def state(self) -> dict:
         """What a checkpoint keeps of the league (with :meth:`restore`)."""
         return {"win": self.win.copy(), "filled": self.filled.copy(), "games": self.games.copy(),
-                "next_slot": self.next_slot}
+                "next_slot": self.next_slot, "next_exploiter": self.next_exploiter}
 
     def restore(self, state: dict) -> None:
         self.win[:] = state["win"]
         self.filled[:] = state["filled"]
         self.games[:] = state["games"]
         self.next_slot = int(state["next_slot"])
+        self.next_exploiter = int(state["next_exploiter"])

@@ -41,6 +41,16 @@ cycling between best responses (the cycle honest > strict > greedy ``ppo`` > hon
 deviator matrix shows). ``K`` and ``anchor_coef`` together set how far a stretch may go: a
 magnet moved every update holds nothing back.
 
+**Main exploiter** (AlphaStar, Vinyals et al. 2019). With ``exploiter_every = K``, a second
+learner (:class:`~.learner.Learner`, the same network and settings) trains beside the run,
+one update per update, only against copies of the current policy (refreshed every update,
+sampled as it plays); every ``K`` updates its policy joins the pool in the oldest of
+``exploiter_slots`` slots (:mod:`.league`) and it starts again from the run's starting network.
+The league's weights then send the main agent most often to the exploiters it loses to, so
+what beats the policy now is in its pool within ``K`` updates. It doubles the learning per
+update: ``steps_per_s`` counts the main agent's steps over all the time, the curve's
+``exploiter_win_share`` and ``seconds_exploiter`` show the exploiter's part.
+
 **Device.** The update runs where ``device`` says (default the CPU, where the first layer and
 its gradient are computed from the observations' non-zero entries, :mod:`.sparse`; on
 ``"cuda"`` the network, its optimizer and its update live on the GPU, dense); the env and the
@@ -66,14 +76,12 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..agents.network import Policy, load_policy, save_policy
-from ..envs.training import TrainingEnv
+from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy, save_policy
 from ..rules.args import as_int, as_seed
-from .acting import CompiledActor
 from .config import TrainConfig
 from .imitate import CloneStats, clone
+from .learner import Learner
 from .model import PolicyValueNet
-from .ppo import Rollout, UpdateStats, ppo_update
 
 #: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
@@ -86,6 +94,10 @@ DEVIATOR_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 #: a run of seed ``s`` is dealt from ``DEMO_SEED + s * 10**7 + g``, far from the evaluations'
 #: and from the seeds tournaments start at.
 DEMO_SEED = 3 * 10**15
+#: The main exploiter's games are dealt from the run's seed plus this (its own stream).
+EXPLOITER_SEED = 0x5EED_0E7B
+#: The layout of a checkpoint this trainer writes and resumes.
+CHECKPOINT_FORMAT = 2
 
 
 @dataclass
@@ -100,26 +112,18 @@ class TrainResult:
     curve: list[dict]
 
 
-class _Clock:
-    """Seconds spent per part of an update (env, inference, update), for the curve."""
-
-    def __init__(self) -> None:
-        self.parts = {"env": 0.0, "inference": 0.0, "update": 0.0}
-
-    def add(self, part: str, since: float) -> float:
-        now = time.perf_counter()
-        self.parts[part] += now - since
-        return now
-
-
 class Trainer:
-    """The state of one run (see the module docstring); :func:`train` drives it."""
+    """The state of one run (see the module docstring); :func:`train` drives it. ``main`` is
+    the learner the run trains (:class:`~.learner.Learner`), ``exploiter`` its main exploiter
+    (None without one)."""
 
     def __init__(self, config: TrainConfig, out: str | os.PathLike) -> None:
         self.config = c = config
         as_int(c.players, "players", 3, 8)
         as_seed(c.seed)
         as_int(c.ppo.anchor_every, "anchor_every", 0)
+        as_int(c.exploiter_every, "exploiter_every", 0)
+        as_int(c.exploiter_slots, "exploiter_slots", 1)
         if c.ppo.anchor_coef > 0 and c.init is None and c.imitate is None and \
                 not c.ppo.anchor_every:
             raise ValueError("a fixed anchor (anchor_coef > 0, anchor_every 0) is the policy the "
@@ -128,118 +132,110 @@ class Trainer:
         self.out = Path(out)
         torch.set_num_threads(as_int(c.torch_threads, "torch_threads", 1))
         torch.manual_seed(c.seed)
-        self.model = PolicyValueNet(c.hidden)
+        model = PolicyValueNet(c.hidden)
         if c.init is not None:
-            self.model.load_policy(load_policy(c.init))
-        self.model.to(training_device(c.device))
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
-        self.generator = torch.Generator().manual_seed(c.seed)
-        self.league = c.league(self.model.policy())
-        self.env = TrainingEnv(c.num_envs, num_players=c.players,
-                               opponents=self.league.members(), weights=self.league.weights(),
-                               mixed=c.mixed, reward=c.reward, dense=c.dense, seed=c.seed)
-        self.rollout = Rollout(c.steps, c.num_envs)
-        self.actor = CompiledActor(c.num_envs, c.seed)
-        self.actor.load(self.model)
+            model.load_policy(load_policy(c.init))
+        model.to(training_device(c.device))
+        self.league = c.league(model.policy())
+        self.main = Learner(c, model, self.league.members(), self.league.weights(), c.seed)
+        self.start = copy.deepcopy(model).requires_grad_(False)  # where the run starts
+        self.exploiter: Learner | None = None
+        if c.exploiter_every:
+            self.exploiter = Learner(
+                c, copy.deepcopy(model),
+                [NetPlayer("main", model.policy(), SAMPLE_TEMPERATURE)], None,
+                (c.seed + EXPLOITER_SEED) % 2**64)
+        self.exploiter_games: list[float] = []  # its win shares since its last reset
+        self.exploiter_seconds = 0.0
         self.anchor: PolicyValueNet | None = None
         self.freeze_anchor()
         self.update = 0
-        self.learner_steps = 0
         self.cloned: CloneStats | None = None
         self.seconds_imitating = 0.0
         self.seconds = 0.0  # in updates (collect and learn), for steps/s
         self.wall = 0.0  # the whole run's wall clock: updates, checkpoints and evaluations
         self.curve: list[dict] = []
-        self.clock = _Clock()
-        self.obs, self.infos = self.env.reset()
+
+    @property
+    def learner_steps(self) -> int:
+        """The main learner's decisions so far."""
+        return self.main.learner_steps
 
     def freeze_anchor(self) -> None:
         """Keep a frozen copy of the network as it is now: the anchor of the KL penalty."""
         if self.config.ppo.anchor_coef > 0:
-            self.anchor = copy.deepcopy(self.model).requires_grad_(False)
+            self.anchor = copy.deepcopy(self.main.model).requires_grad_(False)
 
     def imitate(self) -> None:
         """Behaviour cloning of ``config.imitate`` before the first update (its own Adam at
-        1e-3; PPO's optimizer starts fresh after it)."""
+        1e-3; PPO's optimizer starts fresh after it); the run then starts from the clone."""
         c = self.config
         start = time.perf_counter()
-        optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-3)
-        self.cloned = clone(self.model, optimizer, c.imitate, c.players, c.imitate_games,
+        model = self.main.model
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        self.cloned = clone(model, optimizer, c.imitate, c.players, c.imitate_games,
                             c.imitate_epochs, DEMO_SEED + c.seed * 10**7)
-        self.actor.load(self.model)
+        self.main.reset(model)
+        self.start = copy.deepcopy(model).requires_grad_(False)
+        if self.exploiter is not None:
+            self.exploiter.reset(self.start)
+            self.exploiter.env.replace_policy(0, model.policy())
         self.freeze_anchor()
         self.seconds_imitating = time.perf_counter() - start
 
     # --- one update ------------------------------------------------------------------------
-    def collect(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One rollout; returns the learner's win share in each finished game, and the same
-        shares per member faced (``members``, ``shares``: a game counts once for each member at
-        its table, so a mixed table is credited to each of its members)."""
-        c, r, env = self.config, self.rollout, self.env
-        games, members, shares = [], [], []
-        t0 = time.perf_counter()
-        for t in range(c.steps):
-            mask = self.infos["action_mask"]
-            action, logp, value = self.actor.act(self.obs, mask)
-            r.put(t, self.obs, mask, torch.from_numpy(action), torch.from_numpy(logp),
-                  torch.from_numpy(value))
-            t0 = self.clock.add("inference", t0)
-            self.obs, reward, done, _, self.infos = env.step(action)
-            r.result(t, reward, done)
-            for k in np.flatnonzero(done):
-                seats, share = self.infos["ended_members"][k], self.infos["outcome"][k, 2]
-                faced = np.unique(seats[seats >= 0])
-                games.append(share)
-                members.append(faced)
-                shares.append(np.full(len(faced), share))
-            t0 = self.clock.add("env", t0)
-        self.learner_steps += c.steps * c.num_envs
-        if not games:
-            return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0)
-        return np.array(games), np.concatenate(members), np.concatenate(shares)
-
-    def learn(self) -> UpdateStats:
-        c = self.config
-        t0 = time.perf_counter()
-        if c.anneal_lr and c.max_updates:
-            frac = 1.0 - self.update / c.max_updates
-            self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
-        device = self.model.inv_scale.device
-        with torch.no_grad():
-            _, last_value = self.model(torch.from_numpy(self.obs).to(device),
-                                       torch.from_numpy(self.infos["action_mask"]).to(device))
-        adv, returns = self.rollout.advantages(last_value.cpu(), c.ppo)
-        stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
-                           self.generator, self.anchor)
-        self.clock.add("update", t0)
-        return stats
-
     def step(self) -> dict:
-        """Collect, learn, move the anchor when due, reweight the league, snapshot: one update;
-        returns its curve row."""
+        """Collect, learn, move the anchor when due, train the main exploiter (and move it
+        into the pool when due), reweight the league, snapshot: one update; returns its curve
+        row."""
         c = self.config
         start = time.perf_counter()
-        games, members, shares = self.collect()
+        games, members, shares = self.main.collect()
         self.league.record(members, shares)
-        stats = self.learn()
-        self.actor.load(self.model)
+        stats = self.main.learn(self.update, self.anchor)
         self.update += 1
         if c.ppo.anchor_every and self.update % c.ppo.anchor_every == 0:
             self.freeze_anchor()
+        row_exploiter = self.train_exploiter() if self.exploiter is not None else {}
         if self.league.snapshot_due(self.update):
-            self.env.replace_policy(self.league.take_snapshot(), self.model.policy())
-        self.env.set_weights(self.league.weights())
+            self.main.env.replace_policy(self.league.take_snapshot(), self.main.model.policy())
+        self.main.env.set_weights(self.league.weights())
         self.seconds += time.perf_counter() - start
         row = {"update": self.update, "learner_steps": self.learner_steps,
                "seconds": round(self.seconds, 3),
                "steps_per_s": round(self.learner_steps / max(self.seconds, 1e-9), 1),
                "games": len(games), "win_share": float(games.mean()) if len(games) else None,
                **{k: round(v, 6) for k, v in asdict(stats).items()},
-               **{f"seconds_{k}": round(v, 3) for k, v in self.clock.parts.items()}}
+               **{f"seconds_{k}": round(v, 3) for k, v in self.main.clock.parts.items()},
+               **row_exploiter}
         for name, w in zip(self.league.names, self.league.win):
             row[f"win_vs_{name}"] = round(float(w), 4)
         self.curve.append(row)
         return row
+
+    def train_exploiter(self) -> dict:
+        """One update of the main exploiter against copies of the main agent as it is now;
+        every ``exploiter_every`` updates its policy goes into the oldest exploiter slot of
+        the pool and it starts again from the run's starting network. Returns its curve
+        entries."""
+        c, ex = self.config, self.exploiter
+        t0 = time.perf_counter()
+        ex.env.replace_policy(0, self.main.model.policy())
+        games, _, _ = ex.collect()
+        ex.learn(self.update - 1)
+        self.exploiter_games += games.tolist()
+        entries = {"exploiter_steps": ex.learner_steps,
+                   "exploiter_win_share": round(float(np.mean(self.exploiter_games)), 4)
+                   if self.exploiter_games else None}
+        if self.update % c.exploiter_every == 0:
+            member = self.league.take_exploiter()
+            self.main.env.replace_policy(member, ex.model.policy())
+            ex.reset(self.start)
+            self.exploiter_games = []
+            entries["exploiter_joined"] = self.league.names[member]
+        self.exploiter_seconds += time.perf_counter() - t0
+        entries["seconds_exploiter"] = round(self.exploiter_seconds, 3)
+        return entries
 
     # --- saving ------------------------------------------------------------------------------
     def meta(self) -> dict:
@@ -253,52 +249,52 @@ class Trainer:
                 "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
-                "anchor_coef": c.ppo.anchor_coef, "anchor_every": c.ppo.anchor_every}
+                "mixed": c.mixed, "anchor_coef": c.ppo.anchor_coef,
+                "anchor_every": c.ppo.anchor_every, "exploiter_every": c.exploiter_every}
 
     def checkpoint(self) -> Path:
         """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring)."""
         folder = self.out / "checkpoints"
         folder.mkdir(parents=True, exist_ok=True)
         stem = folder / f"update-{self.update:06d}"
-        save_policy(stem.with_suffix(".npz"), self.model.policy(self.meta()))
-        env = self.env
-        snapshots = {m: p.policy for m, p in env._players.items()}
-        state = {"config": asdict(self.config), "update": self.update,
-                 "learner_steps": self.learner_steps, "seconds": self.seconds,
-                 "wall": self.wall, "cloned": self.cloned,
-                 "seconds_imitating": self.seconds_imitating,
-                 "curve": self.curve, "model": self.model.state_dict(),
+        save_policy(stem.with_suffix(".npz"), self.main.model.policy(self.meta()))
+        state = {"format": CHECKPOINT_FORMAT, "config": asdict(self.config),
+                 "update": self.update, "seconds": self.seconds, "wall": self.wall,
+                 "cloned": self.cloned, "seconds_imitating": self.seconds_imitating,
+                 "curve": self.curve, "main": self.main.state(),
+                 "start": self.start.state_dict(),
                  "anchor": None if self.anchor is None else self.anchor.state_dict(),
-                 "optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state(),
-                 "torch_rng": torch.get_rng_state(), "actor": self.actor.state(),
-                 "league": self.league.state(),
-                 "env": env.state_arrays(), "obs": self.obs.copy(),
-                 "snapshots": {m: vars(p) for m, p in snapshots.items()}}
+                 "exploiter": None if self.exploiter is None else self.exploiter.state(),
+                 "exploiter_games": list(self.exploiter_games),
+                 "exploiter_seconds": self.exploiter_seconds,
+                 "torch_rng": torch.get_rng_state(), "league": self.league.state()}
         torch.save(state, stem.with_suffix(".part"))
         os.replace(stem.with_suffix(".part"), stem.with_suffix(".pt"))
         return stem.with_suffix(".pt")
 
     def resume(self, path: Path) -> None:
-        """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`)."""
+        """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`).
+
+        Raises:
+            ValueError: a checkpoint of another format (an older borders_sim's).
+        """
         state = torch.load(path, weights_only=False)
-        self.model.load_state_dict(state["model"])
+        if state.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"{path} is a checkpoint of another borders_sim (format "
+                             f"{state.get('format', 1)}, this one reads {CHECKPOINT_FORMAT})")
+        self.main.restore(state["main"])
+        self.start.load_state_dict(state["start"])
         if state["anchor"] is not None:
             self.freeze_anchor()
             self.anchor.load_state_dict(state["anchor"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.generator.set_state(state["generator"])
+        if self.exploiter is not None:
+            self.exploiter.restore(state["exploiter"])
+        self.exploiter_games = state["exploiter_games"]
+        self.exploiter_seconds = state["exploiter_seconds"]
         torch.set_rng_state(state["torch_rng"])
-        self.actor.restore(state["actor"])
-        self.actor.load(self.model)
         self.league.restore(state["league"])
-        for m, arrays in state["snapshots"].items():
-            self.env.replace_policy(int(m), Policy(**arrays))
-        self.env.set_weights(self.league.weights())
-        self.env.load_state_arrays(state["env"])
-        self.obs = state["obs"]
-        self.infos = self.env.pending_infos()
+        self.main.env.set_weights(self.league.weights())
         self.update = state["update"]
-        self.learner_steps = state["learner_steps"]
         self.seconds = state["seconds"]
         self.wall = state["wall"]
         self.cloned = state["cloned"]
@@ -398,7 +394,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
             if trainer.update % c.checkpoint_every == 0:
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
             if c.eval_every and trainer.update % c.eval_every == 0:
-                path = save_policy(out / "latest.npz", trainer.model.policy(trainer.meta()))
+                path = save_policy(out / "latest.npz", trainer.main.model.policy(trainer.meta()))
                 bar.write(f"evaluating update {trainer.update} ({c.eval_games} games against "
                           f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
                           f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
@@ -414,7 +410,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
     trainer.checkpoint()
-    policy = save_policy(out / "policy.npz", trainer.model.policy(trainer.meta()))
+    policy = save_policy(out / "policy.npz", trainer.main.model.policy(trainer.meta()))
     trainer.write_curve()
     if plot:
         from .plot import plot_curve

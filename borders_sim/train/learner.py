@@ -1,0 +1,137 @@
+"""One masked-PPO learner and its games: what the trainer's main agent and its main exploiter
+each are (:mod:`.trainer`).
+
+A :class:`Learner` holds the policy-value network (:mod:`.model`), its Adam optimizer and the
+generator of its minibatch shuffles, the compiled training env of its opponents
+(:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.ppo`) and the
+compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
+rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
+:meth:`Learner.restore` are what a checkpoint keeps of it, so a resumed run continues exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from ..agents.network import NetPlayer, Policy
+from ..envs.training import TrainingEnv
+from .acting import CompiledActor
+from .config import TrainConfig
+from .model import PolicyValueNet
+from .ppo import Rollout, UpdateStats, ppo_update
+
+
+class Clock:
+    """Seconds spent per part of an update (env, inference, update), for the curve."""
+
+    def __init__(self) -> None:
+        self.parts = {"env": 0.0, "inference": 0.0, "update": 0.0}
+
+    def add(self, part: str, since: float) -> float:
+        now = time.perf_counter()
+        self.parts[part] += now - since
+        return now
+
+
+class Learner:
+    """A learner of the network ``model`` (on its device) with ``config``'s rollout and update
+    settings, playing against the pool ``opponents`` (drawn by ``weights``, see
+    :class:`~borders_sim.envs.training.TrainingEnv`) in games dealt from ``seed`` (module
+    docstring)."""
+
+    def __init__(self, config: TrainConfig, model: PolicyValueNet,
+                 opponents: Sequence[str | NetPlayer], weights: np.ndarray | None,
+                 seed: int) -> None:
+        c = self.config = config
+        self.model = model
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(seed)
+        self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
+                               weights=weights, mixed=c.mixed, reward=c.reward, dense=c.dense,
+                               seed=seed)
+        self.rollout = Rollout(c.steps, c.num_envs)
+        self.actor = CompiledActor(c.num_envs, seed)
+        self.actor.load(self.model)
+        self.learner_steps = 0
+        self.clock = Clock()
+        self.obs, self.infos = self.env.reset()
+
+    def collect(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One rollout; returns the learner's win share in each finished game, and the same
+        shares per member faced (``members``, ``shares``: a game counts once for each member at
+        its table, so a mixed table is credited to each of its members)."""
+        c, r, env = self.config, self.rollout, self.env
+        games, members, shares = [], [], []
+        t0 = time.perf_counter()
+        for t in range(c.steps):
+            mask = self.infos["action_mask"]
+            action, logp, value = self.actor.act(self.obs, mask)
+            r.put(t, self.obs, mask, torch.from_numpy(action), torch.from_numpy(logp),
+                  torch.from_numpy(value))
+            t0 = self.clock.add("inference", t0)
+            self.obs, reward, done, _, self.infos = env.step(action)
+            r.result(t, reward, done)
+            for k in np.flatnonzero(done):
+                seats, share = self.infos["ended_members"][k], self.infos["outcome"][k, 2]
+                faced = np.unique(seats[seats >= 0])
+                games.append(share)
+                members.append(faced)
+                shares.append(np.full(len(faced), share))
+            t0 = self.clock.add("env", t0)
+        self.learner_steps += c.steps * c.num_envs
+        if not games:
+            return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.array(games), np.concatenate(members), np.concatenate(shares)
+
+    def learn(self, update: int, anchor: PolicyValueNet | None = None) -> UpdateStats:
+        """One PPO update from the last rollout (``update``: the updates made before it, for
+        the learning-rate schedule; ``anchor``: the KL penalty's network, if any); the actor
+        plays the new weights from then on."""
+        c = self.config
+        t0 = time.perf_counter()
+        if c.anneal_lr and c.max_updates:
+            frac = 1.0 - update / c.max_updates
+            self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
+        device = self.model.inv_scale.device
+        with torch.no_grad():
+            _, last_value = self.model(torch.from_numpy(self.obs).to(device),
+                                       torch.from_numpy(self.infos["action_mask"]).to(device))
+        adv, returns = self.rollout.advantages(last_value.cpu(), c.ppo)
+        stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
+                           self.generator, anchor)
+        self.actor.load(self.model)
+        self.clock.add("update", t0)
+        return stats
+
+    def reset(self, start: PolicyValueNet) -> None:
+        """Start learning anew from ``start``'s weights (value head included) with a fresh
+        optimizer; the games in flight go on."""
+        self.model.load_state_dict(start.state_dict())
+        c = self.config
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
+        self.actor.load(self.model)
+
+    def state(self) -> dict:
+        """What a checkpoint keeps of the learner (with :meth:`restore`)."""
+        return {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "generator": self.generator.get_state(), "actor": self.actor.state(),
+                "env": self.env.state_arrays(), "obs": self.obs.copy(),
+                "learner_steps": self.learner_steps,
+                "networks": {m: vars(p.policy) for m, p in self.env.network_members().items()}}
+
+    def restore(self, state: dict) -> None:
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.generator.set_state(state["generator"])
+        self.actor.restore(state["actor"])
+        self.actor.load(self.model)
+        for m, arrays in state["networks"].items():
+            self.env.replace_policy(int(m), Policy(**arrays))
+        self.env.load_state_arrays(state["env"])
+        self.obs = state["obs"]
+        self.infos = self.env.pending_infos()
+        self.learner_steps = state["learner_steps"]
