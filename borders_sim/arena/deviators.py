@@ -21,7 +21,8 @@ The ``ppo`` bot appears as two players by default: ``ppo`` (sampled, as it ships
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 from ..agents.lineup import compiled_kinds
@@ -161,22 +162,17 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
     return result
 
 
-class _ray_session:
+@contextmanager
+def _ray_session(backend: str, address: str | None, threads: int | None) -> Iterator[None]:
     """With the Ray backend, one cluster for every cell (started here unless Ray is already
     initialized, and stopped afterwards); nothing otherwise."""
-
-    def __init__(self, backend: str, address: str | None, threads: int | None) -> None:
-        self.wanted = backend == "ray"
-        self.address, self.threads = address, threads
-        self.started = False
-
-    def __enter__(self) -> None:
-        if not self.wanted:
-            return
-        from .ray_backend import start_ray
-        self.started = start_ray(self.address, self.threads)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.started:
-            from .ray_backend import import_ray
+    if backend != "ray":
+        yield
+        return
+    from .ray_backend import import_ray, start_ray
+    started = start_ray(address, threads)
+    try:
+        yield
+    finally:
+        if started:
             import_ray().shutdown()

@@ -168,14 +168,15 @@ class Trainer:
 
     def imitate(self) -> None:
         """Behaviour cloning of ``config.imitate`` before the first update (its own Adam at
-        1e-3; PPO's optimizer starts fresh after it); the run then starts from the clone."""
+        1e-3; PPO's optimizer, untouched by it, starts after it); the run then starts from the
+        clone."""
         c = self.config
         start = time.perf_counter()
         model = self.main.model
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
         self.cloned = clone(model, optimizer, c.imitate, c.players, c.imitate_games,
                             c.imitate_epochs, DEMO_SEED + c.seed * 10**7)
-        self.main.reset(model)
+        self.main.actor.load(model)
         self.start = copy.deepcopy(model).requires_grad_(False)
         if self.exploiter is not None:
             self.exploiter.reset(self.start)
