@@ -107,6 +107,12 @@ def as_temperature(value: Any, what: str = "temperature") -> float:
     return t
 
 
+def is_net_spec(spec: str) -> bool:
+    """Whether ``spec`` names a network player (``ppo`` with any options and file), valid or
+    not (:func:`parse_net_spec` checks it)."""
+    return isinstance(spec, str) and spec.partition("@")[0].partition(":")[0] == "ppo"
+
+
 def parse_net_spec(spec: str) -> tuple[str | None, float]:
     """The policy file (None: the shipped policy) and temperature of a network spec
     ``ppo[:argmax|:temp=T][@PATH]`` (module docstring).

@@ -71,7 +71,7 @@ from .._compile.notice import compile_notice
 from .._compile.rowcopy import put_row
 from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
-from ..agents.network import NetPlayer, Policy, net_player, stack_nets
+from ..agents.network import NetPlayer, Policy, is_net_spec, net_player, stack_nets
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..rules.args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
@@ -501,7 +501,7 @@ def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
         raise ValueError("opponents must name at least one pool member")
     kinds, players, nets = [], [], 0
     for m in members:
-        if isinstance(m, str) and m.partition("@")[0].partition(":")[0] == "ppo":
+        if is_net_spec(m):
             m = net_player(m)
         if isinstance(m, NetPlayer):
             kinds.append(BOT_NET + nets)
