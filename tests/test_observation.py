@@ -16,7 +16,7 @@ from borders_sim.envs import OBS_SIZE, OBSERVATION_LAYOUT, observe, sample_consi
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_CLASS, CLASS_LEGAL, FIRST_ACTION, NUM_GOODS
 from borders_sim.game.invariants import check
-from borders_sim.rules.observation import decode
+from borders_sim.rules.observation import OBS_SIZE_V1, RATES, decode, offset_of
 
 PLAYERS = range(3, 9)
 FLAGS = ({}, {"action_cards": False}, {"accept_commits": False, "bounty_goods": True},
@@ -43,6 +43,8 @@ def test_layout_is_contiguous_and_named_once():
         assert e.offset == offset and e.size == int(np.prod(e.shape)) and e.meaning
         offset += e.size
     assert offset == OBS_SIZE
+    # the rates block came last, so the blocks before it keep the first layout's offsets
+    assert OBSERVATION_LAYOUT[-1].name == "rates" and offset_of("rates") == OBS_SIZE_V1 == 1822
 
 
 @pytest.mark.parametrize("n", PLAYERS)
@@ -64,6 +66,10 @@ def test_blocks_hold_what_they_say(n):
         assert np.array_equal(d["face_up"][:n], s["wh_up"][rows][:, :4])
         assert np.array_equal(d["face_down_count"][:n], s["wh_down"][rows].sum(axis=1))
         assert np.array_equal(d["history"][:n], s["hist"][rows])
+        hist = s["hist"][rows].astype(np.float64)
+        for k, (_, num, den, _) in enumerate(RATES):
+            assert np.allclose(d["rates"][:n, k], (hist[:, num] + 1) / (hist[:, den] + 2))
+        assert not d["rates"][n:].any()
         assert np.array_equal(d["discard_pile"], s["discard"])
         assert d["phase"].argmax() == s["phase"] and d["phase"].sum() == 1
         assert d["to_move"].argmax() == (game.current_player - v) % n

@@ -14,8 +14,8 @@ inside the whole-game kernels (tournaments on the compiled path, the training en
 the league's self-play snapshots) through :func:`net_act`, and the trainer's own acting
 (:mod:`borders_sim.train.acting`), which adds the value head on the same trunk. Torch
 (:mod:`borders_sim.train.model`) holds the same function for the update only. The first layer
-skips the zero entries of the observation (about 150 of 1822 are non-zero) and the policy head
-computes the legal actions' logits only, so a decision costs a few microseconds.
+skips the zero entries of the observation (about 160 of its 1870 are non-zero) and the policy
+head computes the legal actions' logits only, so a decision costs a few microseconds.
 
 **Temperature.** A network plays at a temperature ``T``: ``T = 0`` takes the legal action of
 highest logit (the first on ties), ``T > 0`` draws from ``softmax(logits / T)`` over the legal
@@ -25,8 +25,17 @@ policy, see :mod:`.ppo`).
 
 **The file** (:func:`save_policy`, :func:`load_policy`) is an ``.npz`` of float32 arrays
 ``inv_scale`` [OBS_SIZE], ``w0`` [OBS_SIZE, H0], ``b0`` [H0], ``w1`` [H0, H1], ``b1`` [H1],
-``wp`` [NUM_ACTIONS, H1] (one row per action), ``bp`` [NUM_ACTIONS], plus ``format`` and
-``meta`` (a JSON string: how it was trained). The package ships one, :data:`SHIPPED_WEIGHTS`.
+``wp`` [NUM_ACTIONS, H1] (one row per action), ``bp`` [NUM_ACTIONS] (``H0``, ``H1`` at most
+:data:`MAX_HIDDEN`), plus ``format`` and ``meta`` (a JSON string: how it was trained; its
+``hidden``, where present, is ``[H0, H1]``). The package ships one, :data:`SHIPPED_WEIGHTS`.
+A file of the first observation layout (``OBS_SIZE_V1`` inputs, before the behaviour
+``rates`` block of :mod:`borders_sim.rules.observation`) loads with weights of 0 for the
+inputs it never saw, so it plays exactly as it was trained.
+
+**Files read with bounds.** A policy file is read by :class:`~.npzfile.NpzFile`, never by
+``np.load``: every array's ``.npy`` header is checked against the layout the file must have
+before any array data is inflated, and every problem is one ``ValueError`` naming the file
+(:mod:`.npzfile`). It is written atomically.
 
 **Specs.** A network player is written ``ppo[:OPTION][@PATH]`` in lineups and pools
 (:func:`parse_net_spec`): ``@PATH`` a policy file or ``borders-sim train`` output directory
@@ -48,8 +57,10 @@ from numba import njit
 
 from .._compile.jit import kernel
 from ..rules.actions import NUM_ACTIONS
-from ..rules.observation import OBS_SIZE
+from ..rules.args import shown
+from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
 from ..rules.piles import next_below
+from .npzfile import NpzFile, as_path, refusal, shown_path, write_npz
 
 FORMAT = "borders_sim.policy/1"
 #: The policy the package ships (``make("ppo")``).
@@ -59,7 +70,10 @@ SAMPLE_TEMPERATURE = 1.0
 #: The largest temperature a spec or a bot takes (beyond it the draw is uniform to float
 #: rounding anyway).
 MAX_TEMPERATURE = 1e3
+#: The largest hidden layer a policy file holds (the limit of ``borders-sim train --hidden``).
+MAX_HIDDEN = 4096
 _ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
+_META_CHARS = 1 << 20  # the longest meta record read
 _UNIT = 1 << 30
 
 
@@ -79,10 +93,7 @@ class Policy:
     def __post_init__(self) -> None:
         for name in _ARRAYS:
             setattr(self, name, np.ascontiguousarray(getattr(self, name), dtype=np.float32))
-        h0, h1 = self.b0.shape[0], self.b1.shape[0]
-        want = {"inv_scale": (OBS_SIZE,), "w0": (OBS_SIZE, h0), "b0": (h0,), "w1": (h0, h1),
-                "b1": (h1,), "wp": (NUM_ACTIONS, h1), "bp": (NUM_ACTIONS,)}
-        for name, shape in want.items():
+        for name, shape in policy_shapes(self.b0.shape[0], self.b1.shape[0]).items():
             got = getattr(self, name).shape
             if got != shape:
                 raise ValueError(f"policy array {name!r} has shape {got}, expected {shape}")
@@ -93,6 +104,25 @@ class Policy:
     def hidden(self) -> tuple[int, int]:
         """The sizes of the two hidden layers."""
         return self.b0.shape[0], self.b1.shape[0]
+
+
+def policy_shapes(h0: int, h1: int, inputs: int = OBS_SIZE) -> dict[str, tuple[int, ...]]:
+    """The shape of every array of a policy with hidden layers of ``h0`` and ``h1`` units (and
+    ``inputs`` observation entries: a file of the first layout has :data:`OBS_SIZE_V1`)."""
+    return {"inv_scale": (inputs,), "w0": (inputs, h0), "b0": (h0,), "w1": (h0, h1),
+            "b1": (h1,), "wp": (NUM_ACTIONS, h1), "bp": (NUM_ACTIONS,)}
+
+
+def _with_rates(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays of a policy file of the first observation layout (:data:`OBS_SIZE_V1`
+    inputs, before the ``rates`` block) extended to today's: the new inputs get their scales
+    and weights of 0, so the network computes exactly what it computed before."""
+    if arrays["inv_scale"].shape[0] == OBS_SIZE:
+        return arrays
+    new = OBS_SIZE - OBS_SIZE_V1
+    inv_scale = np.concatenate([arrays["inv_scale"], 1.0 / observation_scales()[OBS_SIZE_V1:]])
+    w0 = np.concatenate([arrays["w0"], np.zeros((new, arrays["w0"].shape[1]), np.float32)])
+    return {**arrays, "inv_scale": inv_scale, "w0": w0}
 
 
 def as_temperature(value: Any, what: str = "temperature") -> float:
@@ -162,44 +192,110 @@ def shipped_policy() -> Policy:
 
 
 def save_policy(path: str | os.PathLike, policy: Policy) -> Path:
-    """Write ``policy`` as a policy file (module docstring); returns the path."""
-    path = Path(path)
+    """Write ``policy`` as a policy file (module docstring), atomically; returns the path.
+
+    Raises:
+        ValueError: a hidden layer larger than :data:`MAX_HIDDEN` (no reader would load it).
+    """
+    if max(policy.hidden) > MAX_HIDDEN:
+        raise ValueError(f"a policy file holds hidden layers of at most {MAX_HIDDEN} units, "
+                         f"this policy has {policy.hidden}")
     arrays = {name: getattr(policy, name) for name in _ARRAYS}
-    part = path.with_name(path.name + ".part")
-    with open(part, "wb") as f:  # (np.savez would add ".npz" to a name without it)
-        np.savez_compressed(f, format=np.array(FORMAT), meta=np.array(json.dumps(policy.meta)),
-                            **arrays)
-    os.replace(part, path)
-    return path
+    return write_npz(path, format=np.array(FORMAT), meta=np.array(json.dumps(policy.meta)),
+                     **arrays)
 
 
 def load_policy(path: str | os.PathLike) -> Policy:
     """Read a policy file, or the ``policy.npz`` of a directory (a ``borders-sim train``
-    output).
+    output), with bounds (module docstring).
 
     Raises:
-        ValueError: not a policy file (the message names the file and the problem).
+        ValueError: not a policy file, or a damaged one (the message names the file and the
+            problem; a PyTorch checkpoint gets the policy files of its run named).
     """
-    path = Path(path)
-    if path.is_dir():
-        path = path / "policy.npz"
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if "format" not in data or str(data["format"]) != FORMAT:
-                raise ValueError(f"{path}: not a {FORMAT} file")
-            missing = [name for name in _ARRAYS if name not in data]
-            if missing:
-                raise ValueError(f"{path}: missing arrays {missing}")
-            arrays = {name: data[name] for name in _ARRAYS}
-            meta = json.loads(str(data["meta"])) if "meta" in data else {}
-    except (OSError, EOFError) as err:
-        raise ValueError(f"cannot read the policy file {str(path)!r}: {err}") from None
-    return Policy(meta=meta, **arrays)
+    with _policy_file(path) as npz:
+        meta = _policy_meta(npz)
+        _check_layout(npz, meta)
+        arrays = _with_rates({name: npz.array(name) for name in _ARRAYS})
+        try:
+            return Policy(meta=meta, **arrays)
+        except ValueError as err:  # NaN or infinite weights
+            raise npz.refuse(str(err)) from None
 
 
 def policy_meta(path: str | os.PathLike) -> dict[str, Any]:
-    """The ``meta`` record of a policy file (how it was trained)."""
-    return load_policy(path).meta
+    """The ``meta`` record of a policy file (how it was trained); the file's arrays are checked
+    against the layout (:func:`load_policy`'s errors) but not read."""
+    with _policy_file(path) as npz:
+        meta = _policy_meta(npz)
+        _check_layout(npz, meta)
+        return meta
+
+
+def _policy_file(path: str | os.PathLike) -> NpzFile:
+    """``path`` opened as a policy file: a directory's ``policy.npz``; a PyTorch checkpoint
+    refused with the policy files of its run named."""
+    path = as_path(path, "the policy file")
+    if os.path.isdir(path):
+        if not os.path.lexists(path / "policy.npz"):
+            raise refusal("policy file", path, "it is a directory without a policy.npz (a "
+                                               "borders-sim train output directory holds one)")
+        path = path / "policy.npz"
+    if path.suffix in (".pt", ".pth"):
+        raise refusal("policy file", path, _checkpoint_hint(path))
+    return NpzFile(path, "policy file")
+
+
+def _policy_meta(npz: NpzFile) -> dict[str, Any]:
+    """The format of a policy file, checked, and its meta record."""
+    if "format" not in npz.names or npz.text("format", len(FORMAT)) != FORMAT:
+        if any(m == "data.pkl" or m.endswith("/data.pkl") for m in npz.members):
+            raise npz.refuse(_checkpoint_hint(npz.path))
+        raise npz.refuse(f"not a {FORMAT} file")
+    if "meta" not in npz.names:
+        raise npz.refuse("it has no meta record")
+    return npz.json("meta", _META_CHARS)
+
+
+def _check_layout(npz: NpzFile, meta: dict[str, Any]) -> None:
+    """Every array of a policy file present, of a float dtype and of the shape the hidden sizes
+    (those of ``b0`` and ``b1``, and of ``meta`` where it says) give: checked on the headers,
+    before any data is read."""
+    missing = [name for name in _ARRAYS if name not in npz.names]
+    if missing:
+        raise npz.refuse(f"missing arrays {missing}")
+    hidden = [_hidden_size(npz, "b0"), _hidden_size(npz, "b1")]
+    if meta.get("hidden", hidden) != hidden:
+        raise npz.refuse(f"its meta says hidden sizes {shown(meta['hidden'])}, its arrays "
+                         f"{hidden}")
+    inputs = OBS_SIZE_V1 if npz.header("inv_scale").shape == (OBS_SIZE_V1,) else OBS_SIZE
+    for name, shape in policy_shapes(*hidden, inputs).items():
+        header = npz.header(name)
+        if header.dtype.kind != "f" or header.dtype.itemsize > 8:
+            raise npz.refuse(f"array {name!r} is {header.dtype}, not float32")
+        if header.shape != shape:
+            raise npz.refuse(f"policy array {name!r} has shape {header.shape}, expected {shape}")
+
+
+def _hidden_size(npz: NpzFile, name: str) -> int:
+    shape = npz.header(name).shape
+    if len(shape) != 1 or not 1 <= shape[0] <= MAX_HIDDEN:
+        raise npz.refuse(f"policy array {name!r} has shape {shape}, expected a hidden layer "
+                         f"of 1 to {MAX_HIDDEN} units")
+    return shape[0]
+
+
+def _checkpoint_hint(path: Path) -> str:
+    """Why a PyTorch checkpoint is no policy file, and the policy files of its run that
+    exist (a ``borders-sim train`` run writes ``policy.npz`` and ``latest.npz`` in its
+    directory and ``update-NNNNNN.npz`` beside each ``checkpoints/update-NNNNNN.pt``)."""
+    run = path.parent.parent if path.parent.name == "checkpoints" else path.parent
+    found = [shown_path(p) for p in (path.with_suffix(".npz"), run / "policy.npz",
+                                     run / "latest.npz") if os.path.isfile(p)]
+    where = (" or ".join(found) if found else "the run's policy.npz or latest.npz, or the "
+             "update-NNNNNN.npz beside each checkpoints/update-NNNNNN.pt")
+    return (f"it is a PyTorch training checkpoint, not a {FORMAT} file; name a policy file "
+            f"instead: {where}")
 
 
 # --- stacks of networks for the kernels --------------------------------------------------------

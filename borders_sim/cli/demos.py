@@ -7,11 +7,10 @@ import argparse
 import sys
 import time
 
-import numpy as np
 from tqdm import tqdm
 
 from .. import __version__
-from ..agents.demos import record_demos
+from ..agents.demos import record_demos, shard_decisions
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
 from .common import fail, int_in, seed_arg
@@ -35,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Play seat-rotated games between compiled bots inside the whole-game "
                     "kernel (game g dealt from seed S+g, as a tournament) and write every "
                     "decision of the chosen seats: observation, legal mask, action, the seat's "
-                    "final reward and the game id, as compressed .npz shards in DIR.")
+                    "final reward and the game id, as compressed .npz shards in DIR (a DIR "
+                    "holding shards already is refused unless --overwrite).")
     demo.add_argument("--bots", type=lineup_arg, required=True, metavar="a,b,...",
                       help="one compiled bot (or ppo spec) per seat; the player count follows")
     demo.add_argument("--games", type=int_in(1, 10**9), required=True, metavar="G",
@@ -49,6 +49,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--shard-games", type=int_in(1, 10**6), default=256, metavar="K",
                       help="games per shard (default: 256)")
     demo.add_argument("--out", required=True, metavar="DIR", help="directory of the shards")
+    demo.add_argument("--overwrite", action="store_true",
+                      help="remove the shards an earlier run left in DIR first (default: refuse "
+                           "such a DIR, so that two data sets never mix)")
     demo.add_argument("--no-progress", action="store_true", help="no progress bar")
     demo.set_defaults(run=run)
 
@@ -61,13 +64,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         with tqdm(total=args.games, unit="game", desc="demos", disable=args.no_progress,
                   file=sys.stderr, leave=False) as bar:
             paths = record_demos(args.out, args.bots, args.games, args.seed, args.seats,
-                                 args.reward, shard_games=args.shard_games, progress=bar.update)
+                                 args.reward, shard_games=args.shard_games, progress=bar.update,
+                                 overwrite=args.overwrite)
+        decisions = sum(shard_decisions(path) for path in paths)
     except (ValueError, OSError) as err:
         return fail(parser, str(err))
-    decisions = 0
-    for path in paths:
-        with np.load(path) as shard:  # (an npz reads one array at a time)
-            decisions += shard["action"].size
     print(f"{decisions:,} decisions of {args.games} games in {len(paths)} shard(s) written to "
           f"{args.out} in {time.perf_counter() - t0:.1f} s")
     return 0

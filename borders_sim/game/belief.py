@@ -27,7 +27,8 @@ from ..rules.cards import (CARD_CLASS, CLASS_LEGAL, COPIES, CYCLE_LENGTH, FALSE_
 from ..rules.config import GameConfig
 from ..rules.engine import seek_at
 from .invariants import check
-from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, decode, observe_at
+from ..rules.observation import (OBS_SIZE, OBS_SIZE_V1, OBSERVATION_LAYOUT, decode, fill_rates,
+                                 observe_at)
 from ..rules.piles import is_deferred_for_inspector, seed_words
 from ..rules.args import as_seed
 from .views import check_seat
@@ -227,11 +228,15 @@ def _read(observation) -> tuple[dict, int, GameConfig]:
         _bad(f"expected shape ({OBS_SIZE},), got {obs.shape}")
     if not np.issubdtype(obs.dtype, np.number) or np.issubdtype(obs.dtype, np.complexfloating):
         _bad(f"expected numbers, got dtype {obs.dtype}")
-    if not np.isfinite(obs).all() or (obs != np.round(obs)).any() or (obs < 0).any() \
-            or (obs > 2**31 - 1).any():
-        _bad("every entry is a non-negative integer count")
+    counts = obs[:OBS_SIZE_V1]
+    if not np.isfinite(obs).all() or (counts != np.round(counts)).any() or (obs < 0).any() \
+            or (counts > 2**31 - 1).any():
+        _bad("every entry before the rates block is a non-negative integer count")
     b = decode(obs.astype(np.int64))
     n = st.MIN_PLAYERS + _index(b["num_players"], "num_players", st.MAX_PLAYERS - 2, True)
+    rates = fill_rates(obs.astype(np.float32))[OBS_SIZE_V1:]
+    if np.abs(rates - obs[OBS_SIZE_V1:]).max() > 1e-6:
+        _bad("the rates block is not the rates of the history block")
     cfg, menu = b["config"], b["gold_menu"]
     if cfg[st.CFG_NUM_PLAYERS] != n:
         _bad(f"config says {int(cfg[st.CFG_NUM_PLAYERS])} players, num_players says {n}")

@@ -9,9 +9,15 @@ for as long as that knowledge is certain (``know_hand`` / ``know_down`` of the s
 **Seat-relative.** Every per-seat block has :data:`~.state.MAX_PLAYERS` rows, row ``r`` being
 the seat ``r`` places to the viewer's left (row 0 is the viewer), so one policy serves every
 seat and player count. The ``seat`` block says which seat the viewer is, for the action ids
-that name seats (Robbery targets, crates to inspect), which are absolute. Rows at and beyond the player count are 0. Inspector blocks have two
-rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0 when there is
+that name seats (Robbery targets, crates to inspect), which are absolute. Rows at and beyond
+the player count are 0. Inspector blocks have two rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0 when there is
 nothing to mark (no crate under check, no badge B, ...). Counts are raw (not normalised).
+
+**Rates.** The ``rates`` block repeats, per seat, what the public history says of its
+behaviour as rates (how often it opens as an inspector, takes deals, gets caught lying, offers
+deals; :data:`RATES`), smoothed so that a seat without evidence reads 0.5. It is derived from the
+public counters only, so it leaks nothing the history does not show. It is the last block: an
+observation of the earlier layout is this one's first :data:`OBS_SIZE_V1` entries.
 
 **Scales.** Every block has a documented *scale*, the size its entries typically reach (1 for
 one-hots and flags, 100 for gold, 10 for card counts, 20 for the history counters, ...):
@@ -45,8 +51,10 @@ from .._compile import units
 from .._compile.jit import kernel
 from .._compile.rowcopy import put_row
 from .state import (CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_SIZE, CRATE_ANNOUNCED,
-                    G_STATUS_NAMES, MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES,
-                    PH_GAME_OVER, state_type)
+                    G_STATUS_NAMES, H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED,
+                    H_DEALS_MADE, H_DEALS_TAKEN, H_LIES_CAUGHT, H_OFFERS_MADE, H_OPENS,
+                    MAX_PLAYERS, MENU_MAX, MIN_PLAYERS, NUM_HIST, PHASE_NAMES, PH_GAME_OVER,
+                    state_type)
 
 P = MAX_PLAYERS
 _PARCEL = 2 + 2 * NUM_GOODS  # gold, warehouse cards by type, crate cards by type, promise
@@ -63,7 +71,26 @@ class LayoutEntry(NamedTuple):
     scale: float
 
 
-#: (name, shape, meaning) of every block, in order. Per-seat rows are seat-relative.
+#: The behaviour rates of the ``rates`` block, one column each: (name, numerator counter,
+#: denominator counter, meaning), counters of :data:`~.state.HISTORY_COUNTERS`. Each rate is
+#: ``(k + 1) / (n + 2)`` of its counts ``k`` of ``n`` (Laplace's rule: 0.5 before any evidence,
+#: never exactly 0 or 1), so "how often does this inspector open" is one input of the network
+#: instead of a ratio it must learn from two raw counts.
+RATES = (
+    ("open_rate", H_OPENS, H_CRATES_INSPECTED, "crates opened (or joined) of those inspected"),
+    ("bribe_rate", H_DEALS_TAKEN, H_CRATES_INSPECTED, "let-through deals taken of the crates "
+                                                      "inspected"),
+    ("opened_rate", H_CRATES_OPENED, H_CRATES, "own crates opened of those sent"),
+    ("lie_rate", H_LIES_CAUGHT, H_CRATES_OPENED, "caught lies of the own crates opened"),
+    ("offer_rate", H_OFFERS_MADE, H_CRATES, "own crates with a let-through offer standing"),
+    ("deal_rate", H_DEALS_MADE, H_CRATES, "own crates let through by a deal"),
+)
+NUM_RATES = len(RATES)
+_RATE_NUM = np.array([num for _, num, _, _ in RATES], dtype=np.int64)
+_RATE_DEN = np.array([den for _, _, den, _ in RATES], dtype=np.int64)
+
+#: (name, shape, meaning) of every block, in order. Per-seat rows are seat-relative. Blocks
+#: added after the first release go last, so that earlier blocks keep their offsets.
 _BLOCKS = (
     # --- the game ----------------------------------------------------------------------------
     ("num_players", (MAX_PLAYERS - MIN_PLAYERS + 1,), "one-hot of the player count, 3..8"),
@@ -142,6 +169,10 @@ _BLOCKS = (
                                           "warehouse then crate by type, and the cards left "
                                           "(R-17d)"),
     ("lawyer_payer", (P,), "one-hot of the seat handing over the Lawyer's goods"),
+    # --- every seat: behaviour rates, derived from the public history ---------------------------
+    ("rates", (P, len(RATES)), "each seat's behaviour rates over the game so far, (k + 1) / "
+                               "(n + 2) (0.5 before any evidence; the counts are in history): "
+                               + ", ".join(name for name, _, _, _ in RATES)),
 )
 
 
@@ -159,7 +190,7 @@ _SCALES = {
     "crate_under_check": 1, "exchange": 3, "inspector_status": 1, "offer": 10, "offer_lock": 1,
     "demand": 10, "deal": 10, "deal_order": 2, "bounties": 10, "gifts_made": 1, "outcome": 1,
     "truthful": 1, "fine": 10, "lawyer_to": 1, "fund_paid": 10, "lawyer_pool": 5,
-    "lawyer_payer": 1,
+    "lawyer_payer": 1, "rates": 1,
 }
 
 
@@ -175,6 +206,9 @@ def _build_layout() -> tuple[tuple[LayoutEntry, ...], int]:
 
 #: The layout of the observation vector: one :class:`LayoutEntry` per block, in order.
 OBSERVATION_LAYOUT, OBS_SIZE = _build_layout()
+#: The observation's size before the ``rates`` block was added (its first entries keep that
+#: layout): policy files of that layout still load (:mod:`borders_sim.agents.network`).
+OBS_SIZE_V1 = OBS_SIZE - MAX_PLAYERS * NUM_RATES
 _AT = {e.name: e.offset for e in OBSERVATION_LAYOUT}
 
 
@@ -188,6 +222,21 @@ def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
     obs = np.asarray(obs)
     return {e.name: obs[..., e.offset:e.offset + e.size].reshape(obs.shape[:-1] + e.shape)
             for e in OBSERVATION_LAYOUT}
+
+
+def fill_rates(obs: np.ndarray) -> np.ndarray:
+    """Write the ``rates`` block of observations (last axis OBS_SIZE) from their ``history`` and
+    ``num_players`` blocks, in place, exactly as :func:`observe_kernel` does; returns ``obs``.
+    The rates are the only entries that are not small integers, so stores of observations as
+    integers (demonstration shards) keep the first :data:`OBS_SIZE_V1` entries and fill the
+    rates back when read."""
+    hist = obs[..., O_HISTORY:O_HISTORY + P * NUM_HIST].astype(np.float64)
+    hist = hist.reshape(obs.shape[:-1] + (P, NUM_HIST))
+    rates = (hist[..., _RATE_NUM] + 1.0) / (hist[..., _RATE_DEN] + 2.0)
+    players = MIN_PLAYERS + obs[..., O_NUM_PLAYERS:O_NUM_PLAYERS + P - MIN_PLAYERS + 1].argmax(-1)
+    rates[np.arange(P) >= players[..., None]] = 0.0
+    obs[..., O_RATES:O_RATES + P * NUM_RATES] = rates.reshape(obs.shape[:-1] + (-1,))
+    return obs
 
 
 def layout_table() -> str:
@@ -270,6 +319,7 @@ O_LAWYER_TO = offset_of("lawyer_to")
 O_FUND_PAID = offset_of("fund_paid")
 O_LAWYER_POOL = offset_of("lawyer_pool")
 O_LAWYER_PAYER = offset_of("lawyer_payer")
+O_RATES = offset_of("rates")
 _NUM_G_STATUS = len(G_STATUS_NAMES)
 
 
@@ -383,6 +433,9 @@ def observe_kernel(s, viewer, out):
             put_row(out, o + 1, bounty_wh[p, g], NUM_GOODS)
             out[o + 1 + NUM_GOODS] = s.bounty_on[p, g]
         out[O_GIFTS_MADE + r] = s.gift_lock[p]
+        for k in range(NUM_RATES):
+            out[O_RATES + r * NUM_RATES + k] = (hist[p, _RATE_NUM[k]] + 1.0) / (
+                hist[p, _RATE_DEN[k]] + 2.0)
     if s.raid_thief >= 0:
         out[O_RAID_THIEF + _rel(s.raid_thief, viewer, n)] = 1
 
