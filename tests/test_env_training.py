@@ -15,6 +15,7 @@ from borders_sim.agents.network import NetPlayer, save_policy
 from borders_sim.envs.training import LEARNER, NO_SEAT, TrainingEnv
 from borders_sim.envs.vector import derive_seed
 from borders_sim.game.views import observe
+from borders_sim.rules.observation import OBS_SIZE
 from tests.test_ppo_bot import random_policy
 
 POOL = ("honest", "bluffer", "collector")
@@ -37,7 +38,7 @@ def test_it_is_a_gymnasium_vector_env_with_masks():
     env = TrainingEnv(4, opponents=POOL, seed=0)
     assert isinstance(env, VectorEnv)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
-    assert env.single_action_space.n == 513 and env.observation_space.shape == (4, 1822)
+    assert env.single_action_space.n == 513 and env.observation_space.shape == (4, OBS_SIZE)
     obs, infos = env.reset()
     assert infos["is_learner"].all() and (infos["member"] == LEARNER).all()
     assert (infos["seat"] == infos["learner_seat"]).all()
@@ -186,6 +187,32 @@ def test_lineups_follow_the_weights_and_the_learning_seat():
     mixed.reset()
     rows = [set(r[r >= 0].tolist()) for r in mixed._members]
     assert max(len(r) for r in rows) > 1
+
+
+def test_deviator_tables_seat_one_member_among_copies_of_the_self_member():
+    plain = TrainingEnv(256, opponents=POOL, deviator=1.0, seed=5)
+    plain.reset()
+    twin = TrainingEnv(256, opponents=POOL, seed=5)
+    twin.reset()  # no self member yet: no deviator table, and the stream is the same
+    assert np.array_equal(plain._members, twin._members)
+    env = TrainingEnv(256, opponents=POOL, deviator=1.0, seed=5)
+    env.set_self_member(2)
+    env.reset()
+    odd = []
+    for row, seat in zip(env._members[:, :4], env._learner):
+        others = np.delete(row, seat)
+        assert row[seat] == LEARNER
+        assert (others != 2).sum() <= 1  # one deviator (or none: it drew the self member)
+        odd += [int(p) for p in np.flatnonzero(row != 2) if p != seat]
+    assert len(odd) > 150 and {0, 1} <= set(env._members[env._members >= 0].tolist())
+    assert set(odd) == {0, 1, 2, 3}  # the deviator sits in every seat
+    half = TrainingEnv(512, opponents=POOL, deviator=0.5, seed=5)
+    half.set_self_member(2)
+    half.reset()
+    copies = [(np.delete(r[:4], s) == 2).sum() for r, s in zip(half._members, half._learner)]
+    assert 0.3 < np.mean([c >= 2 for c in copies]) < 0.8
+    with pytest.raises(ValueError, match="member"):
+        env.set_self_member(3)
 
 
 def test_bad_input_is_refused():

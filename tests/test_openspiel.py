@@ -265,7 +265,7 @@ def test_serialize_round_trips_through_json():
     assert str(game2) == str(game) and str(state2) == str(state)
     assert state2.history() == state.history()
     assert state2.game.state.tobytes() == state.game.state.tobytes()
-    # the state's Python attributes are pickled as the JSON state of the game
+    # OpenSpiel's C++ serializer pickles the state's Python attributes: the game as its JSON
     payload = pickle.dumps(state.game)
     assert json.dumps(state.game.to_dict(), separators=(",", ":")).encode() in payload
     assert pickle.loads(payload).state.tobytes() == state.game.state.tobytes()
@@ -275,6 +275,31 @@ def test_serialize_round_trips_through_json():
     chance = game.new_initial_state()
     assert str(pyspiel.deserialize_game_and_state(
         pyspiel.serialize_game_and_state(game, chance))[1]) == str(chance)
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_serialize_is_json_and_reads_back_exactly(players):
+    """state.serialize() / game.deserialize_state (Python's path, no pickle): the chance node,
+    a game in play, a finished game, a state made from a Game and a resampled one."""
+    game = load(players=players, reward="margin")
+    rng = np.random.default_rng(players)
+    chance = game.new_initial_state()
+    playing = dealt(game, 5, 150, seed=players)
+    over = random_walk(playing.clone(), rng, 10**6)
+    made = game.state_from_game(Game(game.config, seed=3))
+    sampler = pyspiel.UniformProbabilitySampler(players, 0.0, 1.0)
+    resampled = playing.resample_from_infostate(playing.current_player(), sampler)
+    for state in (chance, playing, over, made, resampled):
+        text = state.serialize()
+        assert "__dict__" not in text and json.loads(text)["format"] == bo.STATE_FORMAT
+        again = game.deserialize_state(text)
+        assert str(again) == str(state) and again.history() == state.history()
+        assert again.move_number() == state.move_number()
+        assert again.serialize() == text
+    random_walk(playing, np.random.default_rng(1), 10**6)
+    again = random_walk(game.deserialize_state(dealt(game, 5, 150, seed=players).serialize()),
+                        np.random.default_rng(1), 10**6)
+    assert again.returns() == playing.returns() and str(again) == str(playing)
 
 
 # --- OpenSpiel's own tests ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 
 from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
+from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -40,7 +41,7 @@ def test_episodes_report_their_last_observation():
         env.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
         obs, rewards, dones, infos = env.step_wait()
         for k in np.flatnonzero(dones):
-            assert infos[k]["terminal_observation"].shape == (1822,)
+            assert infos[k]["terminal_observation"].shape == (OBS_SIZE,)
             assert "r" in infos[k]["episode"]
             done_seen += 1
 

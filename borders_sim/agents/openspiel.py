@@ -52,6 +52,7 @@ import numpy as np
 from ..game.belief import world_from_observation
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
+from ..rules.args import as_choice, as_float, as_int, as_seed, as_str
 from ..rules.limits import max_game_length
 from ..rules.piles import mix_seed, seed_words
 from ..rules.rewards import REWARD_MODES, final_rewards_at
@@ -70,17 +71,22 @@ DEFAULTS: dict[str, Any] = {"sims": 100, "c": 2.0, "rollout": "random", "rollout
 ROLLOUTS = (*COMPILED_BOTS, "openspiel")
 
 
+def _whole(key: str, text: str) -> int:
+    """``text``, an option's value, as an int: decimal digits with an optional ``-``."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise ValueError(f"{key} must be a whole number, got {text!r}")
+    return int(text)
+
+
 def _positive(key: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        value = int(text)
-        if value < 1:
-            raise ValueError(f"{key} must be at least 1")
-        return value
+        return as_int(_whole(key, text), key, 1)
     return parse
 
 
 def _world_count(text: str) -> int:
-    value = int(text)
+    value = _whole("worlds", text)
     if value < 1 and value != -1:
         raise ValueError("worlds must be -1 (a new world per simulation) or at least 1")
     return value
@@ -95,10 +101,11 @@ def _choice(key: str, allowed: tuple[str, ...]) -> Callable[[str], str]:
 
 
 def _exploration(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise ValueError("c must be a number of at least 0")
-    return value
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"c must be a number, got {text!r}") from None
+    return as_float(value, "c", lo=0, finite=True)
 
 
 _PARSERS: dict[str, Callable[[str], Any]] = {
@@ -114,7 +121,7 @@ def parse_name(name: str) -> tuple[str, dict[str, Any]]:
     Raises:
         ValueError: not an OpenSpiel bot, an option the kind does not take, or a bad value.
     """
-    kind, *items = name.split(":")
+    kind, *items = as_str(name, "name", "an OpenSpiel bot name").split(":")
     if kind not in KINDS:
         raise ValueError(f"{name!r} is not an OpenSpiel bot ({', '.join(KINDS)})")
     options = {key: DEFAULTS[key] for key in KINDS[kind]}
@@ -164,15 +171,15 @@ class CompiledRolloutEvaluator:
     Args:
         policy: one of :data:`~.policies.COMPILED_BOTS` (``"random"``: uniform random actions,
             the policy of OpenSpiel's ``RandomRolloutEvaluator``).
-        n_rollouts: rollouts per evaluation.
+        n_rollouts: rollouts per evaluation (at least 1).
         seed: seeds the rollouts (the k-th rollout of the evaluator is seeded from
-            ``(seed, k)``).
+            ``(seed, k)``); a seed, :mod:`borders_sim.rules.args`.
     """
 
     def __init__(self, policy: str = "random", n_rollouts: int = 1, seed: int = 0) -> None:
-        self.kind = COMPILED_BOTS.index(policy)
-        self.n_rollouts = n_rollouts
-        self.seed = int(seed) & (2**63 - 1)
+        self.kind = COMPILED_BOTS.index(as_choice(policy, "policy", COMPILED_BOTS))
+        self.n_rollouts = as_int(n_rollouts, "n_rollouts", 1)
+        self.seed = as_seed(seed)
         self._count = 0
 
     def evaluate(self, state) -> np.ndarray:
@@ -214,13 +221,13 @@ class OpenSpielBot:
 
     Args:
         name: ``openspiel-ismcts``, ``openspiel-mcts`` or ``openspiel-random``, with options.
-        seed: seeds everything the bot draws.
+        seed: seeds everything the bot draws (a seed, :mod:`borders_sim.rules.args`).
     """
 
     def __init__(self, name: str, seed: int = 0) -> None:
-        self.name = name
         self.kind, self.options = parse_name(name)
-        self.seed = int(seed) & (2**63 - 1)
+        self.name = name
+        self.seed = as_seed(seed)
         self._decisions = 0
         self._games: dict = {}  # GameConfig -> the pyspiel game of that config
         self._bots: dict = {}   # (GameConfig, seat) -> the pyspiel bot of that seat

@@ -11,9 +11,13 @@ driver puts the chunks back in game order, so the results equal the local backen
   place as this process.
 * ``address`` (``"host:port"`` of a head started with ``ray start --head``, ``"auto"``, or a
   Ray client ``"ray://host:port"``): the run connects to that cluster; ``borders-sim`` (with
-  the same version) must be installed on every node. A ``host:port`` that does not accept a
-  TCP connection within a few seconds is refused before Ray is asked (Ray itself would retry
-  for a long time).
+  the same version) must be installed on every node. Before Ray is asked (which would retry
+  for minutes), :func:`check_address` checks the address's form and that something there
+  speaks Ray's protocol, gRPC: it opens a TCP connection and sends the HTTP/2 greeting that a
+  gRPC client sends first, and a gRPC server (a Ray head, a Ray client server) answers with
+  its own within :data:`CONNECT_TIMEOUT` seconds; an address that refuses the connection, stays
+  silent or answers otherwise is refused in one line. (With ``RAY_USE_TLS`` set the cluster
+  speaks TLS first, so only the connection is checked.)
 
 Ray is an optional dependency: ``pip install "borders-sim[distributed]"``.
 """
@@ -27,9 +31,17 @@ from pathlib import Path
 
 import numba
 
+from ..rules.args import as_host_port, as_str
 from .schedule import Tournament
 
-CONNECT_TIMEOUT = 5.0  # seconds to wait for a TCP connection to a cluster address
+#: Seconds to wait for a cluster address to accept a connection and answer the greeting.
+CONNECT_TIMEOUT = 5.0
+#: What a gRPC client sends first on a connection (RFC 9113, 3.4): the HTTP/2 connection
+#: preface and an empty SETTINGS frame.
+GRPC_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+#: The header of a gRPC server's first frame, its SETTINGS, byte by byte (None: any byte): a
+#: length of 3 bytes (a few settings: under 65536), the type 4, flags, the stream 0.
+_SETTINGS_HEADER = (0, None, None, 4, None, 0, 0, 0, 0)
 
 
 def import_ray():
@@ -43,24 +55,59 @@ def import_ray():
 
 
 def check_address(address: str) -> None:
-    """Refuse a ``host:port`` address that does not accept a TCP connection (``"auto"`` and
-    ``ray://`` addresses are left to Ray).
+    """Refuse a Ray address (``host:port`` or ``ray://host:port``; ``"auto"`` is left to Ray)
+    of the wrong form, or where nothing answers as a Ray cluster does within
+    :data:`CONNECT_TIMEOUT` seconds (module docstring).
 
     Raises:
-        RuntimeError: the address is malformed or unreachable.
+        ValueError: not ``host:port``, ``ray://host:port`` or ``auto`` (the host at most 253
+            characters, the port 1 to 65535).
+        RuntimeError: the address is unreachable, or what answers there is not Ray.
     """
-    if address == "auto":
+    text = as_str(address, "the Ray address", "host:port, ray://host:port or auto")
+    if text == "auto":
         return
-    hostport = address[len("ray://"):] if address.startswith("ray://") else address
-    host, sep, port = hostport.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise RuntimeError(f"Ray address {address!r} is not host:port, ray://host:port or auto")
+    host, port = as_host_port(text.removeprefix("ray://"), "the Ray address")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
-            pass
+        connection = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
     except OSError as err:
-        reason = err.strerror or type(err).__name__
-        raise RuntimeError(f"cannot reach the Ray cluster at {address!r}: {reason}") from None
+        raise RuntimeError(f"cannot reach the Ray cluster at {text!r}: "
+                           f"{_reason(err)}") from None
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return
+        try:
+            connection.sendall(GRPC_HELLO)
+            grpc = _answers_grpc(connection)
+        except OSError as err:
+            raise RuntimeError(f"no Ray cluster answers at {text!r}: connected, then "
+                               f"{_reason(err)} (is it the address of 'ray start --head'?)"
+                               ) from None
+    if not grpc:
+        raise RuntimeError(f"no Ray cluster answers at {text!r}: what answers there does not "
+                           "speak gRPC, Ray's protocol (is it the address of 'ray start "
+                           "--head'?)")
+
+
+def _reason(err: OSError) -> str:
+    """Why a connection failed, in a few words."""
+    if isinstance(err, socket.timeout):
+        return f"no answer within {CONNECT_TIMEOUT:g} s"
+    return err.strerror or type(err).__name__
+
+
+def _answers_grpc(connection: socket.socket) -> bool:
+    """Whether the first bytes ``connection`` receives are the header of a gRPC server's first
+    frame; it reads only until they cannot be (or the connection closes)."""
+    data = b""
+    while len(data) < len(_SETTINGS_HEADER):
+        chunk = connection.recv(len(_SETTINGS_HEADER) - len(data))
+        if not chunk:
+            return False
+        data += chunk
+        if any(want is not None and got != want for got, want in zip(data, _SETTINGS_HEADER)):
+            return False
+    return True
 
 
 def local_cluster_kwargs(num_cpus: int | None = None) -> dict:
@@ -78,7 +125,9 @@ def start_ray(address: str | None, num_cpus: int | None) -> bool:
     caller then shuts it down).
 
     Raises:
-        RuntimeError: Ray is missing, the address unreachable, or Ray fails to start.
+        ValueError: a malformed address (:func:`check_address`).
+        RuntimeError: Ray is missing, no Ray cluster answers at the address, or Ray fails to
+            start.
     """
     ray = import_ray()
     if ray.is_initialized():
@@ -111,7 +160,9 @@ def ray_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, 
     already initialized (then its cluster is used as it is).
 
     Raises:
-        RuntimeError: Ray is missing, the address unreachable, or Ray fails to start.
+        ValueError: a malformed address (:func:`check_address`).
+        RuntimeError: Ray is missing, no Ray cluster answers at the address, or Ray fails to
+            start.
     """
     ray = import_ray()
     started = start_ray(address, num_cpus)

@@ -11,14 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 # (first: it says how to install OpenSpiel when pyspiel is missing)
-from ..game.openspiel import (DEALS, GAME_NAME, GAME_TYPE, PARAMETERS, BordersGame,
-                              BordersObserver, BordersState, config_from_params, game_type,
-                              params_from_config, parse_gold_menu, pyspiel, score_bound,
-                              utility_bounds)
+from ..game.openspiel import (DEALS, GAME_NAME, GAME_TYPE, PARAMETERS, STATE_FORMAT,
+                              BordersGame, BordersObserver, BordersState, config_from_params,
+                              game_type, params_from_config, parse_gold_menu, pyspiel,
+                              score_bound, utility_bounds)
 from ..agents import make
+from ..rules.args import as_int, as_seed
+from ..rules.state import MAX_PLAYERS
 
-__all__ = ["DEALS", "GAME_NAME", "GAME_TYPE", "PARAMETERS", "BordersBot", "BordersGame",
-           "BordersObserver", "BordersState", "config_from_params", "game_type",
+__all__ = ["DEALS", "GAME_NAME", "GAME_TYPE", "PARAMETERS", "STATE_FORMAT", "BordersBot",
+           "BordersGame", "BordersObserver", "BordersState", "config_from_params", "game_type",
            "params_from_config", "parse_gold_menu", "score_bound", "utility_bounds"]
 
 
@@ -29,17 +31,17 @@ class BordersBot(pyspiel.Bot):
     OpenSpiel API of any state of this game, so it sees what the player sees and nothing more.
 
     Args:
-        player: the seat it plays.
+        player: the seat it plays (an int from 0 to 7).
         name: a bot name of :data:`borders_sim.agents.REGISTRY` (e.g. ``"honest"``).
         seed: the bot's seed.
     """
 
     def __init__(self, player: int, name: str, seed: int = 0) -> None:
         pyspiel.Bot.__init__(self)
-        self.player = player
+        self.player = as_int(player, "player", 0, MAX_PLAYERS - 1)
+        self.seed = as_seed(seed)
+        self.bot = make(name, self.seed)
         self.name = name
-        self.seed = seed
-        self.bot = make(name, seed)
 
     def step(self, state: pyspiel.State) -> int:
         observation = np.asarray(state.observation_tensor(self.player), dtype=np.float32)

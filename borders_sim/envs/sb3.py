@@ -6,7 +6,10 @@ play inside the compiled call (every decision it returns is the learner's), and 
 protocol: ``reset() -> obs``, ``step_async`` / ``step_wait -> (obs, rewards, dones, infos)``
 with ``infos[k]["terminal_observation"]`` on a game's last step (and
 ``"episode": {"r", "l"}``, as SB3's ``Monitor`` would write it), and
-``env_method("action_masks")``, which sb3-contrib's ``get_action_masks`` calls::
+``env_method("action_masks")``, which sb3-contrib's ``get_action_masks`` calls. Actions are
+checked as :class:`TrainingEnv` checks them, before anything is stepped and never cast (an int
+array, one legal id per game; ``11.9`` or ``"13"`` are refused, not played as 11 or 13), and a
+seed as every seed is (:mod:`borders_sim.rules.args`)::
 
     from sb3_contrib import MaskablePPO
     from borders_sim.envs.sb3 import SB3VecEnv
@@ -25,6 +28,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from ..rules.args import as_int, as_seed, as_sequence, is_int
 from .training import TrainingEnv
 
 
@@ -41,11 +45,19 @@ class SB3VecEnv(VecEnv):
         if self.env.external:
             raise ValueError(f"SB3VecEnv plays compiled opponents only; "
                              f"{[self.env.opponents[m] for m in self.env.external]} are external")
-        super().__init__(num_envs, self.env.single_observation_space,
+        super().__init__(self.env.num_envs, self.env.single_observation_space,
                          self.env.single_action_space)
-        self._actions: np.ndarray | None = None
-        self._returns = np.zeros(num_envs)
-        self._lengths = np.zeros(num_envs, dtype=np.int64)
+        self._actions: Any = None  # the actions of step_async, checked, for step_wait
+        self._returns = np.zeros(self.num_envs)
+        self._lengths = np.zeros(self.num_envs, dtype=np.int64)
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the next :meth:`reset`, which restarts the stream of games from ``seed`` (SB3's
+        ``VecEnv.seed``; ``None`` draws one). A bad seed is refused here and changes nothing:
+        later resets go on as before."""
+        if seed is not None:
+            as_seed(seed)
+        return super().seed(seed)
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
@@ -56,10 +68,17 @@ class SB3VecEnv(VecEnv):
         return obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        """Take ``actions`` for the next :meth:`step_wait`, checked now as
+        :meth:`TrainingEnv.step` checks them (a ``ValueError`` naming the bad entry; nothing
+        is taken then)."""
+        self.env.check_actions(actions)
+        self._actions = actions
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
-        obs, rewards, done, _, infos = self.env.step(self._actions)
+        if self._actions is None:
+            raise RuntimeError("call step_async(actions) before step_wait()")
+        actions, self._actions = self._actions, None
+        obs, rewards, done, _, infos = self.env.step(actions)
         self._returns += rewards
         self._lengths += 1
         out = [{} for _ in range(self.num_envs)]
@@ -101,6 +120,8 @@ class SB3VecEnv(VecEnv):
     def _indices(self, indices: Any) -> Sequence[int]:
         if indices is None:
             return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+        last = self.num_envs - 1
+        if is_int(indices):
+            return [as_int(indices, "indices", 0, last)]
+        items = as_sequence(indices, "indices", "an env index or a list of them")
+        return [as_int(k, f"indices[{i}]", 0, last) for i, k in enumerate(items)]

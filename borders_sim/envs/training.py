@@ -18,6 +18,13 @@ decision: ``infos["seat"]``, ``infos["is_learner"]`` and ``infos["member"]`` (th
 of the member to play, -1 for the learner) say whose it is. With only compiled members every
 decision returned is the learner's, and the env is a plain single-agent vector env.
 
+**Tables.** A game's opponents are one member drawn from the pool in every opponent seat, or
+(with probability ``mixed``) one member drawn per seat, or (with probability ``deviator``, once
+:meth:`TrainingEnv.set_self_member` names the member standing for the learner, such as its
+newest self-play snapshot) a *deviator table*: one drawn member in one opponent seat and that
+self member in the others, so the learner meets each member as the lone deviator among copies
+of itself, the lineup in which ``borders-sim exploit`` measures how exploitable a policy is.
+
 **Rewards** are the learner's: the terminal reward of ``reward`` (``"win"``, ``"score"`` or
 ``"margin"``, :mod:`borders_sim.rules.rewards`) on the step in which its game ends, or with
 ``dense=True`` that reward spread over the learner's decisions by potential-based shaping (the
@@ -56,7 +63,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -73,12 +80,13 @@ from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
 from ..agents.network import NetPlayer, Policy, is_net_spec, net_player, stack_nets
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..rules.args import as_action_batch, as_int, as_seed
+from ..rules.args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_float,
+                          as_int, as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, engine_error, step
 from ..rules.observation import OBS_SIZE, observe_kernel
 from ..rules.piles import mix_seed, next_below, seed_rng
-from ..rules.rewards import final_rewards, potential, reward_mode
+from ..rules.rewards import REWARD_MODES, final_rewards, potential, reward_mode
 from ..rules.scoring import scores, winners
 from ..rules.setup import setup_kernel
 from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
@@ -107,13 +115,22 @@ def _pick(rng, cum):
 
 
 @kernel
-def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
+def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, deviator, self_member, kinds,
+                 members):
     """The learning seat (``seat_mode``, or drawn when it is -1) and a member of the pool for
-    every other seat: one member for all of them, or with probability ``mixed`` one per seat.
-    Fills ``kinds`` and ``members`` (rows of one slot); returns the learning seat."""
+    every other seat: one member for all of them, or with probability ``mixed`` one per seat;
+    with ``self_member >= 0``, first with probability ``deviator`` one member in one opponent
+    seat and ``self_member`` in the others (a deviator table). Fills ``kinds`` and ``members``
+    (rows of one slot); returns the learning seat. (No draw is spent on a deviator table
+    unless one may be dealt, so the stream of a pool without them is unchanged.)"""
     learner = seat_mode if seat_mode >= 0 else next_below(rng, n)
     one = _pick(rng, cum)
     each = next_below(rng, _UNIT) < mixed * _UNIT
+    odd = -1  # the deviator's seat at a deviator table
+    if self_member >= 0 and deviator > 0.0 and next_below(rng, _UNIT) < deviator * _UNIT:
+        each = False
+        odd = next_below(rng, n - 1)
+        odd += 1 if odd >= learner else 0
     for p in range(MAX_PLAYERS):
         if p >= n:
             kinds[p] = 0
@@ -123,6 +140,8 @@ def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
             members[p] = LEARNER
         else:
             m = _pick(rng, cum) if each else one
+            if odd >= 0 and p != odd:
+                m = self_member
             kinds[p] = pool_kinds[m]
             members[p] = m
     return learner
@@ -130,7 +149,7 @@ def _draw_lineup(rng, n, seat_mode, pool_kinds, cum, mixed, kinds, members):
 
 @kernel(standalone=True)
 def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, learner, first,
-          pot, seat_mode, pool_kinds, cum, mixed, lineup_rng):
+          pot, seat_mode, pool_kinds, cum, mixed, deviator, self_member, lineup_rng):
     """Deal slot ``i``'s next game of the stream, draw its lineup and seed its bots; advance it
     to its first decision and return the number of legal actions there."""
     row = raw[i]
@@ -143,8 +162,8 @@ def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, lea
     setup_kernel(s)
     n = s.cfg[CFG_NUM_PLAYERS]
     seed_rng(lineup_rng, mix_seed(game_seed, _LINEUP_STREAM))
-    learner[i] = _draw_lineup(lineup_rng, n, seat_mode, pool_kinds, cum, mixed, kinds[i],
-                              members[i])
+    learner[i] = _draw_lineup(lineup_rng, n, seat_mode, pool_kinds, cum, mixed, deviator,
+                              self_member, kinds[i], members[i])
     for p in range(MAX_PLAYERS):
         seed_rng(rngs[i, p], bot_seed_kernel(game_seed, p))
     first[i] = True
@@ -192,7 +211,7 @@ def _finish(s, learner, mode, dense, pot, out_reward, final_obs, outcome, scratc
 @kernel(nogil=True)
 def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, reset_all,
                 actions, masks, kinds, members, learner, first, pot, rngs, pool_kinds, cum,
-                mixed, seat_mode, obs, mask_out, cur, cur_member, rewards, term, final_obs,
+                mixed, deviator, self_member, seat_mode, obs, mask_out, cur, cur_member, rewards, term, final_obs,
                 outcome, ended_members, status, nets):
     """Step slots ``lo .. hi - 1`` (``reset_all``: deal each its next game instead), play the
     compiled seats to the next external decision, deal a new game where one ended, and write
@@ -213,7 +232,8 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
         status[i] = OK
         if reset_all:
             count = _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members,
-                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, lineup_rng)
+                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, deviator,
+                          self_member, lineup_rng)
         else:
             count = step(s, actions[i], mask)
         while True:
@@ -227,7 +247,8 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
             for p in range(MAX_PLAYERS):
                 ended_members[i, p] = members[i, p]
             count = _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members,
-                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, lineup_rng)
+                          learner, first, pot, seat_mode, pool_kinds, cum, mixed, deviator,
+                          self_member, lineup_rng)
         if count < 0:
             status[i] = BOT_ILLEGAL if count == -1000 else GAVE_UP
             rewards[i] = 0.0
@@ -263,21 +284,31 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     Args:
         num_envs: number of games N (>= 1).
         num_players: 3..8, the same in every game.
-        opponents: the pool's members, in order (their indices are ``infos["member"]``):
-            compiled bot names, network specs (``"ppo"``, ``"ppo@PATH"``, ...) and
+        opponents: the pool's members, a list in order (their indices are
+            ``infos["member"]``; one member is a list of one, ``["honest"]``): compiled bot
+            names, network specs (``"ppo"``, ``"ppo@PATH"``, ...) and
             :class:`~borders_sim.agents.network.NetPlayer` objects are played in the kernel, any
             other name is an external member that the caller plays (module docstring).
-        weights: the chance of each member per game (non-negative, normalised; default
-            uniform); :meth:`set_weights` changes it for the games dealt afterwards.
-        mixed: the chance that a game draws one member per opponent seat instead of one member
-            for all of them.
+        weights: the chance of each member per game (a list of finite non-negative numbers,
+            normalised; default uniform); :meth:`set_weights` changes it for the games dealt
+            afterwards.
+        mixed: the chance, a number from 0 to 1, that a game draws one member per opponent seat
+            instead of one member for all of them.
+        deviator: the chance, a number from 0 to 1, that a game is a *deviator table*: one
+            member drawn from the pool in one opponent seat, and the member
+            :meth:`set_self_member` names (a copy of the learner) in every other one, the
+            lineup of the deviator matrix's "one against copies" (none until a self member is
+            set).
         seat: the learning seat, an int, or ``"random"`` (drawn per game).
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's terminal reward.
-        dense: spread the terminal reward over the learner's decisions (module docstring).
-        potential_scale: the potential's factor with ``dense`` (default ``1/100`` for
-            ``"win"``, else 1).
+        dense: a bool: spread the terminal reward over the learner's decisions (module
+            docstring).
+        potential_scale: the potential's factor with ``dense``, a finite number (default
+            ``1/100`` for ``"win"``, else 1).
         seed: the seed of the stream of games.
         **flags: any other :class:`~borders_sim.GameConfig` flag.
+
+    Every argument is checked by :mod:`borders_sim.rules.args` (a ``ValueError`` naming it).
 
     Spaces: ``single_observation_space`` ``Box(0, float32 max, (OBS_SIZE,))``,
     ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
@@ -293,7 +324,8 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     def __init__(self, num_envs: int, num_players: int = 4,
                  opponents: Sequence[str | NetPlayer] = ("random",),
                  weights: Sequence[float] | None = None,
-                 mixed: float = 0.0, seat: int | str = "random", reward: str = "win",
+                 mixed: float = 0.0, deviator: float = 0.0, seat: int | str = "random",
+                 reward: str = "win",
                  dense: bool = False, potential_scale: float | None = None, seed: int = 0,
                  **flags: Any) -> None:
         self.num_envs = as_int(num_envs, "num_envs", 1)
@@ -304,16 +336,17 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         self._players = {j: m for j, m in enumerate(players) if isinstance(m, NetPlayer)}
         self._nets = stack_nets([m.policy for m in self._players.values()],
                                 [m.temperature for m in self._players.values()])
-        self._seat_mode = -1 if seat == "random" else as_int(seat, "seat", 0, n - 1)
-        if not 0.0 <= mixed <= 1.0:
-            raise ValueError(f"mixed must be a probability from 0 to 1, got {mixed!r}")
-        self.mixed = float(mixed)
-        self.reward = reward
-        self._mode = reward_mode(reward)
-        self.dense = bool(dense)
+        self._seat_mode = -1 if isinstance(seat, str) and seat == "random" else as_int(
+            seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
+        self.mixed = as_float(mixed, "mixed", 0, 1)
+        self.deviator = as_float(deviator, "deviator", 0, 1)
+        self.self_member = -1
+        self.reward = as_choice(reward, "reward", REWARD_MODES)
+        self._mode = reward_mode(self.reward)
+        self.dense = as_bool(dense, "dense")
         if potential_scale is None:
-            potential_scale = 0.01 if reward == "win" else 1.0
-        self.potential_scale = float(potential_scale)
+            potential_scale = 0.01 if self.reward == "win" else 1.0
+        self.potential_scale = as_float(potential_scale, "potential_scale", finite=True)
         self.seed = as_seed(seed)
         self.set_weights(weights)
         self.single_observation_space = spaces.Box(0.0, np.finfo(np.float32).max, (OBS_SIZE,),
@@ -355,22 +388,37 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
 
     # --- the pool ------------------------------------------------------------------------------
     def set_weights(self, weights: Sequence[float] | None) -> None:
-        """Set the chance of each pool member per game (for the games dealt from now on)."""
+        """Set the chance of each pool member per game (for the games dealt from now on):
+        ``None`` (uniform) or one finite non-negative number per member, not all 0."""
         m = len(self.opponents)
-        w = np.ones(m) if weights is None else np.asarray(weights, dtype=np.float64)
-        if w.shape != (m,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-            raise ValueError(f"weights must be {m} non-negative numbers, not all 0, got "
-                             f"{weights!r}")
+        what = f"a list of {m} finite non-negative numbers, not all 0"
+        if weights is None:
+            w = np.ones(m)
+        else:
+            items = as_sequence(weights, "weights", what)
+            w = np.array([as_float(x, f"weights[{i}]", lo=0, finite=True)
+                          for i, x in enumerate(items)])
+            if w.shape != (m,) or w.sum() <= 0:
+                raise ValueError(f"weights must be {what}, got {shown(weights)}")
         self.weights = w / w.sum()
         self._cum = np.cumsum(self.weights)
         self._cum[-1] = 1.0
 
+    def set_self_member(self, member: int) -> None:
+        """Name the pool member that stands for the learner at deviator tables (``deviator``;
+        e.g. its newest self-play snapshot), for the games dealt from now on; -1: none (no
+        deviator tables)."""
+        self.self_member = as_int(member, "member", -1, len(self.opponents) - 1)
+
     def replace_policy(self, member: int, policy: Policy) -> None:
         """Play ``policy`` (with the hidden sizes of the one it replaces) as network member
         ``member`` from now on: games in flight switch to it at once."""
+        member = as_int(member, "member")
         if member not in self._players:
-            raise ValueError(f"member {member!r} is not a network member; network members: "
+            raise ValueError(f"member {member} is not a network member; network members: "
                              f"{sorted(self._players)}")
+        if not isinstance(policy, Policy):
+            raise ArgumentTypeError(f"policy must be a Policy, got {type(policy).__name__}")
         j = int(self._pool_kinds[member]) - BOT_NET
         if policy.hidden != (self._nets.b0.shape[1], self._nets.b1.shape[1]):
             raise ValueError(f"a network of hidden sizes {policy.hidden} cannot replace one of "
@@ -410,15 +458,21 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             ValueError: ``actions`` is not an int array of shape ``(num_envs,)``, or an action is
                 illegal (no game is stepped; the message names the game and its legal actions).
         """
-        if not self._ready:
-            raise RuntimeError("call reset() before step()")
-        a = as_action_batch(actions, self.num_envs, self._illegal_message)
-        self._actions[:] = a
-        bad = first_illegal(self._actions, self._masks)
-        if bad >= 0:
-            raise ValueError(self._illegal_message(bad, int(a[bad])))
+        self.check_actions(actions)
         self._run(False)
         return self._obs, self._rewards, self._term, self._trunc, self._infos()
+
+    def check_actions(self, actions: Any) -> None:
+        """Raise what :meth:`step` raises for ``actions`` (see there), stepping nothing: an int
+        array of shape ``(num_envs,)`` (of any width, or a list of ints), checked as given by
+        :func:`~borders_sim.rules.args.as_action_batch` (never cast: a float, a string or a
+        bool is refused), each id legal for its game's pending decision."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        self._actions[:] = as_action_batch(actions, self.num_envs, self._illegal_message)
+        bad = first_illegal(self._actions, self._masks)
+        if bad >= 0:
+            raise ValueError(self._illegal_message(bad, int(self._actions[bad])))
 
     #: The arrays that hold the games in flight (:meth:`state_arrays`).
     _STATE = ("_states", "_episodes", "_masks", "_kinds", "_members", "_learner", "_first",
@@ -432,16 +486,55 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         out["seed"] = np.array(self.seed, dtype=np.uint64)
         return out
 
-    def load_state_arrays(self, arrays: dict[str, np.ndarray]) -> None:
-        """Continue from :meth:`state_arrays` of an env of the same arguments."""
+    def load_state_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """Continue from :meth:`state_arrays` of an env of the same arguments.
+
+        Raises:
+            ValueError: an array is missing, of another shape or dtype than this env's, or the
+                games are not this env's (another config, lineups of another pool); the message
+                names every such array, and nothing is loaded.
+        """
+        arrays = as_mapping(arrays, "arrays", "a dict of arrays, as state_arrays() returns")
+        targets = {name: getattr(self, name) for name in self._STATE}
+        targets["seed"] = np.array(self.seed, dtype=np.uint64)
+        missing = [name for name in targets if name not in arrays]
+        problems = [f"missing {', '.join(missing)}"] if missing else []
+        problems += [f"{name} is {_described(arrays[name])}, this env's {_described(target)}"
+                     for name, target in targets.items() if name in arrays and not (
+                         isinstance(arrays[name], np.ndarray)
+                         and arrays[name].shape == target.shape
+                         and arrays[name].dtype == target.dtype)]
+        if not problems:
+            problems = self._foreign_games(arrays)
+        if problems:
+            raise ValueError(f"these state arrays do not fit {self!r}: {'; '.join(problems)}")
         for name in self._STATE:
-            target = getattr(self, name)
-            if arrays[name].shape != target.shape or arrays[name].dtype != target.dtype:
-                raise ValueError(f"saved {name} has shape {arrays[name].shape} and dtype "
-                                 f"{arrays[name].dtype}, this env {target.shape} {target.dtype}")
-            target[...] = arrays[name]
+            getattr(self, name)[...] = arrays[name]
         self.seed = int(arrays["seed"])
         self._ready = True
+
+    def _foreign_games(self, arrays: Mapping[str, np.ndarray]) -> list[str]:
+        """What makes the games of ``arrays`` (of this env's shapes) not this env's: another
+        config, or lineups that this pool does not draw (the kernel indexes with them)."""
+        problems = []
+        blank = self._blank.view(STATE_DTYPE)[0]
+        states = arrays["_states"]
+        if not (np.all(states["cfg"] == blank["cfg"]) and np.all(states["menu"] == blank["menu"])):
+            problems.append("_states are games of another config")
+        members, kinds, learner = arrays["_members"], arrays["_kinds"], arrays["_learner"]
+        n, pool = self.config.num_players, len(self.opponents)
+        seats = np.arange(MAX_PLAYERS)
+        is_learner = seats == learner[:, None]
+        in_pool = (members >= 0) & (members < pool)
+        seated = np.where(seats >= n, members == NO_SEAT,
+                          np.where(is_learner, members == LEARNER, in_pool))
+        kind = np.where(is_learner, EXTERNAL,
+                        np.where(in_pool, self._pool_kinds[np.clip(members, 0, pool - 1)], 0))
+        if not (np.all((learner >= 0) & (learner < n)) and seated.all()
+                and np.array_equal(kinds, kind)):
+            problems.append(f"_members, _kinds and _learner are not lineups of the pool "
+                            f"{self.opponents} in {n}-player games")
+        return problems
 
     def pending_infos(self) -> dict:
         """The ``infos`` of the decisions pending now (what the last call returned, without
@@ -465,7 +558,8 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         args = (self._states, self._raw, self._blank, np.uint64(self.seed & _MASK64), self._mode,
                 self.dense, self.potential_scale, self._episodes, reset_all, self._actions,
                 self._masks, self._kinds, self._members, self._learner, self._first, self._pot,
-                self._rngs, self._pool_kinds, self._cum, self.mixed, self._seat_mode, self._obs,
+                self._rngs, self._pool_kinds, self._cum, self.mixed, self.deviator,
+                self.self_member, self._seat_mode, self._obs,
                 self._mask_out, self._cur, self._cur_member, self._rewards, self._term,
                 self._final_obs, self._outcome, self._ended, self._status, self._nets)
         if not _prepared:
@@ -493,10 +587,19 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
                 f"dense={self.dense})")
 
 
+def _described(value: Any) -> str:
+    """An array (or what stands in its place) as :meth:`TrainingEnv.load_state_arrays`'s
+    errors show it."""
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype} of shape {value.shape}"
+    return f"{shown(value)}, not an array ({type(value).__name__})"
+
+
 def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
     """The kind of every pool member (a compiled bot's index, ``BOT_NET + j`` for the ``j``-th
     network member, or ``EXTERNAL``) and the members, with ``ppo`` specs loaded."""
-    members = list(opponents)
+    members = as_sequence(opponents, "opponents",
+                          "a list of pool members (one member is a list of one: ['honest'])")
     if not members:
         raise ValueError("opponents must name at least one pool member")
     kinds, players, nets = [], [], 0
@@ -510,7 +613,7 @@ def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
             kinds.append(COMPILED_BOTS.index(m) if m in COMPILED_BOTS else EXTERNAL)
         else:
             raise ValueError(f"a pool member is a bot name, a network spec or a NetPlayer, "
-                             f"got {m!r}")
+                             f"got {shown(m)}")
         players.append(m)
     return np.array(kinds, dtype=np.int64), players
 

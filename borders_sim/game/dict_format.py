@@ -809,6 +809,8 @@ def _rng_word(v, path) -> int:
     if isinstance(v, str):
         if not v.isascii() or not v.isdigit():
             _fail(path, f"expected a decimal string or an int, got {_shown(v)}")
+        if len(v) > len(str(_U64)):  # (before int(), which refuses over 4300 digits)
+            _fail(path, f"must be from 0 to 2**64 - 1, got a decimal string of {len(v)} digits")
         v = int(v)
     elif not is_int(v):
         _fail(path, f"expected a decimal string or an int, got {type(v).__name__} {_shown(v)}")
@@ -838,7 +840,7 @@ def state_from_dict(d: dict, reachable: bool = True) -> np.ndarray:
     d = _obj(d, "<top>", _TOP_KEYS)
     if d["format"] != FORMAT:
         _fail("format", f"expected {FORMAT!r} (or one of {list(OLD_FORMATS)}), "
-                        f"got {d['format']!r}")
+                        f"got {_shown(d['format'])}")
     config = _config(d["config"], "config")
     n = config.num_players
     ni = config.num_inspectors

@@ -23,8 +23,10 @@ a parameter of the same name and default (``haggling="full"``, ``haggle_rounds=3
 :class:`GameConfig`, is a string of the amounts separated by ``/`` (default
 ``"1/2/3/4/5/6/7/8/10/12/15/20/25/30"``): OpenSpiel's game strings separate parameters by
 commas, so a comma-separated value would not survive ``game.serialize()``. ``seed`` (default 0)
-is the first engine seed of the deals (see Chance), and ``reward`` is ``"win"`` (default),
-``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
+is the first engine seed of the deals (see Chance), an int from 0 to ``2**31 - 1`` (OpenSpiel's
+int parameters are 32-bit), and ``reward`` is ``"win"`` (default), ``"score"`` or ``"margin"``
+(:mod:`borders_sim.rules.rewards`). Every parameter is checked when the game loads, by the
+rules of :mod:`borders_sim.rules.args` (a ``ValueError`` naming it).
 
 **Chance.** The engine draws every chance event (the deal, every shuffle, the Robbery die) from
 a generator inside the state record, so the deck and the dice cannot be OpenSpiel chance nodes
@@ -32,9 +34,9 @@ one by one. OpenSpiel's ``SAMPLED_STOCHASTIC`` mode fits that on paper, but
 ``pyspiel.serialize_game_and_state`` (and ``random_sim_test(serialize=True)``) of a sampled
 game asks the game for its generator state (``Game::GetRNGState``), which a Python game cannot
 provide. So the game is ``EXPLICIT_STOCHASTIC`` with exactly **one** chance node, the first
-state: its :data:`DEALS` equally likely outcomes ``k`` choose the engine seed ``seed + k``, and
-everything after it (shuffles, die) follows from that seed through the generator in the state,
-which no player observes. After outcome ``k`` the game is, step for step, ``borders_sim.Game(
+state: its :data:`DEALS` equally likely outcomes ``k`` (0 to ``DEALS - 1``; others are refused)
+choose the engine seed ``seed + k``, and everything after it (shuffles, die) follows from that
+seed through the generator in the state, which no player observes. After outcome ``k`` the game is, step for step, ``borders_sim.Game(
 config, seed=seed + k)`` with the same actions. Every ``new_initial_state()`` is that chance
 node, so a caller that samples chance (``evaluate_bots``, ``rl_environment``,
 ``random_sim_test``) gets a new deal each game; ``seed`` moves the block of deals.
@@ -67,9 +69,23 @@ leak. With it OpenSpiel's own IS-MCTS plays whole games::
 into ``borders-sim tournament``.) A resampled state is a dealt world, not a replay: its
 ``history()`` is empty.
 
-**Serialization.** A state's ``serialize()`` (which OpenSpiel builds from the Python
-attributes of the state) holds the game as its JSON state (:meth:`borders_sim.Game.to_dict`);
-``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` round-trip exactly.
+**Serialization.** ``state.serialize()`` is JSON and nothing else, an object of three keys:
+``format`` (:data:`STATE_FORMAT`), ``history`` (the state's OpenSpiel history as ``[player,
+action]`` pairs: the deal by player -1, then every move) and ``game`` (the game as
+:meth:`borders_sim.Game.to_dict` writes it, ``null`` before the deal).
+``game.deserialize_state(text)`` reads it back and runs no code: it replays the history from
+the deal, each move checked legal, and that must reach the game of the text (a state with no
+history, such as :meth:`BordersGame.state_from_game` makes, is the game as loaded by
+:meth:`borders_sim.Game.from_dict`, every field checked). Text in OpenSpiel's own format for
+Python states (``history=...``, ``move_number=...``, ``__dict__=`` a base64 pickle, what this
+module's ``serialize()`` wrote before) is refused with a ``ValueError``: unpickling runs whatever
+code the pickle names.
+
+``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` (and ``pickle`` of a
+state, and ``random_sim_test(serialize=True)``) are OpenSpiel's C++ code, which does not call
+these two methods: for a Python game it writes that ``__dict__=`` pickle of the state's
+attributes (the game pickles as its JSON state) and round-trips exactly, but its reader unpickles
+whatever text it is handed, so hand ``deserialize_game_and_state`` only text you wrote yourself.
 
 ``borders_sim.envs.openspiel.BordersBot`` goes the other way: any bot of
 :func:`borders_sim.agents.make` as a ``pyspiel.Bot`` (it reads the state's observation tensor
@@ -96,6 +112,8 @@ from ..game.game import Game
 from ..game.views import observe_text
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
+from ..rules.args import (ArgumentTypeError, as_choice, as_float, as_int, as_mapping, as_seat,
+                          as_str, is_int, shown)
 from ..rules.cards import (CARD_VALUE, COPIES, FIRST_INSPECTOR_BONUS, KING_BONUS, MAIN_POINTS,
                            MAX_MAIN_HELD, NUM_GOODS, START_GOLD, TOBACCO, deck_tier)
 from ..rules.config import GameConfig
@@ -107,6 +125,10 @@ from ..rules.scoring import TOBACCO_BONUS_MIN_PLAYERS
 GAME_NAME = "python_borders"
 #: Outcomes of the deal's chance node: outcome ``k`` is the engine seed ``seed + k``.
 DEALS = 1 << 16
+#: The ``format`` of a state's serialization (:meth:`BordersState.serialize`).
+STATE_FORMAT = "borders_sim.openspiel_state/1"
+#: The largest ``seed`` parameter: OpenSpiel's int parameters are 32-bit.
+SEED_PARAMETER_MAX = 2**31 - 1
 _MENU_SEPARATOR = "/"
 
 _FLAGS = tuple(f for f in fields(GameConfig) if f.name != "num_players")
@@ -150,16 +172,14 @@ def game_type(reward: str) -> pyspiel.GameType:
 
 
 def parse_gold_menu(text: str) -> tuple[int, ...]:
-    """``"1/2/5"`` -> ``(1, 2, 5)``; ValueError (naming the parameter) otherwise."""
-    if not isinstance(text, str):
-        raise ValueError(f"gold_menu must be a string of amounts separated by "
-                         f"'{_MENU_SEPARATOR}', e.g. '1/2/5', got {text!r}")
-    try:
-        return tuple(int(part) for part in text.split(_MENU_SEPARATOR))
-    except ValueError:
-        raise ValueError(f"gold_menu must be whole amounts separated by '{_MENU_SEPARATOR}' "
-                         f"(not commas: OpenSpiel's game strings use them), e.g. '1/2/5', "
-                         f"got {text!r}") from None
+    """``"1/2/5"`` -> ``(1, 2, 5)``: whole amounts in decimal digits, separated by ``/``;
+    ValueError (naming the parameter) otherwise. :class:`GameConfig` checks the amounts."""
+    what = (f"whole amounts separated by '{_MENU_SEPARATOR}' (not commas: OpenSpiel's game "
+            f"strings use them), e.g. '1/2/5'")
+    parts = as_str(text, "gold_menu", f"a string of {what}").split(_MENU_SEPARATOR)
+    if not all(part.isascii() and part.isdigit() and len(part) <= 9 for part in parts):
+        raise ValueError(f"gold_menu must be {what}, got {shown(text)}")
+    return tuple(int(part) for part in parts)
 
 
 def config_from_params(params: dict) -> GameConfig:
@@ -168,9 +188,10 @@ def config_from_params(params: dict) -> GameConfig:
     Raises:
         ValueError: an unknown parameter or a bad value (the message names it).
     """
-    unknown = sorted(set(params) - set(PARAMETERS))
+    params = as_mapping(params, "params", "a dict of game parameters")
+    unknown = [key for key in params if key not in PARAMETERS]
     if unknown:
-        raise ValueError(f"unknown parameter(s) {unknown} of {GAME_NAME}; known: "
+        raise ValueError(f"unknown parameter(s) {shown(unknown)} of {GAME_NAME}; known: "
                          f"{sorted(PARAMETERS)}")
     flags = {f.name: params.get(f.name, PARAMETERS[f.name]) for f in _FLAGS}
     flags["gold_menu"] = parse_gold_menu(flags["gold_menu"])
@@ -178,13 +199,25 @@ def config_from_params(params: dict) -> GameConfig:
 
 
 def params_from_config(config: GameConfig, seed: int = 0, reward: str = "win") -> dict:
-    """The game parameters of ``config`` (inverse of :func:`config_from_params`)."""
-    params = {"players": config.num_players, "seed": int(seed), "reward": reward}
+    """The game parameters of ``config`` (inverse of :func:`config_from_params`), with the
+    first seed of the deals and the reward mode (both checked as the game checks them)."""
+    if not isinstance(config, GameConfig):
+        raise ArgumentTypeError(f"config must be a GameConfig, got {type(config).__name__}")
+    params = {"players": config.num_players, "seed": _seed_parameter(seed),
+              "reward": as_choice(reward, "reward", REWARD_MODES)}
     for f in _FLAGS:
         value = getattr(config, f.name)
         params[f.name] = _MENU_SEPARATOR.join(map(str, value)) if f.name == "gold_menu" \
             else value
     return params
+
+
+def _seed_parameter(seed: Any) -> int:
+    """``seed``, the first engine seed of the deals, checked: an int from 0 to
+    :data:`SEED_PARAMETER_MAX`."""
+    return as_int(seed, "seed", 0, SEED_PARAMETER_MAX,
+                  "a seed of the deals, an int from 0 to 2**31 - 1 (OpenSpiel's int parameters "
+                  "are 32-bit)")
 
 
 def score_bound(config: GameConfig) -> int:
@@ -222,8 +255,9 @@ def utility_bounds(config: GameConfig, reward: str) -> tuple[float, float]:
 
 class _SpielGame(Game):
     """The :class:`~borders_sim.Game` inside a :class:`BordersState`: it pickles as its JSON
-    state (:meth:`~borders_sim.Game.to_dict`), which is what OpenSpiel's ``serialize()`` of a
-    Python state stores, and it caches the observation text of one seat until the next step."""
+    state (:meth:`~borders_sim.Game.to_dict`), which is what OpenSpiel's C++ serializer
+    (``pyspiel.serialize_game_and_state``, module docstring) stores of it, and it caches the
+    observation text of one seat until the next step."""
 
     text_cache: tuple[int, str] | None = None  # (seat, observe_text); copies start without it
 
@@ -242,10 +276,11 @@ class BordersGame(pyspiel.Game):
     """The OpenSpiel game (see the module docstring for the parameters)."""
 
     def __init__(self, params: dict | None = None) -> None:
-        params = dict(params or {})
+        params = dict(as_mapping(params or {}, "params", "a dict of game parameters"))
         self.config = config_from_params(params)
-        self.seed = int(params.get("seed", PARAMETERS["seed"]))
-        self.reward = params.get("reward", PARAMETERS["reward"])
+        self.seed = _seed_parameter(params.get("seed", PARAMETERS["seed"]))
+        self.reward = as_choice(params.get("reward", PARAMETERS["reward"]), "reward",
+                                REWARD_MODES)
         self.reward_index = reward_mode(self.reward)
         lo, hi = utility_bounds(self.config, self.reward)
         zero_sum = game_type(self.reward).utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -266,11 +301,46 @@ class BordersGame(pyspiel.Game):
     def state_from_game(self, game: Game) -> "BordersState":
         """A state of this game in the position of ``game`` (copied; its config must be this
         game's). Its ``history()`` is empty."""
+        if not isinstance(game, Game):
+            raise ArgumentTypeError(f"game must be a borders_sim.Game, got "
+                                    f"{type(game).__name__}")
         if game.config != self.config:
             raise ValueError(f"the game's config {game.config} is not this game's "
                              f"{self.config}")
         state = BordersState(self)
         state.game = _SpielGame.from_state(game.state.copy())
+        return state
+
+    def deserialize_state(self, text: str) -> "BordersState":
+        """The state that :meth:`BordersState.serialize` wrote as ``text`` (module docstring,
+        Serialization): its history replayed from the deal, reaching the game the text holds.
+        Reading runs no code.
+
+        Raises:
+            ValueError: ``text`` is not that JSON (a pickle payload of OpenSpiel's format among
+                others), a move of the history is not legal where it is played, the game is
+                malformed or of another config (the message names the field), or the history
+                does not reach it.
+        """
+        history, game = _read_state(text)
+        state = self.new_initial_state()
+        for i, (player, action) in enumerate(history):
+            _replay(state, i, player, action)
+        if game is None:
+            if state.game is not None:
+                raise ValueError("the history deals a game, but the game is null")
+            return state
+        try:
+            loaded = _SpielGame.from_dict(game)
+        except ValueError as err:
+            raise ValueError(f"game: {err}") from None
+        if loaded.config != self.config:
+            raise ValueError(f"game.config is {loaded.config}, not this game's {self.config}")
+        if state.game is None:
+            state.game = loaded
+        elif loaded.state.tobytes() != state.game.state.tobytes():
+            raise ValueError("the history does not reach the game: replayed from the deal, it "
+                             "leads to another position")
         return state
 
     def max_chance_nodes_in_history(self) -> int:
@@ -310,7 +380,8 @@ class BordersState(pyspiel.State):
         g = self.game
         if g is None:
             game = self.get_game()
-            self.game = _SpielGame(game.config, seed=game.seed + int(action))
+            outcome = as_int(action, "the deal's chance outcome", 0, DEALS - 1)
+            self.game = _SpielGame(game.config, seed=game.seed + outcome)
         else:
             g.text_cache = None
             g.step(action)
@@ -335,12 +406,25 @@ class BordersState(pyspiel.State):
         ``probability_sampler``, e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``), a fresh
         generator for the chance to come, and an empty ``history()``. Before the deal it is a
         copy of this chance node."""
+        n = self.get_game().config.num_players
+        player_id = as_seat(player_id, n, "player_id")
         state = BordersState(self.get_game())
         if self.game is not None:
-            seed = int(probability_sampler() * 2**53)
+            u = as_float(probability_sampler(), "probability_sampler()", 0, 1, finite=True)
+            seed = int(u * 2**53)
             world = sample_consistent_state(self.game, player_id, seed)
             state.game = _SpielGame.from_state(world.state)
         return state
+
+    def serialize(self) -> str:
+        """This state as JSON (module docstring, Serialization): its history and its game
+        (:meth:`borders_sim.Game.to_dict`, ``null`` before the deal);
+        ``game.deserialize_state`` reads it back."""
+        g = self.game
+        return json.dumps({"format": STATE_FORMAT,
+                           "history": [[h.player, h.action] for h in self.full_history()],
+                           "game": None if g is None else g.to_dict()},
+                          separators=(",", ":"))
 
     def information_state_string(self, player: int | None = None) -> str:
         raise pyspiel.SpielError(_NO_INFOSTATE)
@@ -357,6 +441,68 @@ class BordersState(pyspiel.State):
         who = "game over" if g.is_terminal else f"p{g.current_player} to move"
         digest = hashlib.blake2b(g.state.tobytes(), digest_size=12).hexdigest()
         return f"round {g.round}, {g.phase}, {who}; gold {gold}; state {digest}"
+
+
+_PICKLED = (
+    "a serialized state in OpenSpiel's format for Python states (history=, move_number=, "
+    "__dict__= a pickle, what pyspiel.serialize_game_and_state and older versions of this game "
+    "write): refused, since unpickling runs whatever code the pickle names. Serialize the state "
+    f"again with state.serialize(), the JSON this reads (format {STATE_FORMAT!r}); text you "
+    "wrote yourself with pyspiel.serialize_game_and_state reads back with "
+    "pyspiel.deserialize_game_and_state")
+_STATE_KEYS = ("format", "history", "game")
+
+
+def _read_state(text: str) -> tuple[list, dict | None]:
+    """The history (``[player, action]`` pairs of ints) and the game dict (or None) of a
+    state's JSON (:meth:`BordersState.serialize`), checked in form."""
+    text = as_str(text, "text", "a state's JSON, as state.serialize() writes it")
+    if text.startswith("history="):
+        raise ValueError(_PICKLED)
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ValueError(f"a serialized {GAME_NAME} state is the JSON of state.serialize(); "
+                         f"this text cannot be read as JSON: {err}") from None
+    if not isinstance(doc, dict) or sorted(doc) != sorted(_STATE_KEYS):
+        raise ValueError(f"a serialized {GAME_NAME} state is a JSON object of the keys "
+                         f"{list(_STATE_KEYS)}, got {shown(doc)}")
+    if doc["format"] != STATE_FORMAT:
+        raise ValueError(f"format must be {STATE_FORMAT!r}, got {shown(doc['format'])}")
+    history = doc["history"]
+    if not isinstance(history, list) or not all(
+            isinstance(h, list) and len(h) == 2 and is_int(h[0]) and is_int(h[1])
+            for h in history):
+        raise ValueError(f"history must be a list of [player, action] pairs of ints, got "
+                         f"{shown(history)}")
+    if doc["game"] is not None and not isinstance(doc["game"], dict):
+        raise ValueError(f"game must be a game's dict (Game.to_dict) or null, got "
+                         f"{shown(doc['game'])}")
+    return history, doc["game"]
+
+
+def _replay(state: BordersState, i: int, player: int, action: int) -> None:
+    """Apply move ``i`` of a serialized history, ``action`` by ``player``, to ``state``, where
+    that player must be to move and the action legal."""
+    if player != state.current_player():
+        raise ValueError(f"history[{i}]: player {player} moves, but "
+                         f"{_mover(state.current_player())} is to move")
+    if state.is_chance_node():
+        ok = 0 <= action < DEALS
+    else:
+        ok = 0 <= action < NUM_ACTIONS and state.game.legal_mask()[action] != 0
+    if not ok:
+        raise ValueError(f"history[{i}]: action {shown(action)} is not legal there")
+    state.apply_action(action)
+
+
+def _mover(player: int) -> str:
+    """Who is to move, in words (a seat, chance, or nobody at the end)."""
+    if player == pyspiel.PlayerId.CHANCE:
+        return f"chance ({player})"
+    if player == pyspiel.PlayerId.TERMINAL:
+        return "nobody (the game is over)"
+    return f"player {player}"
 
 
 _NO_INFOSTATE = (
@@ -397,6 +543,7 @@ class BordersObserver:
 
     def set_from(self, state: BordersState, player: int) -> None:
         """Fill ``tensor`` (and so ``dict``) with ``player``'s observation of ``state``."""
+        player = as_seat(player, state.get_game().config.num_players, "player")
         if state.game is None:
             self.tensor.fill(0)
         else:
@@ -404,6 +551,7 @@ class BordersObserver:
 
     def string_from(self, state: BordersState, player: int) -> str:
         """``player``'s observation of ``state`` as text (:func:`borders_sim.envs.observe_text`)."""
+        player = as_seat(player, state.get_game().config.num_players, "player")
         g = state.game
         if g is None:
             return "the deal (chance node): no cards yet"
