@@ -4,18 +4,29 @@ Needs PyTorch: ``pip install torch==2.13.0`` (a CPU build) then ``pip install
 "borders-sim[rl]"``. The output directory gets ``policy.npz`` (play it with ``make("ppo",
 weights=DIR)`` or ``--bots ppo@DIR`` in a tournament), ``checkpoints/``, ``curve.csv`` and
 ``curve.json``, and with ``--plot`` ``curve.png``.
+
+The directory is the run's own (:mod:`borders_sim.train.trainer`): a directory holding another
+run is refused unless ``--resume`` (continue it from its newest checkpoint) or ``--overwrite``
+(delete that run's files first); ``DIR/.lock`` refuses a second live run on it. ``--resume``
+takes the run's settings again: those that shape the run must be the checkpoint's (a
+difference is refused naming the setting and both values); only ``--minutes``,
+``--checkpoint-every``, ``--eval-every``, ``--eval-games``, ``--torch-threads``, ``--device``,
+``--plot`` and ``--no-progress`` may change. ``--max-updates`` is the learning rate's horizon,
+so it must match too.
 """
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import fields
+from pathlib import Path
 
 from .. import __version__
-from ..agents.network import parse_net_spec
+from ..agents.network import MAX_HIDDEN, parse_net_spec
 from ..agents.policies import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
+from ..train.config import MAX_MINUTES
 from .common import fail, float_in, int_in, seed_arg
 
 
@@ -35,9 +46,29 @@ def _opponents(text: str) -> tuple[str, ...]:
     return names
 
 
-_minutes = float_in(0, 10080, "a number of minutes above 0 (at most a week)", above=True)
+def _run_dir(text: str) -> Path:
+    """An argparse type: a run directory's name (an empty one would train into the working
+    directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a directory, got {text!r}")
+    return Path(text)
+
+
+class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, except where there is none to show: a required option, a
+    flag, a default of None (the help says what happens without it) or a help that says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.required or action.default is None or action.default is False or \
+                "default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+_minutes = float_in(0, MAX_MINUTES, "a number of minutes above 0 (at most a week)", above=True)
 _chance = float_in(0, 1, "a probability from 0 to 1")
 _weight = float_in(0, 1000, "a number from 0 to 1000")
+_rate = float_in(0, 1, "a learning rate above 0, at most 1", above=True)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +77,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     d = {f.name: f.default for f in fields(TrainConfig) if f.name != "ppo"}
     tr = sub.add_parser(
         "train", help="train a policy with masked PPO against a league of opponents",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_Defaults,
         description="Train one seat of a BORDERS game with masked PPO in PyTorch. The "
                     "opponents play inside the compiled training env; each game draws one "
                     "member of the pool for all opponent seats (or, with --mixed, one per "
@@ -59,28 +90,34 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                "--seed 1 --out runs/ppo --plot")
     tr.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),
                     default=d["players"], metavar="N", help="players per game")
-    tr.add_argument("--opponents", type=_opponents, default=d["opponents"],
+    tr.add_argument("--opponents", type=_opponents, default=",".join(d["opponents"]),
                     metavar="NAME[,NAME...]",
                     help="the pool: bot names, ppo, ppo@PATH, league")
     tr.add_argument("--minutes", type=_minutes, default=d["minutes"], metavar="M",
                     help="wall-clock budget, evaluations and checkpoints included")
     tr.add_argument("--seed", type=seed_arg(), default=d["seed"], metavar="S",
                     help="seeds the games, the league, the network and the samples")
-    tr.add_argument("--out", required=True, metavar="DIR",
-                    help="output directory (policy.npz, checkpoints/, curve.csv, curve.json)")
-    tr.add_argument("--max-updates", type=int_in(1, 10**9), default=None, metavar="U",
-                    help="stop after U updates (and anneal the learning rate over them)")
+    tr.add_argument("--out", type=_run_dir, required=True, metavar="DIR",
+                    help="the run's directory (policy.npz, checkpoints/, curve.csv, curve.json; "
+                         "required): refused if it holds another run, unless --resume or "
+                         "--overwrite")
+    tr.add_argument("--max-updates", type=int_in(1, 10**9), default=d["max_updates"],
+                    metavar="U", help="stop after U updates and anneal the learning rate over "
+                                      "them (default: no cap, --minutes ends the run, the rate "
+                                      "stays)")
     tr.add_argument("--num-envs", type=int_in(1, 1 << 14), default=d["num_envs"], metavar="E",
                     help="games played side by side")
     tr.add_argument("--steps", type=int_in(1, 1 << 12), default=d["steps"], metavar="T",
                     help="learner decisions per game per update (the rollout length)")
-    tr.add_argument("--epochs", type=int_in(1, 100), default=2, metavar="K",
+    tr.add_argument("--epochs", type=int_in(1, 100), default=PPOSettings.epochs, metavar="K",
                     help="passes over each rollout")
-    tr.add_argument("--minibatches", type=int_in(1, 1 << 12), default=4, metavar="B",
-                    help="minibatches per pass")
-    tr.add_argument("--lr", type=float, default=d["lr"], help="Adam learning rate")
-    tr.add_argument("--hidden", type=int_in(1, 4096), nargs=2, default=list(d["hidden"]),
-                    metavar=("H0", "H1"), help="sizes of the two hidden layers")
+    tr.add_argument("--minibatches", type=int_in(1, 1 << 12), default=PPOSettings.minibatches,
+                    metavar="B", help="minibatches per pass")
+    tr.add_argument("--lr", type=_rate, default=d["lr"], metavar="LR",
+                    help="Adam learning rate")
+    tr.add_argument("--hidden", type=int_in(1, MAX_HIDDEN), nargs=2, default=list(d["hidden"]),
+                    metavar=("H0", "H1"), help="sizes of the two hidden layers (default: "
+                                               f"{d['hidden'][0]} {d['hidden'][1]})")
     tr.add_argument("--reward", choices=REWARD_MODES, default=d["reward"],
                     help="the learner's terminal reward")
     tr.add_argument("--sparse", action="store_true",
@@ -89,6 +126,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--mixed", type=_chance, default=d["mixed"], metavar="P",
                     help="chance that a game seats a member drawn per opponent seat (a mixed "
                          "table) instead of one member in every opponent seat")
+    tr.add_argument("--deviator", type=_chance, default=d["deviator"], metavar="P",
+                    help="chance that a game, once a self-play snapshot exists, seats one "
+                         "member drawn from the pool in one opponent seat and the newest "
+                         "snapshot in the others (the learner as one of the copies a deviator "
+                         "faces, the lineup of borders-sim exploit)")
     tr.add_argument("--snapshots", type=int_in(0, 64), default=d["snapshots"], metavar="K",
                     help="self-play slots of 'league'")
     tr.add_argument("--snapshot-every", type=int_in(1, 10**6), default=d["snapshot_every"],
@@ -106,11 +148,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "(0: none)")
     tr.add_argument("--eval-games", type=int_in(1, 10**6), default=d["eval_games"],
                     metavar="G", help="games per heuristic in an evaluation")
-    tr.add_argument("--init", metavar="PATH", default=None,
-                    help="start from this policy file instead of a random network")
+    tr.add_argument("--init", metavar="PATH", default=d["init"],
+                    help="start from this policy file (default: a random network)")
     tr.add_argument("--imitate", choices=COMPILED_BOTS, default=d["imitate"], metavar="BOT",
                     help="first learn a compiled bot's choices from demonstrations (behaviour "
-                         "cloning), then train by PPO from there")
+                         "cloning), then train by PPO from there (default: none)")
     tr.add_argument("--imitate-games", type=int_in(1, 10**6), default=d["imitate_games"],
                     metavar="G", help="games of demonstrations for --imitate")
     tr.add_argument("--imitate-epochs", type=int_in(1, 100), default=d["imitate_epochs"],
@@ -123,8 +165,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     metavar="K", help="move the anchor to the current policy every K updates "
                                       "(a magnet, as in magnetic mirror descent; 0: the anchor "
                                       "stays where the run started)")
-    tr.add_argument("--resume", action="store_true",
-                    help="continue from the newest checkpoint in --out")
+    again = tr.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="continue the run in --out from its newest checkpoint (the highest "
+                            "update-N.pt), exactly as it would have gone on. Give the run's "
+                            "settings again: those that shape it must be the checkpoint's (a "
+                            "difference is refused, named); only --minutes, --checkpoint-every, "
+                            "--eval-every, --eval-games, --torch-threads, --device, --plot and "
+                            "--no-progress may change (--max-updates is the learning rate's "
+                            "horizon: it must match)")
+    again.add_argument("--overwrite", action="store_true",
+                       help="delete the files of the run in --out first (policy.npz, "
+                            "latest.npz, curve.*, checkpoints/update-*; nothing else)")
     tr.add_argument("--torch-threads", type=int_in(1, 256), default=d["torch_threads"],
                     metavar="T", help="torch threads (1 is fastest beside the env on 2 cores)")
     tr.add_argument("--device", default=d["device"], metavar="DEV",
@@ -153,7 +205,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         players=args.players, opponents=args.opponents, minutes=args.minutes, seed=args.seed,
         max_updates=args.max_updates, num_envs=args.num_envs, steps=args.steps,
         hidden=tuple(args.hidden), lr=args.lr, reward=args.reward, dense=not args.sparse,
-        mixed=args.mixed, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
+        mixed=args.mixed, deviator=args.deviator, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
         exploiter_every=args.exploiter_every, exploiter_slots=args.exploiter_slots,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
         eval_games=args.eval_games, torch_threads=args.torch_threads, device=args.device,
@@ -166,11 +218,23 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
           f"{','.join(args.opponents)}, {args.minutes:g} min, seed {args.seed}, into {args.out}",
           flush=True)
     try:
-        train(config, args.out, resume=args.resume, progress=not args.no_progress,
-              plot=args.plot)
+        train(config, args.out, resume=args.resume, overwrite=args.overwrite,
+              progress=not args.no_progress, plot=args.plot)
     except (ValueError, OSError) as err:
         return fail(parser, str(err))
     except KeyboardInterrupt:
-        print("interrupted: the last checkpoint is in --out; --resume continues from it")
+        print(interrupted(args.out))
         return 130
     return 0
+
+
+def interrupted(out: Path) -> str:
+    """The line ``train`` prints when interrupted: where the run can go on from, if anywhere."""
+    from ..train.rundir import checkpoint_number, latest_checkpoint
+
+    found = latest_checkpoint(out)
+    if found is None:
+        return (f"interrupted before the first checkpoint: nothing to resume; --overwrite "
+                f"starts the run in {out} again")
+    return (f"interrupted: the newest checkpoint is {found} (update "
+            f"{checkpoint_number(found)}); --resume with the same settings continues from it")

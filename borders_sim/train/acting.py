@@ -2,7 +2,7 @@
 
 Acting needs, per decision, a sample of the masked policy, its log-probability and the value
 estimate: a forward pass of the policy-value network. In torch that is a dense product over the
-1822 inputs and all 513 logits for a batch of ``num_envs`` rows, which costs about as much as
+1870 inputs and all 513 logits for a batch of ``num_envs`` rows, which costs about as much as
 learning from the sample. :func:`sample_chunk` runs the network's one compiled forward pass and
 draw (:mod:`borders_sim.agents.network`, the same code every ``ppo`` player runs) at
 temperature 1, plus the value head on the same trunk, on all threads without the GIL. The

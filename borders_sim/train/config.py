@@ -1,11 +1,81 @@
-"""The settings of a training run, without torch (the command line reads their defaults)."""
+"""The settings of a training run, without torch (the command line reads their defaults).
+
+:meth:`TrainConfig.check` is every check of the settings, the run's memory against the
+machine's included (:meth:`TrainConfig.memory_estimate`); :meth:`TrainConfig.shaping` names the
+settings a resumed run must share with its checkpoint: all but :data:`RESUMABLE` (which only
+change when the run stops, how often it writes and evaluates, and where its arithmetic runs)
+and, without ``anneal_lr``, ``max_updates``.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from ..agents.network import Policy
+from ..agents.network import MAX_HIDDEN, Policy
+from ..agents.policies import COMPILED_BOTS
+from ..rules.actions import NUM_ACTIONS
+from ..rules.args import as_bool, as_choice, as_float, as_int, as_seed
+from ..rules.observation import OBS_SIZE
+from ..rules.rewards import REWARD_MODES
+from ..rules.state import STATE_DTYPE
 from .league import LEAGUE_BOTS, League
+
+#: The longest budget of a run, in minutes (a week).
+MAX_MINUTES = 7 * 24 * 60
+#: The settings a resumed run may change (:meth:`TrainConfig.shaping`): the wall-clock budget,
+#: how often it checkpoints and evaluates, and the threads and device of the update (the
+#: numbers then follow the new device's arithmetic).
+RESUMABLE = frozenset({"minutes", "checkpoint_every", "eval_every", "eval_games",
+                       "torch_threads", "device"})
+#: The command-line option of each setting whose option is not ``--NAME`` (``--sparse`` turns
+#: ``dense`` off); the update's other settings and ``anneal_lr`` have none.
+OPTIONS = {"dense": "--sparse", "ppo.anchor_coef": "--anchor",
+           "ppo.anchor_every": "--anchor-every", "ppo.epochs": "--epochs",
+           "ppo.minibatches": "--minibatches"}
+
+#: Bytes of one decision in a rollout: its observation (float32), legal mask (bool), action
+#: (int64), log-probability, value and reward (float32) and end flag.
+DECISION_BYTES = OBS_SIZE * 4 + NUM_ACTIONS + 8 + 3 * 4 + 1
+#: Bytes the update adds per decision: the observation as its non-zero entries (an int64 index
+#: and a float32 value each; an 8-player game's observations have up to about 350), and the
+#: advantages and returns.
+UPDATE_BYTES = 384 * 12 + 4 * 4
+#: Bytes per row of a minibatch: about a dozen float32 vectors of one entry per action id
+#: (logits, log-probabilities, probabilities and their gradients); each hidden unit adds
+#: :data:`HIDDEN_ROW_BYTES` (its activation and gradient, before and after ``tanh``).
+MINIBATCH_ROW_BYTES = 12 * NUM_ACTIONS * 4
+HIDDEN_ROW_BYTES = 4 * 4
+#: Bytes of one game in flight in the training env: its state record, and its observation and
+#: legal mask twice (pending and final).
+GAME_BYTES = STATE_DTYPE.itemsize + 2 * (OBS_SIZE * 4 + NUM_ACTIONS)
+
+
+def machine_memory() -> int | None:
+    """The machine's physical memory in bytes (``os.sysconf``), or None where it cannot say."""
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # no sysconf (Windows), or not these names
+        return None
+    return pages * size if pages > 0 and size > 0 else None
+
+
+def option_of(name: str) -> str | None:
+    """The command-line option of the setting ``name`` (as :meth:`TrainConfig.shaping` names
+    it), or None for a setting only Python sets."""
+    if name in OPTIONS:
+        return OPTIONS[name]
+    if name.startswith("ppo.") or name == "anneal_lr":
+        return None
+    return "--" + name.replace("_", "-")
+
+
+def gib(n: float) -> str:
+    """A byte count in GiB, as a message shows it."""
+    x = n / 2**30
+    return f"{x:,.0f} GiB" if x >= 100 else f"{x:.3g} GiB"
 
 
 @dataclass
@@ -26,6 +96,19 @@ class PPOSettings:
     anchor_coef: float = 0.0
     anchor_every: int = 0
 
+    def check(self) -> None:
+        """Check every setting (:meth:`TrainConfig.check`)."""
+        for name in ("gamma", "gae_lambda"):
+            as_float(getattr(self, name), name, 0.0, 1.0)
+        as_int(self.epochs, "epochs", 1)
+        as_int(self.minibatches, "minibatches", 1)
+        as_float(self.clip, "clip", above=0, finite=True)
+        for name in ("value_coef", "entropy_coef", "anchor_coef"):
+            as_float(getattr(self, name), name, 0.0, finite=True)
+        as_float(self.max_grad_norm, "max_grad_norm", above=0, finite=True)
+        as_int(self.anchor_every, "anchor_every", 0)
+
+
 @dataclass
 class TrainConfig:
     """One experiment; the defaults are the recipe of the shipped policy (README).
@@ -40,7 +123,11 @@ class TrainConfig:
     * ``reward``: the terminal reward (``win``, ``score``, ``margin``); ``dense``: spread it over
       the learner's decisions by potential-based shaping (same sum, same best policy).
     * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
-      the learner must tell its opponents apart by their history) instead of one for all.
+      the learner must tell its opponents apart by their history) instead of one for all;
+      ``deviator``: the chance that a game, once a self-play snapshot exists, is a deviator
+      table (one member drawn from the pool in one opponent seat, the newest snapshot in the
+      others: the learner plays as one of the copies a deviator faces, the lineup of the
+      exploitability test; :class:`~borders_sim.envs.training.TrainingEnv`).
     * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
     * ``exploiter_every``: with K > 0, a main exploiter trains beside the run against copies of
       the current policy, and every K updates its policy joins the pool in one of
@@ -70,6 +157,7 @@ class TrainConfig:
     reward: str = "win"
     dense: bool = True
     mixed: float = 0.0
+    deviator: float = 0.0
     snapshots: int = 4
     snapshot_every: int = 25
     exploiter_every: int = 0
@@ -84,6 +172,101 @@ class TrainConfig:
     imitate_games: int = 1000
     imitate_epochs: int = 4
     ppo: PPOSettings = field(default_factory=PPOSettings)
+
+    def check(self) -> None:
+        """Check every setting (:mod:`borders_sim.rules.args`'s rules), then that the run fits
+        in the machine's memory (:meth:`memory_estimate`), before anything is allocated.
+
+        Raises:
+            ValueError: the first setting out of range or of the wrong type, named; or a run
+                that needs more memory than the machine has (the message names the settings
+                and the estimate).
+        """
+        as_int(self.players, "players", 3, 8)
+        if isinstance(self.opponents, str) or not isinstance(self.opponents, (tuple, list)) \
+                or not self.opponents:
+            raise ValueError(f"opponents must be a non-empty tuple of names, got "
+                             f"{self.opponents!r}")
+        as_float(self.minutes, "minutes", hi=MAX_MINUTES, above=0)
+        as_seed(self.seed)
+        if self.max_updates is not None:
+            as_int(self.max_updates, "max_updates", 1)
+        as_int(self.num_envs, "num_envs", 1)
+        as_int(self.steps, "steps", 1)
+        if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
+            raise ValueError(f"hidden must be two layer sizes, got {self.hidden!r}")
+        for k, size in enumerate(self.hidden):
+            as_int(size, f"hidden[{k}]", 1, MAX_HIDDEN)
+        as_float(self.lr, "lr", hi=1.0, above=0)
+        as_bool(self.anneal_lr, "anneal_lr")
+        as_choice(self.reward, "reward", REWARD_MODES)
+        as_bool(self.dense, "dense")
+        as_float(self.mixed, "mixed", 0.0, 1.0)
+        as_float(self.deviator, "deviator", 0.0, 1.0)
+        as_int(self.snapshots, "snapshots", 0)
+        as_int(self.snapshot_every, "snapshot_every", 1)
+        as_int(self.exploiter_every, "exploiter_every", 0)
+        as_int(self.exploiter_slots, "exploiter_slots", 1)
+        as_int(self.checkpoint_every, "checkpoint_every", 1)
+        as_int(self.eval_every, "eval_every", 0)
+        as_int(self.eval_games, "eval_games", 1)
+        as_int(self.torch_threads, "torch_threads", 1)
+        if self.imitate is not None:
+            as_choice(self.imitate, "imitate", COMPILED_BOTS)
+        as_int(self.imitate_games, "imitate_games", 1)
+        as_int(self.imitate_epochs, "imitate_epochs", 1)
+        self.ppo.check()
+        if self.ppo.anchor_coef > 0 and self.init is None and self.imitate is None and \
+                not self.ppo.anchor_every:
+            raise ValueError("a fixed anchor (anchor_coef > 0, anchor_every 0) is the policy the "
+                             "run starts from: it needs imitate or init (or a moving anchor, "
+                             "anchor_every > 0)")
+        self.check_memory()
+
+    def check_memory(self) -> None:
+        """Refuse a run whose :meth:`memory_estimate` is more than the machine's memory
+        (:func:`machine_memory`; no check where it is unknown)."""
+        have = machine_memory()
+        parts = self.memory_estimate()
+        need = sum(parts.values())
+        if have is not None and need > have:
+            h0, h1 = self.hidden
+            shown = ", ".join(f"{name} {gib(n)}" for name, n in parts.items())
+            raise ValueError(f"num_envs x steps = {self.num_envs} x {self.steps} with hidden "
+                             f"{h0} {h1} needs about {gib(need)} of memory ({shown}), more than "
+                             f"this machine's {gib(have)}: lower num_envs or steps")
+
+    def memory_estimate(self) -> dict[str, int]:
+        """About how many bytes the run holds, by part: ``rollout storage`` (``num_envs *
+        steps`` decisions per learner), ``the update`` (the update's copy of the decisions and
+        a minibatch's activations), ``networks`` (every copy of the weights: the learners',
+        their gradients and Adam's moments, the acting and anchor copies, the pool's networks)
+        and ``games`` (the games in flight)."""
+        learners = 2 if self.exploiter_every else 1
+        decisions = self.num_envs * self.steps
+        h0, h1 = self.hidden
+        params = OBS_SIZE * (h0 + 1) + h0 + h0 * h1 + h1 + (NUM_ACTIONS + 1) * (h1 + 1)
+        pool = self.snapshots + (self.exploiter_slots if self.exploiter_every else 0) + \
+            sum(1 for name in self.opponents if name.startswith("ppo"))
+        # per learner its weights, gradients, Adam's two moments and acting copy; the start
+        # and the anchor; the pool's networks
+        copies = 5 * learners + 2 + pool
+        rows = math.ceil(decisions / self.ppo.minibatches)
+        row_bytes = MINIBATCH_ROW_BYTES + HIDDEN_ROW_BYTES * (h0 + h1)
+        return {"rollout storage": learners * decisions * DECISION_BYTES,
+                "the update": decisions * UPDATE_BYTES + rows * row_bytes,
+                "networks": 4 * params * copies,
+                "games": learners * self.num_envs * GAME_BYTES}
+
+    def shaping(self) -> dict[str, Any]:
+        """The settings that shape the run, by name (``ppo.NAME`` for the update's), as plain
+        values (tuples as lists): every setting but :data:`RESUMABLE`, and ``max_updates``
+        only while ``anneal_lr`` makes it the learning rate's horizon."""
+        flat = {name: value for name, value in asdict(self).items() if name != "ppo"}
+        flat.update({f"ppo.{name}": value for name, value in asdict(self.ppo).items()})
+        free = RESUMABLE if self.anneal_lr else RESUMABLE | {"max_updates"}
+        return {name: list(value) if isinstance(value, tuple) else value
+                for name, value in flat.items() if name not in free}
 
     def league(self, initial: Policy) -> League:
         """The league of ``opponents`` (``league`` expands to the league bots plus self-play)."""

@@ -116,6 +116,13 @@ class League:
         self.win[m] = 1.0 / self.players
         return m
 
+    def newest_snapshot(self) -> int:
+        """The member index of the newest self-play snapshot, -1 while there is none."""
+        if not self.snapshots:
+            return -1
+        m = len(self.bots) + (self.next_slot - 1) % self.snapshots
+        return m if self.filled[m] else -1
+
     def take_exploiter(self) -> int:
         """The member index of the exploiter slot the main exploiter's policy goes into (the
         oldest), marked filled, its average reset to a fair share."""

@@ -7,10 +7,13 @@ generator of its minibatch shuffles, the compiled training env of its opponents
 compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
 rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
 :meth:`Learner.restore` are what a checkpoint keeps of it, so a resumed run continues exactly.
+A state holds tensors and plain values only (numpy arrays become tensors, :func:`to_tensor`),
+so torch's weights-only loader reads it back without running anything from the file.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 
@@ -23,6 +26,36 @@ from .acting import CompiledActor
 from .config import TrainConfig
 from .model import PolicyValueNet
 from .ppo import Rollout, UpdateStats, ppo_update
+
+
+def to_tensor(a: np.ndarray) -> torch.Tensor:
+    """A copy of ``a`` as a tensor, of its dtype; a record array (a structured dtype, which
+    torch has not) as its bytes (uint8). :func:`to_array` turns it back."""
+    a = np.array(a, order="C")  # a copy (np.ascontiguousarray would make a 0-d array 1-d)
+    if a.dtype.fields is not None:
+        return torch.from_numpy(np.frombuffer(a.tobytes(), dtype=np.uint8).copy())
+    return torch.from_numpy(a)
+
+
+def to_array(t: torch.Tensor, like: np.ndarray, name: str) -> np.ndarray:
+    """The array :func:`to_tensor` made ``t`` from; ``like`` is an array of the dtype and shape
+    it must have.
+
+    Raises:
+        ValueError: ``t`` is not a tensor of that dtype and shape (``name`` in the message).
+    """
+    if not isinstance(t, torch.Tensor):
+        raise ValueError(f"{name} is a {type(t).__name__}, not a tensor")
+    a = t.cpu().numpy()
+    if like.dtype.fields is not None:
+        if a.dtype != np.uint8 or a.size != like.nbytes:
+            raise ValueError(f"{name} holds {a.size} bytes of {a.dtype}, this run's "
+                             f"{like.nbytes} bytes of records")
+        return a.view(like.dtype).reshape(like.shape).copy()
+    if a.dtype != like.dtype or a.shape != like.shape:
+        raise ValueError(f"{name} is {a.dtype} of shape {a.shape}, this run's {like.dtype} of "
+                         f"shape {like.shape}")
+    return a
 
 
 class Clock:
@@ -51,7 +84,8 @@ class Learner:
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(seed)
         self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
-                               weights=weights, mixed=c.mixed, reward=c.reward, dense=c.dense,
+                               weights=weights, mixed=c.mixed, deviator=c.deviator,
+                               reward=c.reward, dense=c.dense,
                                seed=seed)
         self.rollout = Rollout(c.steps, c.num_envs)
         self.actor = CompiledActor(c.num_envs, seed)
@@ -116,22 +150,35 @@ class Learner:
         self.actor.load(self.model)
 
     def state(self) -> dict:
-        """What a checkpoint keeps of the learner (with :meth:`restore`)."""
+        """What a checkpoint keeps of the learner (with :meth:`restore`): tensors and plain
+        values only (module docstring); a network member's policy as its arrays and its
+        ``meta`` as JSON text."""
+        networks = {int(m): {**{name: to_tensor(value) for name, value in vars(p.policy).items()
+                                if name != "meta"}, "meta": json.dumps(p.policy.meta)}
+                    for m, p in self.env.network_members().items()}
         return {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                "generator": self.generator.get_state(), "actor": self.actor.state(),
-                "env": self.env.state_arrays(), "obs": self.obs.copy(),
-                "learner_steps": self.learner_steps,
-                "networks": {m: vars(p.policy) for m, p in self.env.network_members().items()}}
+                "generator": self.generator.get_state(), "actor": to_tensor(self.actor.state()),
+                "env": {name: to_tensor(a) for name, a in self.env.state_arrays().items()},
+                "obs": to_tensor(self.obs), "learner_steps": self.learner_steps,
+                "networks": networks}
 
     def restore(self, state: dict) -> None:
+        """Continue from :meth:`state` of a learner of the same settings.
+
+        Raises:
+            ValueError: an array of another dtype or shape than this learner's (named); a
+                malformed state raises what reading it raises (``KeyError``, ``TypeError``).
+        """
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.generator.set_state(state["generator"])
-        self.actor.restore(state["actor"])
+        self.actor.restore(to_array(state["actor"], self.actor.state(), "actor"))
         self.actor.load(self.model)
-        for m, arrays in state["networks"].items():
-            self.env.replace_policy(int(m), Policy(**arrays))
-        self.env.load_state_arrays(state["env"])
-        self.obs = state["obs"]
+        for m, saved in state["networks"].items():
+            arrays = {name: t.numpy() for name, t in saved.items() if name != "meta"}
+            self.env.replace_policy(int(m), Policy(meta=json.loads(saved["meta"]), **arrays))
+        self.env.load_state_arrays({name: to_array(state["env"][name], like, f"env {name}")
+                                    for name, like in self.env.state_arrays().items()})
+        self.obs = to_array(state["obs"], self.obs, "obs")
         self.infos = self.env.pending_infos()
-        self.learner_steps = state["learner_steps"]
+        self.learner_steps = int(state["learner_steps"])

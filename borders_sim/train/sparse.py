@@ -1,7 +1,7 @@
 """The update's first layer over the observation's non-zero entries only.
 
-An observation has 1822 entries of which about 150 are non-zero in a real game, so the dense
-first layer of the update (``[B, 1822] @ [1822, H0]`` forward and its weight gradient backward)
+An observation has 1870 entries of which about 160 are non-zero in a real game, so the dense
+first layer of the update (``[B, 1870] @ [1870, H0]`` forward and its weight gradient backward)
 spends nine tenths of its products on zeros, and it was the largest single cost of the trainer.
 Here the observations of a rollout are stored once as their non-zero entries (:class:`SparseRows`,
 :func:`sparse_rows`), and :func:`first_layer` computes the same pre-activation

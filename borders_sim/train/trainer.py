@@ -19,6 +19,14 @@
    learning curve ``curve.csv`` / ``curve.json`` (one row per update) and, with ``plot``,
    ``curve.png``.
 
+**The run directory** is the run's own, its files are written whole or not at all, checkpoints
+hold tensors and plain values only, and a resumed run keeps the settings that shape it: see
+:mod:`.rundir`.
+
+**Memory.** Before anything is allocated, :meth:`~.config.TrainConfig.check` estimates the
+run's memory (the rollouts, the update, the networks, the games in flight) and refuses a run
+that needs more than the machine has, in one line naming the settings and the estimate.
+
 **Budget.** ``minutes`` is the whole run's wall clock (updates, checkpoints and evaluations),
 checked between updates, so a run ends within one update of it (plus the final checkpoint).
 
@@ -64,6 +72,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import io
 import json
 import os
 import sys
@@ -76,12 +85,14 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy, save_policy
-from ..rules.args import as_int, as_seed
+from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
+from ..rules.args import as_bool
 from .config import TrainConfig
 from .imitate import CloneStats, clone
-from .learner import Learner
+from .learner import Learner, to_array, to_tensor
 from .model import PolicyValueNet
+from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, one_line, owned,
+                     plain, run_directory, write_atomically, write_policy)
 
 #: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
@@ -96,8 +107,6 @@ DEVIATOR_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 DEMO_SEED = 3 * 10**15
 #: The main exploiter's games are dealt from the run's seed plus this (its own stream).
 EXPLOITER_SEED = 0x5EED_0E7B
-#: The layout of a checkpoint this trainer writes and resumes.
-CHECKPOINT_FORMAT = 2
 
 
 @dataclass
@@ -118,24 +127,16 @@ class Trainer:
     (None without one)."""
 
     def __init__(self, config: TrainConfig, out: str | os.PathLike) -> None:
+        config.check()
         self.config = c = config
-        as_int(c.players, "players", 3, 8)
-        as_seed(c.seed)
-        as_int(c.ppo.anchor_every, "anchor_every", 0)
-        as_int(c.exploiter_every, "exploiter_every", 0)
-        as_int(c.exploiter_slots, "exploiter_slots", 1)
-        if c.ppo.anchor_coef > 0 and c.init is None and c.imitate is None and \
-                not c.ppo.anchor_every:
-            raise ValueError("a fixed anchor (anchor_coef > 0, anchor_every 0) is the policy the "
-                             "run starts from: it needs imitate or init (or a moving anchor, "
-                             "anchor_every > 0)")
+        device = training_device(c.device)
         self.out = Path(out)
-        torch.set_num_threads(as_int(c.torch_threads, "torch_threads", 1))
+        torch.set_num_threads(c.torch_threads)
         torch.manual_seed(c.seed)
         model = PolicyValueNet(c.hidden)
         if c.init is not None:
             model.load_policy(load_policy(c.init))
-        model.to(training_device(c.device))
+        model.to(device)
         self.league = c.league(model.policy())
         self.main = Learner(c, model, self.league.members(), self.league.weights(), c.seed)
         self.start = copy.deepcopy(model).requires_grad_(False)  # where the run starts
@@ -200,6 +201,7 @@ class Trainer:
         row_exploiter = self.train_exploiter() if self.exploiter is not None else {}
         if self.league.snapshot_due(self.update):
             self.main.env.replace_policy(self.league.take_snapshot(), self.main.model.policy())
+            self.main.env.set_self_member(self.league.newest_snapshot())
         self.main.env.set_weights(self.league.weights())
         self.seconds += time.perf_counter() - start
         row = {"update": self.update, "learner_steps": self.learner_steps,
@@ -250,66 +252,99 @@ class Trainer:
                 "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
-                "mixed": c.mixed, "anchor_coef": c.ppo.anchor_coef,
+                "mixed": c.mixed, "deviator": c.deviator, "anchor_coef": c.ppo.anchor_coef,
                 "anchor_every": c.ppo.anchor_every, "exploiter_every": c.exploiter_every}
 
+    def state(self) -> dict:
+        """What a checkpoint holds (module docstring): tensors and plain values only."""
+        league = self.league
+        return {"format": CHECKPOINT_FORMAT, "config": plain(asdict(self.config)),
+                "update": self.update, "seconds": self.seconds, "wall": self.wall,
+                "cloned": None if self.cloned is None else asdict(self.cloned),
+                "seconds_imitating": self.seconds_imitating, "curve": plain(self.curve),
+                "main": self.main.state(), "start": self.start.state_dict(),
+                "anchor": None if self.anchor is None else self.anchor.state_dict(),
+                "exploiter": None if self.exploiter is None else self.exploiter.state(),
+                "exploiter_games": list(self.exploiter_games),
+                "exploiter_seconds": self.exploiter_seconds,
+                "torch_rng": torch.get_rng_state(),
+                "league": {"win": to_tensor(league.win), "filled": to_tensor(league.filled),
+                           "games": to_tensor(league.games), "next_slot": league.next_slot,
+                           "next_exploiter": league.next_exploiter}}
+
     def checkpoint(self) -> Path:
-        """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring)."""
+        """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring); returns the
+        ``.pt``.
+
+        Raises:
+            OSError: a file could not be written (one line naming it; the files of earlier
+                checkpoints stay as they were).
+        """
         folder = self.out / "checkpoints"
         folder.mkdir(parents=True, exist_ok=True)
         stem = folder / f"update-{self.update:06d}"
-        save_policy(stem.with_suffix(".npz"), self.main.model.policy(self.meta()))
-        state = {"format": CHECKPOINT_FORMAT, "config": asdict(self.config),
-                 "update": self.update, "seconds": self.seconds, "wall": self.wall,
-                 "cloned": self.cloned, "seconds_imitating": self.seconds_imitating,
-                 "curve": self.curve, "main": self.main.state(),
-                 "start": self.start.state_dict(),
-                 "anchor": None if self.anchor is None else self.anchor.state_dict(),
-                 "exploiter": None if self.exploiter is None else self.exploiter.state(),
-                 "exploiter_games": list(self.exploiter_games),
-                 "exploiter_seconds": self.exploiter_seconds,
-                 "torch_rng": torch.get_rng_state(), "league": self.league.state()}
-        torch.save(state, stem.with_suffix(".part"))
-        os.replace(stem.with_suffix(".part"), stem.with_suffix(".pt"))
-        return stem.with_suffix(".pt")
+        write_policy(stem.with_suffix(".npz"), self.main.model.policy(self.meta()))
+        state = self.state()
+        return write_atomically(stem.with_suffix(".pt"), lambda f: torch.save(state, f))
 
     def resume(self, path: Path) -> None:
-        """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`).
+        """Continue from the checkpoint ``path`` (written by :meth:`checkpoint`) of a run with
+        the settings that shape this one (:func:`load_checkpoint`, :func:`check_resume`,
+        :meth:`restore`)."""
+        state = load_checkpoint(path)
+        check_resume(state, self.config, path)
+        self.restore(state, path)
+
+    def restore(self, state: dict, path: Path) -> None:
+        """Take the run's state from ``state``, a checkpoint read by :func:`load_checkpoint`
+        from ``path`` and checked by :func:`check_resume`.
 
         Raises:
-            ValueError: a checkpoint of another format (an older borders_sim's).
+            ValueError: ``state`` is not what :meth:`state` writes for this run (one line
+                naming ``path``; this trainer is then half restored: drop it).
         """
-        state = torch.load(path, weights_only=False)
-        if state.get("format") != CHECKPOINT_FORMAT:
-            raise ValueError(f"{path} is a checkpoint of another borders_sim (format "
-                             f"{state.get('format', 1)}, this one reads {CHECKPOINT_FORMAT})")
-        self.main.restore(state["main"])
-        self.start.load_state_dict(state["start"])
-        if state["anchor"] is not None:
-            self.freeze_anchor()
-            self.anchor.load_state_dict(state["anchor"])
-        if self.exploiter is not None:
-            self.exploiter.restore(state["exploiter"])
-        self.exploiter_games = state["exploiter_games"]
-        self.exploiter_seconds = state["exploiter_seconds"]
-        torch.set_rng_state(state["torch_rng"])
-        self.league.restore(state["league"])
-        self.main.env.set_weights(self.league.weights())
-        self.update = state["update"]
-        self.seconds = state["seconds"]
-        self.wall = state["wall"]
-        self.cloned = state["cloned"]
-        self.seconds_imitating = state["seconds_imitating"]
-        self.curve = state["curve"]
+        try:
+            self.main.restore(state["main"])
+            self.start.load_state_dict(state["start"])
+            if state["anchor"] is not None:
+                self.freeze_anchor()
+                self.anchor.load_state_dict(state["anchor"])
+            if self.exploiter is not None:
+                self.exploiter.restore(state["exploiter"])
+            self.exploiter_games = [float(share) for share in state["exploiter_games"]]
+            self.exploiter_seconds = float(state["exploiter_seconds"])
+            torch.set_rng_state(state["torch_rng"])
+            saved, league = state["league"], self.league
+            league.win[:] = to_array(saved["win"], league.win, "league win")
+            league.filled[:] = to_array(saved["filled"], league.filled, "league filled")
+            league.games[:] = to_array(saved["games"], league.games, "league games")
+            league.next_slot = int(saved["next_slot"])
+            league.next_exploiter = int(saved["next_exploiter"])
+            self.main.env.set_weights(league.weights())
+            self.main.env.set_self_member(league.newest_snapshot())
+            self.update = int(state["update"])
+            self.seconds = float(state["seconds"])
+            self.wall = float(state["wall"])
+            self.cloned = None if state["cloned"] is None else CloneStats(**state["cloned"])
+            self.seconds_imitating = float(state["seconds_imitating"])
+            self.curve = list(state["curve"])
+            if not all(isinstance(row, dict) for row in self.curve):
+                raise TypeError("the curve's rows are not dicts")
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+                RuntimeError) as err:
+            raise ValueError(f"{path}: not a checkpoint this run can continue "
+                             f"({type(err).__name__}: {one_line(err)})") from None
 
     def write_curve(self) -> None:
+        """Write ``curve.json`` and ``curve.csv`` (each whole, :func:`write_atomically`)."""
         rows = self.curve
-        (self.out / "curve.json").write_text(json.dumps(rows, indent=1) + "\n")
-        keys = list(dict.fromkeys(k for row in rows for k in row))
-        with open(self.out / "curve.csv", "w", newline="") as f:
-            writer = csv.DictWriter(f, keys)
-            writer.writeheader()
-            writer.writerows(rows)
+        text = json.dumps(rows, indent=1) + "\n"
+        write_atomically(self.out / "curve.json", lambda f: f.write(text.encode()))
+        table = io.StringIO(newline="")
+        writer = csv.DictWriter(table, list(dict.fromkeys(k for row in rows for k in row)))
+        writer.writeheader()
+        writer.writerows(rows)
+        write_atomically(self.out / "curve.csv", lambda f: f.write(table.getvalue().encode()))
 
 
 def training_device(name: str) -> torch.device:
@@ -326,12 +361,7 @@ def training_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def latest_checkpoint(out: str | os.PathLike) -> Path | None:
-    """The newest ``checkpoints/update-*.pt`` of a run directory, or None."""
-    found = sorted(Path(out).glob("checkpoints/update-*.pt"))
-    return found[-1] if found else None
-
-
+# --- evaluation and the run ------------------------------------------------------------------
 def evaluate(policy_path: str | os.PathLike, players: int, games: int,
              bots: tuple[str, ...] = EVAL_BOTS, deviators: tuple[str, ...] = DEVIATOR_BOTS,
              seed: int = EVAL_SEED) -> dict[str, dict[str, dict]]:
@@ -356,24 +386,45 @@ def evaluate(policy_path: str | os.PathLike, players: int, games: int,
 
 def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
           progress: bool = True, plot: bool = False,
-          echo: Callable[[str], None] | None = None) -> TrainResult:
-    """Run the experiment ``config`` into the directory ``out`` (module docstring); with
-    ``resume`` continue from its latest checkpoint. A tqdm bar on stderr shows the learner's
-    steps/s and its win share against each pool member; ``echo`` gets one line per event
-    (checkpoints, evaluations)."""
+          echo: Callable[[str], None] | None = None, overwrite: bool = False) -> TrainResult:
+    """Run the experiment ``config`` into the directory ``out`` (module docstring): with
+    ``resume`` continue from its newest checkpoint, with ``overwrite`` delete another run's
+    files there first. A tqdm bar on stderr shows the learner's steps/s and its win share
+    against each pool member; ``echo`` gets one line per event (checkpoints, evaluations,
+    notes).
+
+    Raises:
+        ValueError: a setting out of range, a run too large for the machine's memory, a
+            directory that is another run's or in use, a checkpoint that cannot be resumed
+            (each one line).
+        OSError: a file could not be written (one line naming it).
+    """
+    say = echo or (lambda line: print(line, file=sys.stderr, flush=True))
+    config.check()
+    training_device(config.device)
+    if as_bool(resume, "resume") and as_bool(overwrite, "overwrite"):
+        raise ValueError("--resume continues the run in --out, --overwrite deletes it: give "
+                         "one of them")
+    out = run_directory(out, resume)
+    with owned(out, say):
+        found = claim(out, resume, overwrite, say)
+        state = None
+        if found is not None:
+            state = load_checkpoint(found)
+            check_resume(state, config, found)
+        trainer = Trainer(config, out)
+        if state is not None:
+            trainer.restore(state, found)
+            say(f"resumed from {found} (update {trainer.update})")
+        return run(trainer, progress, plot, say)
+
+
+def run(trainer: Trainer, progress: bool, plot: bool,
+        say: Callable[[str], None]) -> TrainResult:
+    """The updates of :func:`train` until the budget is spent, then the final files."""
     from tqdm import tqdm
 
-    say = echo or (lambda line: print(line, file=sys.stderr, flush=True))
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(config, out)
-    if resume:
-        found = latest_checkpoint(out)
-        if found is None:
-            raise ValueError(f"--resume: no checkpoint in {out / 'checkpoints'}")
-        trainer.resume(found)
-        say(f"resumed from {found} (update {trainer.update})")
-    c = config
+    c, out = trainer.config, trainer.out
     budget = c.minutes * 60.0
     started, wall0 = time.perf_counter(), trainer.wall
     if c.imitate and trainer.update == 0 and trainer.cloned is None:
@@ -395,23 +446,11 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
             if trainer.update % c.checkpoint_every == 0:
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
             if c.eval_every and trainer.update % c.eval_every == 0:
-                path = save_policy(out / "latest.npz", trainer.main.model.policy(trainer.meta()))
-                bar.write(f"evaluating update {trainer.update} ({c.eval_games} games against "
-                          f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
-                          f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
-                          file=sys.stderr)
-                result = evaluate(path, c.players, c.eval_games)
-                row["eval"], row["deviators"] = result["against"], result["deviators"]
-                for what, rates in (("against", result["against"]),
-                                    ("deviators", result["deviators"])):
-                    bar.write(f"  {what}: " + ", ".join(
-                        f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
-                        f"{r['win_rate_ci95'][1]:.1%}]" for b, r in rates.items()),
-                        file=sys.stderr)
+                evaluate_now(trainer, row, bar.write)
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
     trainer.checkpoint()
-    policy = save_policy(out / "policy.npz", trainer.main.model.policy(trainer.meta()))
+    policy = write_policy(out / "policy.npz", trainer.main.model.policy(trainer.meta()))
     trainer.write_curve()
     if plot:
         from .plot import plot_curve
@@ -421,3 +460,20 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
         f"written to {policy}")
     return TrainResult(out, policy, trainer.update, trainer.learner_steps, trainer.seconds,
                        trainer.curve)
+
+
+def evaluate_now(trainer: Trainer, row: dict, write: Callable[..., None]) -> None:
+    """Evaluate the policy as it is now (:func:`evaluate`, through ``latest.npz``) into the
+    curve row ``row``, with a line per part through ``write`` (tqdm's)."""
+    c = trainer.config
+    path = write_policy(trainer.out / "latest.npz", trainer.main.model.policy(trainer.meta()))
+    write(f"evaluating update {trainer.update} ({c.eval_games} games against "
+          f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
+          f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
+          file=sys.stderr)
+    result = evaluate(path, c.players, c.eval_games)
+    row["eval"], row["deviators"] = result["against"], result["deviators"]
+    for what, rates in (("against", result["against"]), ("deviators", result["deviators"])):
+        write(f"  {what}: " + ", ".join(
+            f"{b}: {r['win_rate']:.1%} [{r['win_rate_ci95'][0]:.1%}, "
+            f"{r['win_rate_ci95'][1]:.1%}]" for b, r in rates.items()), file=sys.stderr)

@@ -1,0 +1,310 @@
+"""The run directory of :func:`~.trainer.train`: its files, its checkpoints and its lock.
+
+**The run directory** is the run's own. :func:`~.trainer.train` refuses a directory that holds
+another run's files (``policy.npz``, ``latest.npz``, ``curve.*``, the checkpoints) unless
+``resume`` (continue it) or ``overwrite`` (delete those files first; nothing else in the
+directory) is given, and an empty name (which would train into the working directory). While it
+runs, ``DIR/.lock`` holds its process id and host: a second run on the directory is refused
+while that process lives; the lock of a run that was killed (its process gone from this host) is
+taken over with a note; a lock of another host, or one that does not say whose it is, is refused
+(remove it by hand once no run uses the directory).
+
+**Files a reader can trust.** Every file is written whole or not at all (into ``NAME.part``,
+flushed to disk, then renamed over ``NAME``); a failed write (a full disk) is one ``OSError``
+line naming the file. A checkpoint (format :data:`CHECKPOINT_FORMAT`) holds tensors and plain
+values only (numbers, strings, None, lists and dicts of them: numpy arrays are stored as
+tensors, the policy's meta and the curve as plain values), and is read with ``torch.load(...,
+weights_only=True)``, which runs no code from the file: a file holding anything else (a crafted
+pickle, a checkpoint of an older borders_sim) is refused, and so is a truncated or damaged one,
+each in one line naming the file.
+
+**Resume** continues from the checkpoint with the highest update number
+(``checkpoints/update-N.pt``, ordered by ``N``, not by the text; other names are ignored), and
+only with the settings that shape the run unchanged (:meth:`~.config.TrainConfig.shaping`:
+everything but :data:`~.config.RESUMABLE`; ``max_updates`` too while ``anneal_lr`` makes it the
+learning rate's horizon): a difference is refused naming the setting and both values. Resumed, a
+run is the one it would have been uninterrupted, update for update (on the same device and
+threads).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+import socket
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, BinaryIO, Callable
+
+import torch
+
+from ..agents.network import Policy, save_policy
+from .config import RESUMABLE, PPOSettings, TrainConfig, option_of
+
+#: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
+#: (module docstring). Format 2 (borders_sim before it) pickled numpy arrays and objects.
+CHECKPOINT_FORMAT = 3
+#: The files of a run at the top of its directory (``checkpoints/`` holds the others).
+RUN_FILES = ("policy.npz", "latest.npz", "curve.csv", "curve.json", "curve.png")
+#: A checkpoint's name, ``update-N.pt`` (``N``: the updates made before it).
+CHECKPOINT_NAME = re.compile(r"update-(\d+)\.pt")
+#: The files the trainer writes into ``checkpoints/`` (and their part files while written).
+CHECKPOINT_FILE = re.compile(r"update-\d+\.(pt|npz)(\.part)?")
+#: The lock file of a run directory (module docstring).
+LOCK_NAME = ".lock"
+
+
+def one_line(err: BaseException) -> str:
+    """An exception's message on one line (torch's span several)."""
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+def plain(value: Any) -> Any:
+    """``value`` (settings, curve rows: JSON values, tuples and numpy numbers included) as
+    plain values: dicts, lists, str, int, float, bool and None."""
+    return json.loads(json.dumps(value, default=lambda x: x.item()))
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
+    """Write ``path`` by ``write(file)`` into ``path.part``, flush it to disk and rename it over
+    ``path``: a reader finds the old file or the whole new one, never a part. Returns ``path``.
+
+    Raises:
+        OSError: the write failed (a full disk, ...): one line naming ``path``. The part file
+            is removed on any error.
+    """
+    part = path.with_name(path.name + ".part")
+    try:
+        with open(part, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, path)
+    except BaseException as err:  # (Ctrl-C included: no part file is left behind)
+        with suppress(OSError):
+            part.unlink(missing_ok=True)
+        if isinstance(err, (OSError, RuntimeError)):  # (torch's writer reports a failed write so)
+            raise OSError(f"cannot write {path}: {one_line(err)}") from None
+        raise
+    return path
+
+
+def write_policy(path: Path, policy: Policy) -> Path:
+    """:func:`~borders_sim.agents.network.save_policy` (atomic), a failed write reported as
+    :func:`write_atomically` reports it."""
+    try:
+        return save_policy(path, policy)
+    except OSError as err:
+        raise OSError(f"cannot write {path}: {one_line(err)}") from None
+
+
+def checkpoint_number(path: Path) -> int | None:
+    """``N`` of a checkpoint named ``update-N.pt``; None for another name."""
+    found = CHECKPOINT_NAME.fullmatch(path.name)
+    return int(found.group(1)) if found else None
+
+
+def latest_checkpoint(out: str | os.PathLike) -> Path | None:
+    """The checkpoint of the highest update number in ``out/checkpoints`` (``update-N.pt``,
+    ordered by ``N``; other names are ignored), or None."""
+    found = [(n, path) for path in Path(out).glob("checkpoints/update-*.pt")
+             if (n := checkpoint_number(path)) is not None]
+    return max(found)[1] if found else None
+
+
+def load_checkpoint(path: Path) -> dict:
+    """The checkpoint ``path``, read by torch's weights-only loader (tensors and plain values;
+    nothing in the file is run) onto the CPU.
+
+    Raises:
+        ValueError: a file holding anything else (a crafted pickle, an older borders_sim's
+            checkpoint), a truncated or damaged file, or a checkpoint of another format: one
+            line naming ``path``.
+    """
+    try:
+        with warnings.catch_warnings():  # (torch warns of odd pickles it then refuses)
+            warnings.simplefilter("ignore")
+            state = torch.load(path, map_location="cpu", weights_only=True)
+    except OSError:  # (the file cannot be opened: the error names it)
+        raise
+    except pickle.UnpicklingError:
+        raise ValueError(
+            f"{path}: refused: not a checkpoint of tensors and plain values only (it holds "
+            f"other objects, which could run code, as a checkpoint of a borders_sim older than "
+            f"format {CHECKPOINT_FORMAT} or a crafted file does, or it is no checkpoint at "
+            f"all); nothing in it was run") from None
+    except Exception as err:  # noqa: BLE001 - a truncated or junk file fails in many ways
+        raise ValueError(f"{path}: not a readable checkpoint (truncated or damaged: "
+                         f"{one_line(err)}); remove it to resume from an earlier one") from None
+    if not isinstance(state, dict) or "format" not in state:
+        raise ValueError(f"{path}: not a checkpoint of the trainer (no format number)")
+    if state["format"] != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is a checkpoint of another borders_sim (format "
+                         f"{state['format']!r}, this one reads {CHECKPOINT_FORMAT})")
+    return state
+
+
+def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
+    """Refuse to continue the checkpoint ``state`` (read from ``path``) with ``config`` unless
+    every setting that shapes the run (:meth:`TrainConfig.shaping`) is the checkpoint's.
+
+    Raises:
+        ValueError: the first setting that differs, named with both values.
+    """
+    try:
+        saved = dict(state["config"])
+        saved = TrainConfig(**{**saved, "ppo": PPOSettings(**saved["ppo"])}).shaping()
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{path}: not a checkpoint of the trainer (its settings: "
+                         f"{one_line(err)})") from None
+    for name, value in config.shaping().items():
+        # (a setting one side leaves free, max_updates, differs with anneal_lr, named then)
+        if name in saved and saved[name] != value:
+            option = option_of(name)
+            label = f"{name} ({option})" if option else name
+            raise ValueError(
+                f"--resume: {path} is of a run with {label} {shown_setting(saved[name])}, "
+                f"this run has {shown_setting(value)}; a resumed run keeps every setting that "
+                f"shapes it (only {', '.join(sorted(map(option_of, RESUMABLE)))} may change)")
+
+
+def shown_setting(value: Any) -> str:
+    """A setting's value as a message shows it (``256 256``, ``honest,bluffer``, ``none``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ",".join(value) if all(isinstance(v, str) for v in value) else \
+            " ".join(map(str, value))
+    return str(value)
+
+
+def run_files(out: Path) -> list[Path]:
+    """The files of a run in ``out`` (:data:`RUN_FILES`, their part files, the checkpoints')."""
+    names = [name + part for name in RUN_FILES for part in ("", ".part")]
+    found = [out / name for name in names if (out / name).exists()]
+    folder = out / "checkpoints"
+    if folder.is_dir():
+        found += sorted(p for p in folder.iterdir() if CHECKPOINT_FILE.fullmatch(p.name))
+    return found
+
+
+def run_directory(out: str | os.PathLike, resume: bool) -> Path:
+    """``out`` as a run directory, made if missing (unless ``resume``, which needs it).
+
+    Raises:
+        ValueError: an empty name (which would train into the working directory), a path that
+            is there but not a directory, or none to resume.
+    """
+    if not isinstance(out, (str, os.PathLike)) or not str(os.fspath(out)).strip():
+        raise ValueError(f"out must name a directory, got {out!r}")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"out {str(path)!r} is a file, not a directory")
+    if resume and not path.exists():
+        raise ValueError(f"--resume: there is no run directory {path}")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def claim(out: Path, resume: bool, overwrite: bool, say: Callable[[str], None]) -> Path | None:
+    """Make ``out`` this run's (module docstring): with ``resume`` return its newest checkpoint;
+    with ``overwrite`` delete another run's files there first; else refuse another run's.
+
+    Raises:
+        ValueError: no checkpoint to resume, or another run's files without ``overwrite``.
+    """
+    if resume:
+        found = latest_checkpoint(out)
+        if found is None:
+            raise ValueError(f"--resume: no checkpoint (update-N.pt) in {out / 'checkpoints'}")
+        return found
+    held = run_files(out)
+    if held and not overwrite:
+        names = sorted({p.relative_to(out).parts[0] for p in held})
+        raise ValueError(f"{out} holds another run ({', '.join(names)}): --resume continues "
+                         f"it, --overwrite deletes its files first, or choose another --out")
+    for p in held:
+        p.unlink()
+    if held:
+        with suppress(OSError):  # (a checkpoints folder that holds other files stays)
+            (out / "checkpoints").rmdir()
+        say(f"--overwrite: deleted the {len(held)} files of the run in {out}")
+    return None
+
+
+# --- the lock ------------------------------------------------------------------------------
+def lock_owner() -> dict:
+    """What this process writes into a lock: its id and host."""
+    return {"pid": os.getpid(), "host": socket.gethostname()}
+
+
+def read_lock(lock: Path) -> dict | None:
+    """The owner a lock file names (:func:`lock_owner`), or None if it names none."""
+    try:
+        owner = json.loads(lock.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(owner, dict) or not isinstance(owner.get("host"), str) or \
+            type(owner.get("pid")) is not int or owner["pid"] <= 0:
+        return None
+    return owner
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` of this host is alive (on Windows, where signal 0 would end it,
+    always assumed so)."""
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def take_lock(out: Path, say: Callable[[str], None]) -> None:
+    """Take ``out/.lock`` for this process (module docstring).
+
+    Raises:
+        ValueError: a live run holds it, or a lock this host cannot judge (another host's, or
+            one naming no run): one line naming the lock and its owner.
+    """
+    lock = out / LOCK_NAME
+    me = lock_owner()
+    try:
+        with open(lock, "x") as f:
+            f.write(json.dumps(me))
+        return
+    except FileExistsError:
+        pass
+    owner = read_lock(lock)
+    hint = f"remove {lock} only if no run uses {out}"
+    if owner is None:
+        raise ValueError(f"{out} is locked by {lock}, which names no run: {hint}")
+    held_by = f"pid {owner['pid']} on {owner['host']}"
+    if owner["host"] != me["host"]:
+        raise ValueError(f"{out} is locked by a run on another host ({held_by}, {lock}), "
+                         f"which this one cannot see: {hint}")
+    if process_alive(owner["pid"]):
+        raise ValueError(f"{out} is in use by a live run ({held_by}, {lock}): wait for it "
+                         f"to end or choose another --out ({hint})")
+    write_atomically(lock, lambda f: f.write(json.dumps(me).encode()))
+    say(f"taking over {lock}: the run that held it ({held_by}) is no longer alive")
+
+
+@contextmanager
+def owned(out: Path, say: Callable[[str], None]) -> Iterator[None]:
+    """Hold the lock of the run directory ``out`` while the block runs (:func:`take_lock`),
+    then remove it if it is still this process's."""
+    take_lock(out, say)
+    try:
+        yield
+    finally:
+        if read_lock(out / LOCK_NAME) == lock_owner():
+            (out / LOCK_NAME).unlink(missing_ok=True)
