@@ -15,7 +15,7 @@ slower), each trainer figure after one warm-up update:
 * the trainer (:mod:`borders_sim.train`, the shipped recipe's network and rollout shape,
   against the heuristics and random): learner steps/s, and the split of its time between the
   env, inference (acting) and the PPO update; and the same trainer with the update's first
-  layer dense (the product over all 1822 inputs, as before :mod:`borders_sim.train.sparse`),
+  layer dense (the product over all 1870 inputs, as before :mod:`borders_sim.train.sparse`),
   swapped in for this row only;
 * sb3-contrib's ``MaskablePPO`` with its defaults (``MlpPolicy``, ``n_steps=2048``) on
   :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env), and on the
