@@ -19,7 +19,7 @@ Measured:
 * IS-MCTS: seconds per decision of OpenSpiel's ``ISMCTSBot`` (``use_observation_string=True``)
   with the compiled random rollout evaluator, at ``--sims`` simulations.
 
-Needs OpenSpiel (``pip install 'borders-sim[bench]'``).
+Needs OpenSpiel (``pip install ".[bench]"`` in the source checkout, or ``pip install open_spiel``).
 """
 
 from __future__ import annotations

@@ -315,7 +315,8 @@ def test_missing_matplotlib_is_one_line(capsys, monkeypatch, tmp_path):
     code, _, err = run(capsys, ["tournament", "--bots", BOTS, "--games", "4", "--plot",
                                 str(tmp_path / "r.png"), "--no-progress"])
     assert code == 1
-    assert "--plot needs matplotlib: pip install 'borders-sim[plot]'" in error_line(err)
+    assert ('--plot needs matplotlib: pip install ".[plot]" in the borders_sim source checkout'
+            in error_line(err))
 
 
 def scripted_answers(seed: int, seat: int, bots: list[str]) -> tuple[list[str], list[int]]:

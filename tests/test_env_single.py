@@ -255,7 +255,7 @@ def test_bad_arguments_are_named(kwargs, name):
 
 
 def test_maskable_ppo_trains_a_few_hundred_steps():
-    sb3_contrib = pytest.importorskip("sb3_contrib")  # optional extra: pip install borders-sim[rl]
+    sb3_contrib = pytest.importorskip("sb3_contrib")  # optional extra rl: pip install ".[rl]"
     env = SingleSeatEnv(3, reward="margin", haggling="none", seed=0)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1,
                                     seed=0, device="cpu")

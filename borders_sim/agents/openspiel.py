@@ -4,8 +4,8 @@ in :data:`borders_sim.agents.REGISTRY`, so they enter ``borders-sim tournament``
     borders-sim tournament --bots openspiel-ismcts,honest,bluffer,collector --games 12
     borders-sim tournament --bots openspiel-ismcts:sims=200:rollout=honest,honest,honest,honest
 
-They need OpenSpiel (``pip install 'borders-sim[bench]'``) and run on the tournament's Python
-path (worker processes). Options follow the name, each ``:key=value``:
+They need OpenSpiel (``pip install ".[bench]"`` in the source checkout) and run on the
+tournament's Python path (worker processes). Options follow the name, each ``:key=value``:
 
 ============  ==========  ==============================================================
 option        default     meaning
@@ -53,6 +53,7 @@ from ..game.belief import world_from_observation
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..rules.args import as_choice, as_float, as_int, as_seed, as_str
+from ..rules.extras import needs
 from ..rules.limits import max_game_length
 from ..rules.piles import mix_seed, seed_words
 from ..rules.rewards import REWARD_MODES, final_rewards_at
@@ -141,7 +142,7 @@ def parse_name(name: str) -> tuple[str, dict[str, Any]]:
 def require_openspiel(name: str) -> None:
     """ValueError naming the install command when OpenSpiel is not installed."""
     if importlib.util.find_spec("pyspiel") is None:
-        raise ValueError(f"bot {name!r} needs OpenSpiel: pip install 'borders-sim[bench]'")
+        raise ValueError(needs(f"bot {name!r}", "bench", "OpenSpiel", alone=("open_spiel",)))
 
 
 def factory(name: str) -> Callable[[int], "OpenSpielBot"]:

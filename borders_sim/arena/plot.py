@@ -1,6 +1,7 @@
 """A picture of tournament results (``borders-sim tournament --plot FILE.png``): the score
-distribution of each bot and its rating. Needs matplotlib, the optional extra
-``borders-sim[plot]``."""
+distribution of each bot and its rating. Needs matplotlib, the optional extra ``plot``
+(``pip install ".[plot]"`` in the source checkout; the message when it is missing is
+:func:`~borders_sim.rules.extras.install_hint`'s)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import os
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ..rules.extras import needs
 
 if TYPE_CHECKING:
     from .tournament import Results
@@ -20,8 +23,7 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise RuntimeError("--plot needs matplotlib: pip install 'borders-sim[plot]' (or pip "
-                           "install matplotlib)") from None
+        raise RuntimeError(needs("--plot", "plot", "matplotlib")) from None
 
 
 def plot_results(results: "Results", path: str | os.PathLike) -> None:

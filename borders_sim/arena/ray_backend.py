@@ -19,7 +19,8 @@ driver puts the chunks back in game order, so the results equal the local backen
   silent or answers otherwise is refused in one line. (With ``RAY_USE_TLS`` set the cluster
   speaks TLS first, so only the connection is checked.)
 
-Ray is an optional dependency: ``pip install "borders-sim[distributed]"``.
+Ray is an optional dependency, the extra ``distributed``: ``pip install ".[distributed]"`` in the
+source checkout (:func:`~borders_sim.rules.extras.install_hint`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 import numba
 
 from ..rules.args import as_host_port, as_str
+from ..rules.extras import needs
 from .schedule import Tournament
 
 #: Seconds to wait for a cluster address to accept a connection and answer the greeting.
@@ -49,8 +51,7 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the Ray backend needs Ray: pip install 'borders-sim[distributed]' "
-                           "(or pip install ray)") from None
+        raise RuntimeError(needs("the Ray backend", "distributed", "Ray")) from None
     return ray
 
 

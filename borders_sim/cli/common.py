@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..rules import state as st
 from ..rules.args import SEED_MAX, as_int, shown
+from ..rules.extras import install_hint
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
 DEFAULT_PLAYERS = 4
@@ -130,7 +131,7 @@ def add_backend_args(parser: argparse.ArgumentParser, tasks: str, threads: str) 
     ``threads`` are locally); :func:`backend_of` reads them."""
     parser.add_argument("--backend", choices=("local", "ray"), default=None,
                         help=f"local: this machine's cores (default); ray: {tasks} as Ray tasks "
-                             "(pip install 'borders-sim[distributed]')")
+                             f"(needs Ray: {install_hint('distributed')})")
     parser.add_argument("--ray-address", metavar="ADDR", default=None,
                         help="address of a running Ray cluster (host:port of 'ray start "
                              "--head', or auto); implies --backend ray (default: start a local "

@@ -20,6 +20,7 @@ from ..agents import REGISTRY
 from ..arena import default_lineup, parse_lineup, run_tournament, tournament
 from ..rules import state as st
 from ..rules.config import GameConfig
+from ..rules.extras import install_hint
 from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
                      percent, seed_arg, writable_file)
 
@@ -90,11 +91,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       default=DEFAULT_PLAYERS, metavar="N",
                       help=f"number of players, 3..8 (default: {DEFAULT_PLAYERS})")
     tour.add_argument("--bots", type=lineup_arg, default=None, metavar="a,b,...",
-                      help=f"one bot name per seat, repeats allowed; bots: {known} (default: "
-                           "the compiled bots, repeated to fill the seats); OpenSpiel's bots "
-                           "take options after the name, e.g. openspiel-ismcts:sims=50:"
-                           "rollout=honest (borders_sim.agents.openspiel; needs pip install "
-                           "'borders-sim[bench]')")
+                      help=f"one bot per seat, repeats allowed; bots: {known} (default: the "
+                           "compiled bots, repeated to fill the seats). ppo plays the shipped "
+                           "policy, sampled; ppo@PATH plays a policy file (.npz) or the "
+                           "policy.npz of a 'borders-sim train' output directory; ppo:argmax "
+                           "plays greedily and ppo:temp=T samples at temperature T (either "
+                           "before @PATH: ppo:argmax@runs/ppo). OpenSpiel's bots take options "
+                           "after the name, e.g. openspiel-ismcts:sims=50:rollout=honest "
+                           "(borders_sim.agents.openspiel; needs OpenSpiel: "
+                           f"{install_hint('bench', alone=('open_spiel',))})")
     tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
                       default=DEFAULT_TOURNAMENT_GAMES, metavar="G",
                       help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "
@@ -108,7 +113,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="write one row per bot as CSV")
     tour.add_argument("--plot", type=writable_file, metavar="FILE.png",
                       help="draw score distributions and ratings (.png, .pdf or .svg; needs "
-                           "matplotlib: pip install 'borders-sim[plot]')")
+                           f"matplotlib: {install_hint('plot')})")
     tour.add_argument("--record", metavar="DIR",
                       help="write every game as a JSON-lines trace into DIR (created if "
                            "missing); plays through the Python loop")

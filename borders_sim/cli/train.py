@@ -1,7 +1,7 @@
 """``borders-sim train``: train a policy with masked PPO against a league (:mod:`borders_sim.train`).
 
-Needs PyTorch: ``pip install torch==2.13.0`` (a CPU build) then ``pip install
-"borders-sim[rl]"``. The output directory gets ``policy.npz`` (play it with ``make("ppo",
+Needs PyTorch: ``pip install torch==2.13.0`` (the CPU build), then ``pip install ".[rl]"`` in the
+source checkout. The output directory gets ``policy.npz`` (play it with ``make("ppo",
 weights=DIR)`` or ``--bots ppo@DIR`` in a tournament), ``checkpoints/``, ``curve.csv`` and
 ``curve.json``, and with ``--plot`` ``curve.png``.
 
@@ -25,6 +25,7 @@ from .. import __version__
 from ..agents.network import MAX_HIDDEN, parse_net_spec
 from ..agents.policies import COMPILED_BOTS
 from ..rules import state as st
+from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
 from ..train.config import MAX_MINUTES
 from .common import fail, float_in, int_in, seed_arg
@@ -84,8 +85,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "seat), the members the learner beats "
                     "least most often. 'league' is honest, bluffer, collector, strict and "
                     "random plus self-play (frozen snapshots of the learner). The defaults are "
-                    "the recipe of the shipped policy. Needs torch (pip install torch==2.13.0, "
-                    "then pip install 'borders-sim[rl]').",
+                    "the recipe of the shipped policy. Needs PyTorch: "
+                    f"{install_hint('rl', alone=())}.",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
                "--seed 1 --out runs/ppo --plot")
     tr.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),
@@ -182,7 +183,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--device", default=d["device"], metavar="DEV",
                     help="where the update runs: cpu, or cuda (a GPU; the env and the acting "
                          "network stay on the CPU)")
-    tr.add_argument("--plot", action="store_true", help="also draw curve.png (matplotlib)")
+    tr.add_argument("--plot", action="store_true",
+                    help=f"also draw curve.png (needs matplotlib: {install_hint('plot')})")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(run=run)
 
@@ -191,13 +193,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401  (only whether it is installed)
     except ImportError:
-        return fail(parser, "training needs PyTorch: pip install torch==2.13.0 (a CPU build), "
-                            "then pip install 'borders-sim[rl]'")
+        return fail(parser, needs("training", "rl", "PyTorch", alone=()))
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            return fail(parser, "--plot needs matplotlib: pip install 'borders-sim[plot]'")
+            return fail(parser, needs("--plot", "plot", "matplotlib"))
     from ..train.config import PPOSettings, TrainConfig
     from ..train.trainer import train
 

@@ -3,7 +3,8 @@
 The game itself is :mod:`borders_sim.game.openspiel` (its docstring has the whole story:
 parameters, the chance node of the deals, observations, IS-MCTS, serialization); this module
 re-exports it and adds :class:`BordersBot`, any bot of :func:`borders_sim.agents.make` as a
-``pyspiel.Bot``. Needs OpenSpiel: ``pip install 'borders-sim[bench]'``.
+``pyspiel.Bot``. Needs OpenSpiel, the extra ``bench``: ``pip install ".[bench]"`` in the source
+checkout (importing this module without it raises a ModuleNotFoundError saying so).
 """
 
 from __future__ import annotations

@@ -17,7 +17,10 @@ seed as every seed is (:mod:`borders_sim.rules.args`)::
     env = SB3VecEnv(num_envs=64, num_players=4, opponents=("honest", "bluffer", "collector"))
     MaskablePPO("MlpPolicy", env, n_steps=64, seed=0).learn(100_000)
 
-Needs stable-baselines3 (the ``rl`` extra).
+Needs stable-baselines3, which the ``rl`` extra installs with sb3-contrib (``pip install
+torch==2.13.0``, the CPU build, then ``pip install ".[rl]"`` in the source checkout); importing
+this module without it raises a ModuleNotFoundError with that line
+(:func:`~borders_sim.rules.extras.install_hint`).
 """
 
 from __future__ import annotations
@@ -26,9 +29,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
 from ..rules.args import as_int, as_seed, as_sequence, is_int
+from ..rules.extras import needs
+
+try:
+    from stable_baselines3.common.vec_env import VecEnv
+except ModuleNotFoundError as err:  # stable-baselines3, or torch under it, is not installed
+    _missing = (err.name or "stable_baselines3").partition(".")[0]
+    raise ModuleNotFoundError(needs("borders_sim.envs.sb3 (SB3VecEnv)", "rl", _missing),
+                              name=_missing) from err
 from .training import TrainingEnv
 
 

@@ -3,8 +3,9 @@
 The game, its states and its observer, here below the bots and the environments, which both
 use it (OpenSpiel's bots in the arena, :mod:`borders_sim.agents.openspiel`); the public import
 is :mod:`borders_sim.envs.openspiel`, which adds :class:`~borders_sim.envs.openspiel.BordersBot`.
-Importing either module registers the game with OpenSpiel (``pip install 'borders-sim[bench]'``
-installs ``open_spiel``; the rest of ``borders_sim`` never needs it)::
+Importing either module registers the game with OpenSpiel (the extra ``bench``, ``pip install
+".[bench]"`` in the source checkout, installs ``open_spiel``; the rest of ``borders_sim`` never
+needs it)::
 
     import pyspiel
     import borders_sim.envs.openspiel  # registers "python_borders"
@@ -101,11 +102,13 @@ from typing import Any
 
 import numpy as np
 
+from ..rules.extras import needs
+
 try:
     import pyspiel
-except ImportError as err:  # pragma: no cover - exercised only without open_spiel
-    raise ImportError("borders_sim's OpenSpiel game needs OpenSpiel (pyspiel): "
-                      "pip install 'borders-sim[bench]'") from err
+except ModuleNotFoundError as err:  # pragma: no cover - exercised only without open_spiel
+    raise ModuleNotFoundError(needs("borders_sim's OpenSpiel game", "bench", "OpenSpiel (pyspiel)",
+                                    alone=("open_spiel",)), name=err.name) from err
 
 from ..game.belief import sample_consistent_state
 from ..game.game import Game

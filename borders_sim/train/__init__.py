@@ -1,8 +1,9 @@
 """Training learned agents: masked PPO over the compiled training env, against a league.
 
 Needs PyTorch (the ``rl`` extra: ``pip install torch==2.13.0`` for a CPU build first, then
-``pip install "borders-sim[rl]"``); nothing else of borders_sim imports this package, and
-importing it imports torch only when :func:`train` or :func:`evaluate` is first used.
+``pip install ".[rl]"`` in the source checkout); nothing else of borders_sim imports this
+package, and importing it imports torch only when :func:`train` or :func:`evaluate` is first
+used (without torch, that use raises a ModuleNotFoundError with the install line).
 
 * :func:`train` / :class:`TrainConfig` (:mod:`.trainer`, :mod:`.config`): one run into an
   output directory (``policy.npz``, checkpoints, the learning curve); ``borders-sim train`` on
@@ -16,6 +17,7 @@ importing it imports torch only when :func:`train` or :func:`evaluate` is first 
 
 from typing import Any
 
+from ..rules.extras import needs
 from .config import PPOSettings, TrainConfig
 
 __all__ = ["PPOSettings", "TrainConfig", "TrainResult", "evaluate", "train"]
@@ -23,6 +25,12 @@ __all__ = ["PPOSettings", "TrainConfig", "TrainResult", "evaluate", "train"]
 
 def __getattr__(name: str) -> Any:
     if name in ("TrainResult", "evaluate", "train"):  # torch's import takes seconds
-        from . import trainer
+        try:
+            from . import trainer
+        except ModuleNotFoundError as err:  # PyTorch is not installed
+            if err.name != "torch":
+                raise
+            raise ModuleNotFoundError(needs(f"borders_sim.train.{name}", "rl", "PyTorch",
+                                            alone=()), name="torch") from err
         return getattr(trainer, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

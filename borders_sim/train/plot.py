@@ -9,10 +9,16 @@ import os
 
 import numpy as np
 
+from ..rules.extras import needs
+
 
 def plot_curve(curve: list[dict], path: str | os.PathLike, title: str = "") -> None:
     """Draw ``curve`` (the rows of ``curve.json``) into ``path`` (.png, .pdf or .svg)."""
-    from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
+    try:
+        from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(needs("the learning curve's figure", "plot", "matplotlib"),
+                                  name="matplotlib") from err
 
     fig = Figure(figsize=(16, 4.5), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
