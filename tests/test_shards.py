@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -210,3 +213,22 @@ def test_the_command_refuses_old_shards_unless_overwrite(tmp_path, capsys):
     shard = load_shard(tmp_path / "shard-000000.npz")
     assert shard["meta"]["seed"] == 5 and set(shard["game"].tolist()) == {0}
     assert f"{len(shard['action']):,} decisions of 1 games" in capsys.readouterr().out
+
+
+def test_the_command_refuses_a_directory_a_live_run_holds(tmp_path, capsys):
+    """``DIR/.lock`` (:mod:`borders_sim.train.lock`): a live run's lock refuses a second run,
+    a killed run's is taken over, and the lock is gone when the command ends."""
+    def demos() -> int:
+        return cli.main(["demos", "--bots", ",".join(BOTS), "--games", "1", "--out",
+                         str(tmp_path), "--no-progress", "--overwrite"])
+    lock = tmp_path / ".lock"
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    assert demos() == 1
+    err = capsys.readouterr().err
+    assert "in use by a live run" in err and not list(tmp_path.glob("shard-*"))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock.write_text(json.dumps({"pid": dead.pid, "host": socket.gethostname()}))
+    assert demos() == 0
+    assert "taking over" in capsys.readouterr().err
+    assert not lock.exists() and len(list(tmp_path.glob("shard-*"))) == 1

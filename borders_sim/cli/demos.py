@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -13,6 +14,7 @@ from .. import __version__
 from ..agents.demos import record_demos, shard_decisions
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
+from ..train.lock import owned
 from .common import fail, int_in, seed_arg
 from .tournament import lineup_arg
 
@@ -35,7 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "kernel (game g dealt from seed S+g, as a tournament) and write every "
                     "decision of the chosen seats: observation, legal mask, action, the seat's "
                     "final reward and the game id, as compressed .npz shards in DIR (a DIR "
-                    "holding shards already is refused unless --overwrite).")
+                    "holding shards already is refused unless --overwrite; DIR/.lock refuses a "
+                    "second live run on DIR).")
     demo.add_argument("--bots", type=lineup_arg, required=True, metavar="a,b,...",
                       help="one compiled bot (or ppo spec) per seat; the player count follows")
     demo.add_argument("--games", type=int_in(1, 10**9), required=True, metavar="G",
@@ -60,10 +63,14 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print(f"borders-sim {__version__} demos: {args.games} games of {','.join(args.bots)}, seed "
           f"{args.seed}, into {args.out}", file=sys.stderr)
     t0 = time.perf_counter()
+    say = lambda text: print(f"borders-sim demos: {text}", file=sys.stderr)  # noqa: E731
     try:
-        with tqdm(total=args.games, unit="game", desc="demos", disable=args.no_progress,
-                  file=sys.stderr, leave=False) as bar:
-            paths = record_demos(args.out, args.bots, args.games, args.seed, args.seats,
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        with owned(out, say), tqdm(total=args.games, unit="game", desc="demos",
+                                   disable=args.no_progress, file=sys.stderr,
+                                   leave=False) as bar:
+            paths = record_demos(out, args.bots, args.games, args.seed, args.seats,
                                  args.reward, shard_games=args.shard_games, progress=bar.update,
                                  overwrite=args.overwrite)
         decisions = sum(shard_decisions(path) for path in paths)

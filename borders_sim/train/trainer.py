@@ -91,7 +91,8 @@ from .config import TrainConfig
 from .imitate import CloneStats, clone
 from .learner import Learner, to_array, to_tensor
 from .model import PolicyValueNet
-from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, one_line, owned,
+from .lock import owned
+from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, one_line,
                      plain, run_directory, write_atomically, write_policy)
 
 #: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
