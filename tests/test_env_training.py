@@ -37,7 +37,9 @@ def play(env: TrainingEnv, steps: int, seed: int = 0):
 def test_it_is_a_gymnasium_vector_env_with_masks():
     env = TrainingEnv(4, opponents=POOL, seed=0)
     assert isinstance(env, VectorEnv)
-    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP  # Gymnasium's default
+    same = TrainingEnv(4, opponents=POOL, seed=0, autoreset_mode="same_step")
+    assert same.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert env.single_action_space.n == 513 and env.observation_space.shape == (4, OBS_SIZE)
     obs, infos = env.reset()
     assert infos["is_learner"].all() and (infos["member"] == LEARNER).all()
@@ -113,7 +115,7 @@ def test_a_game_is_a_tournament_game_of_its_seed():
         if terms[k]:
             opponents_play()
             assert game.is_terminal
-            assert np.array_equal(infos["final_obs"][k], observe(game, learner))
+            assert np.array_equal(obs[k], observe(game, learner))  # NEXT_STEP: the final obs
             break
     assert game.is_terminal
 

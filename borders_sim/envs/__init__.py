@@ -6,7 +6,9 @@
 * :class:`VectorEnv`: N games stepped in one compiled, multi-threaded call (Pgx-style).
 * :class:`TrainingEnv`: N games of one learning seat each, the opponents played inside the
   compiled call (a ``gymnasium.vector.VectorEnv``); :mod:`.sb3` wraps it for stable-baselines3.
-* :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`).
+* :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`);
+  :func:`observation_scales`: the documented scale of each entry (``obs / observation_scales()``
+  is the normalised observation, what ``TrainingEnv(..., scale_obs=True)`` returns).
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
 * :func:`sample_consistent_state`: a game the player cannot tell from the real one.
 * :func:`world_from_observation`: such a game built from an observation alone.
@@ -14,7 +16,7 @@
   ``python_borders`` registered with ``pyspiel``.
 """
 
-from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT
+from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observation_scales
 from . import borders_v0
 from ..game.belief import sample_consistent_state, world_from_observation
 from ..game.views import observe, observe_json, observe_text
@@ -30,5 +32,5 @@ if SINGLE_SEAT_ID not in gymnasium.registry:
     gymnasium.register(id=SINGLE_SEAT_ID, entry_point="borders_sim.envs.single:SingleSeatEnv")
 
 __all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "TrainingEnv",
-           "VectorEnv", "VectorStep", "borders_v0", "observe", "observe_json", "observe_text",
-           "sample_consistent_state", "world_from_observation"]
+           "VectorEnv", "VectorStep", "borders_v0", "observation_scales", "observe",
+           "observe_json", "observe_text", "sample_consistent_state", "world_from_observation"]

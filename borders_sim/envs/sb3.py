@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
 from ..rules.args import as_int, as_seed, as_sequence, is_int
 from ..rules.extras import needs
@@ -39,19 +40,26 @@ except ModuleNotFoundError as err:  # stable-baselines3, or torch under it, is n
     _missing = (err.name or "stable_baselines3").partition(".")[0]
     raise ModuleNotFoundError(needs("borders_sim.envs.sb3 (SB3VecEnv)", "rl", _missing),
                               name=_missing) from err
-from .training import TrainingEnv
+from .training import TrainingEnv, as_autoreset_mode
 
 
 class SB3VecEnv(VecEnv):
     """A :class:`TrainingEnv` (built from the same arguments) for stable-baselines3.
 
+    SB3's ``VecEnv`` resets a game in the step in which it ends, so the env is built with
+    ``autoreset_mode=AutoresetMode.SAME_STEP`` (the only mode accepted here).
+
     Raises:
         ValueError: an opponent that would be played outside the kernel (SB3 steps the
-            learner only).
+            learner only), or another autoreset mode.
     """
 
     def __init__(self, num_envs: int = 64, **kwargs: Any) -> None:
-        self.env = TrainingEnv(num_envs, **kwargs)
+        mode = as_autoreset_mode(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
+        if mode != AutoresetMode.SAME_STEP:
+            raise ValueError(f"SB3VecEnv resets a game in the step in which it ends: "
+                             f"autoreset_mode must be 'same_step', got {mode}")
+        self.env = TrainingEnv(num_envs, autoreset_mode=mode, **kwargs)
         if self.env.external:
             raise ValueError(f"SB3VecEnv plays compiled opponents only; "
                              f"{[self.env.opponents[m] for m in self.env.external]} are external")

@@ -33,12 +33,31 @@ decisions; the rewards of a game sum to the terminal reward exactly, see
 :mod:`borders_sim.rules.rewards`). A reward belongs to the learner's last decision even when it
 arrives on a step that an external opponent took.
 
-**Autoreset** (``metadata["autoreset_mode"]`` is Gymnasium's ``SAME_STEP``): on the step in which
-game ``k`` ends, ``terminations[k]`` is True, ``rewards[k]`` holds the finished game's last
-reward, ``infos["final_obs"][k]`` the learner's observation of the finished game and
-``infos["outcome"][k]`` its ``(score, margin, win share)``, ``infos["ended_members"][k]`` the
-members it faced by seat (-1: the learner, -2: no seat); the slot is dealt its next game in
-the same call, and the observation returned is the first external decision of that game.
+**Autoreset** follows Gymnasium's modes (``gymnasium.vector.AutoresetMode``, the argument
+``autoreset_mode``, also ``"next_step"`` or ``"same_step"``; ``metadata["autoreset_mode"]`` is
+the instance's). Both modes play the same games, action for action: the slot of a finished
+game is dealt its next game, and that game played to its first external decision, in the call
+in which the last one ends; they differ in when that decision is returned. On the step in
+which game ``k`` ends, in both modes, ``terminations[k]`` is True, ``rewards[k]`` holds the
+finished game's last reward, ``infos["outcome"][k]`` its ``(score, margin, win share)`` and
+``infos["ended_members"][k]`` the members it faced by seat (-1: the learner, -2: no seat).
+
+* ``NEXT_STEP`` (the default, Gymnasium's own, which its vector observation wrappers need,
+  ``NormalizeObservation`` among them): that step returns the learner's observation of the
+  finished game as ``obs[k]``, with ``infos["action_mask"][k]`` all True, ``infos["seat"][k]``
+  and ``infos["learner_seat"][k]`` the learner's seat in it, ``infos["is_learner"][k]`` True
+  and ``infos["member"][k]`` -1 (``infos["_outcome"]`` and ``infos["_ended_members"]`` say
+  which rows ended). The next :meth:`TrainingEnv.step` ignores ``actions[k]`` (any id of the
+  action space is accepted: a masked policy may sample from that all-True mask, its masked
+  logits are never all minus infinity, and no action is refused as illegal) and returns the first
+  decision of the next game, with ``rewards[k]`` 0 and ``terminations[k]`` False; the other
+  slots step as usual. That ignored step is not part of either game (``RecordEpisodeStatistics``
+  and ``NormalizeReward`` skip it in this mode).
+* ``SAME_STEP`` (the trainer's, and :class:`~borders_sim.envs.sb3.SB3VecEnv`'s): the step in
+  which game ``k`` ends already returns the first decision of the next game as ``obs[k]`` (its
+  mask, seat and member in ``infos``), and ``infos["final_obs"][k]`` holds the learner's
+  observation of the finished game (``infos["_final_obs"]`` says which rows ended).
+
 ``truncations`` are always False: every game ends within ``max_game_length`` (P-0.4).
 
 **Seeded stream.** As in :class:`~borders_sim.envs.VectorEnv`, the ``j``-th game dealt to slot
@@ -49,8 +68,12 @@ depends only on the seed, the slot, the pool weights in force when each game was
 external actions, never on ``num_envs`` or the thread count.
 
 **Observations** are the raw vectors of :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`
-(seat-relative counts and one-hots); :func:`~borders_sim.rules.observation.observation_scales`
-gives the documented per-feature scales a policy divides them by.
+(seat-relative counts and one-hots, some up to a few hundred);
+:func:`~borders_sim.rules.observation.observation_scales` gives the documented per-feature
+scales a policy divides them by, and with ``scale_obs=True`` the env returns them divided
+(``raw / observation_scales()``, as float32; ``final_obs`` too), mostly in [0, 2] in a real
+game. The compiled network members and the trainer's network take raw observations (they
+divide by the scales themselves).
 
 Example::
 
@@ -59,6 +82,16 @@ Example::
     while True:
         actions = my_policy(obs, infos["action_mask"])
         obs, rewards, terminated, truncated, infos = env.step(actions)
+
+Gymnasium's vector wrappers apply to the default ``NEXT_STEP`` mode (``scale_obs=True`` is a
+fixed alternative to ``NormalizeObservation``'s running statistics)::
+
+    from gymnasium.wrappers.vector import (ClipReward, NormalizeObservation, NormalizeReward,
+                                           RecordEpisodeStatistics)
+
+    env = RecordEpisodeStatistics(TrainingEnv(64, opponents=("honest", "bluffer", "collector")))
+    env = ClipReward(NormalizeReward(NormalizeObservation(env)), -10, 10)
+    obs, infos = env.reset(seed=0)        # infos["action_mask"] passes through the wrappers
 """
 
 from __future__ import annotations
@@ -84,7 +117,7 @@ from ..rules.args import (ArgumentTypeError, as_action_batch, as_bool, as_choice
                           as_int, as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, engine_error, step
-from ..rules.observation import OBS_SIZE, observe_kernel
+from ..rules.observation import OBS_SIZE, observation_scales, observe_kernel
 from ..rules.piles import mix_seed, next_below, seed_rng
 from ..rules.rewards import REWARD_MODES, final_rewards, potential, reward_mode
 from ..rules.scoring import scores, winners
@@ -212,11 +245,13 @@ def _finish(s, learner, mode, dense, pot, out_reward, final_obs, outcome, scratc
 def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, reset_all,
                 actions, masks, kinds, members, learner, first, pot, rngs, pool_kinds, cum,
                 mixed, deviator, self_member, seat_mode, obs, mask_out, cur, cur_member, rewards, term, final_obs,
-                outcome, ended_members, status, nets):
+                outcome, ended_members, status, nets, skip):
     """Step slots ``lo .. hi - 1`` (``reset_all``: deal each its next game instead), play the
     compiled seats to the next external decision, deal a new game where one ended, and write
-    that decision's observation, mask and seat (module docstring). A chunk kernel
-    (:mod:`borders_sim._compile.batch`); ``status[i]`` is ``OK``, ``BOT_ILLEGAL`` or
+    that decision's observation, mask and seat (module docstring). A slot with ``skip[i]`` (the
+    step after its game ended, in ``NEXT_STEP`` mode) is not stepped: its pending decision, the
+    first of the game already dealt, stays as it is, with reward 0 and no termination. A chunk
+    kernel (:mod:`borders_sim._compile.batch`); ``status[i]`` is ``OK``, ``BOT_ILLEGAL`` or
     ``GAVE_UP``."""
     scratch = np.zeros(OBS_SIZE, dtype=np.float32)
     scratch_rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
@@ -230,6 +265,9 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
         reward[0] = 0.0
         term[i] = False
         status[i] = OK
+        if skip[i] and not reset_all:
+            rewards[i] = 0.0
+            continue
         if reset_all:
             count = _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members,
                           learner, first, pot, seat_mode, pool_kinds, cum, mixed, deviator,
@@ -269,11 +307,12 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
 
 
 @kernel
-def first_illegal(actions, masks):
-    """The first slot whose action its mask does not allow, or -1."""
+def first_illegal(actions, masks, skip):
+    """The first slot whose action its mask does not allow (any id of the action space, for a
+    slot with ``skip[i]``, whose action is ignored), or -1."""
     for i in range(actions.shape[0]):
         a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0:
+        if a < 0 or a >= NUM_ACTIONS or (masks[i, a] == 0 and not skip[i]):
             return i
     return -1
 
@@ -306,6 +345,11 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         potential_scale: the potential's factor with ``dense``, a finite number (default
             ``1/100`` for ``"win"``, else 1).
         seed: the seed of the stream of games.
+        autoreset_mode: ``gymnasium.vector.AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``,
+            or ``"next_step"`` / ``"same_step"``: what a step returns for a game that ended
+            (module docstring; both play the same games).
+        scale_obs: a bool: return the observations divided by
+            :func:`~borders_sim.rules.observation.observation_scales` (default raw).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Every argument is checked by :mod:`borders_sim.rules.args` (a ``ValueError`` naming it).
@@ -314,12 +358,21 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
     :meth:`step`: ``action_mask`` bool[N, NUM_ACTIONS] (also :meth:`action_masks`), ``seat``
     int[N], ``is_learner`` bool[N], ``member`` int[N], ``learner_seat`` int[N]; on a step where
-    games ended also ``final_obs`` float32[N, OBS_SIZE], ``outcome`` float64[N, 3] and
-    ``ended_members`` int[N, 8], with ``_final_obs`` (bool[N]) saying which rows hold a
-    finished game. The arrays are the env's own buffers, overwritten by the next call.
+    games ended also ``outcome`` float64[N, 3] and ``ended_members`` int[N, 8], with
+    ``_outcome`` and ``_ended_members`` (bool[N], ``NEXT_STEP``) or ``final_obs``
+    float32[N, OBS_SIZE] with ``_final_obs`` (bool[N], ``SAME_STEP``) saying which rows hold a
+    finished game.
+
+    Autoreset (module docstring): with ``autoreset_mode=NEXT_STEP`` (the default) the step in
+    which a game ends returns its final observation, and the next step ignores that slot's
+    action (its mask row is all True) and returns the first decision of the next game, reward
+    0; with ``SAME_STEP`` the step in which a game ends returns the next game's first decision
+    and the final observation in ``infos["final_obs"]``. Both modes play the same games.
+
+    The arrays are the env's own buffers, overwritten by the next call.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # each instance sets its own mode
 
     def __init__(self, num_envs: int, num_players: int = 4,
                  opponents: Sequence[str | NetPlayer] = ("random",),
@@ -327,8 +380,12 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
                  mixed: float = 0.0, deviator: float = 0.0, seat: int | str = "random",
                  reward: str = "win",
                  dense: bool = False, potential_scale: float | None = None, seed: int = 0,
-                 **flags: Any) -> None:
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 scale_obs: bool = False, **flags: Any) -> None:
         self.num_envs = as_int(num_envs, "num_envs", 1)
+        self.autoreset_mode = as_autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self.scale_obs = as_bool(scale_obs, "scale_obs")
         self.config = GameConfig(num_players=num_players, **flags)
         n = self.config.num_players
         self._pool_kinds, players = _pool(opponents)
@@ -385,6 +442,24 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         self._outcome = np.zeros((k, 3), dtype=np.float64)
         self._ended = np.full((k, MAX_PLAYERS), NO_SEAT, dtype=np.int64)
         self._status = np.zeros(k, dtype=np.int64)
+        # NEXT_STEP: the slots whose last step ended their game (their next action is ignored)
+        self._autoreset = np.zeros(k, dtype=np.bool_)
+        # what a call returns (_compose): the kernel's buffers themselves in SAME_STEP mode;
+        # in NEXT_STEP mode copies, with the finished games' rows in place of the pending ones
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._view_obs = np.zeros_like(self._obs)
+            self._view_mask = np.zeros_like(self._mask_out)
+            self._view_seat = np.zeros_like(self._cur)
+            self._view_member = np.zeros_like(self._cur_member)
+            self._view_learner = np.zeros_like(self._learner)
+        else:
+            self._view_obs, self._view_mask = self._obs, self._mask_out
+            self._view_seat, self._view_member = self._cur, self._cur_member
+            self._view_learner = self._learner
+        # scale_obs: the returned observations (and final observations) divided by the scales
+        self._scales = observation_scales()
+        self._out_obs = np.zeros_like(self._obs) if self.scale_obs else self._view_obs
+        self._out_final = np.zeros_like(self._final_obs) if self.scale_obs else self._final_obs
 
     # --- the pool ------------------------------------------------------------------------------
     def set_weights(self, weights: Sequence[float] | None) -> None:
@@ -446,12 +521,16 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         if seed is not None:
             self.seed = as_seed(seed)
             self._episodes[:] = 0
+        self._autoreset[:] = False
         self._run(True)
         self._ready = True
-        return self._obs, self._infos()
+        self._compose()
+        return self._out_obs, self._infos()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """Apply ``actions[k]`` for the pending decision of each game (see the module docstring).
+        """Apply ``actions[k]`` for the pending decision of each game (see the module docstring);
+        in ``NEXT_STEP`` mode, a game that ended on the last step ignores its action (any id of
+        the action space) and returns the first decision of its next game.
 
         Raises:
             RuntimeError: :meth:`reset` was not called.
@@ -460,34 +539,48 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         """
         self.check_actions(actions)
         self._run(False)
-        return self._obs, self._rewards, self._term, self._trunc, self._infos()
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._autoreset[:] = self._term
+        self._compose()
+        return self._out_obs, self._rewards, self._term, self._trunc, self._infos()
 
     def check_actions(self, actions: Any) -> None:
         """Raise what :meth:`step` raises for ``actions`` (see there), stepping nothing: an int
         array of shape ``(num_envs,)`` (of any width, or a list of ints), checked as given by
         :func:`~borders_sim.rules.args.as_action_batch` (never cast: a float, a string or a
-        bool is refused), each id legal for its game's pending decision."""
+        bool is refused), each id legal for its game's pending decision (in ``NEXT_STEP``
+        mode, any id of the action space for a game that ended on the last step: its action is
+        ignored)."""
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         self._actions[:] = as_action_batch(actions, self.num_envs, self._illegal_message)
-        bad = first_illegal(self._actions, self._masks)
+        bad = first_illegal(self._actions, self._masks, self._autoreset)
         if bad >= 0:
             raise ValueError(self._illegal_message(bad, int(self._actions[bad])))
 
     #: The arrays that hold the games in flight (:meth:`state_arrays`).
     _STATE = ("_states", "_episodes", "_masks", "_kinds", "_members", "_learner", "_first",
               "_pot", "_rngs", "_obs", "_mask_out", "_cur", "_cur_member")
+    #: ``NEXT_STEP`` mode's too: the games whose next action is ignored, and their lineups.
+    _AUTORESET_STATE = ("_autoreset", "_ended")
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         """Copies of the arrays that hold every game in flight and the stream's position:
         :meth:`load_state_arrays` on an env of the same arguments continues exactly here (the
-        network members' weights are the caller's to restore, :meth:`replace_policy`)."""
-        out = {name: getattr(self, name).copy() for name in self._STATE}
+        network members' weights are the caller's to restore, :meth:`replace_policy`). In
+        ``NEXT_STEP`` mode also ``_autoreset`` and ``_ended`` (the games that ended on the last
+        step, whose next action is ignored, and the lineups they had)."""
+        names = self._STATE + (self._AUTORESET_STATE
+                               if self.autoreset_mode == AutoresetMode.NEXT_STEP else ())
+        out = {name: getattr(self, name).copy() for name in names}
         out["seed"] = np.array(self.seed, dtype=np.uint64)
         return out
 
     def load_state_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
         """Continue from :meth:`state_arrays` of an env of the same arguments.
+
+        ``_autoreset`` and ``_ended`` (``NEXT_STEP`` mode) may be missing: then no game's next
+        action is ignored; a ``SAME_STEP`` env ignores them.
 
         Raises:
             ValueError: an array is missing, of another shape or dtype than this env's, or the
@@ -499,6 +592,9 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         targets["seed"] = np.array(self.seed, dtype=np.uint64)
         missing = [name for name in targets if name not in arrays]
         problems = [f"missing {', '.join(missing)}"] if missing else []
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            targets.update({name: getattr(self, name) for name in self._AUTORESET_STATE
+                            if name in arrays})
         problems += [f"{name} is {_described(arrays[name])}, this env's {_described(target)}"
                      for name, target in targets.items() if name in arrays and not (
                          isinstance(arrays[name], np.ndarray)
@@ -510,8 +606,14 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"these state arrays do not fit {self!r}: {'; '.join(problems)}")
         for name in self._STATE:
             getattr(self, name)[...] = arrays[name]
+        self._autoreset[:] = False
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            for name in self._AUTORESET_STATE:
+                if name in arrays:
+                    getattr(self, name)[...] = arrays[name]
         self.seed = int(arrays["seed"])
         self._ready = True
+        self._compose()
 
     def _foreign_games(self, arrays: Mapping[str, np.ndarray]) -> list[str]:
         """What makes the games of ``arrays`` (of this env's shapes) not this env's: another
@@ -538,21 +640,51 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
 
     def pending_infos(self) -> dict:
         """The ``infos`` of the decisions pending now (what the last call returned, without
-        the finished games)."""
-        return {"action_mask": self.action_masks(), "seat": self._cur,
-                "is_learner": self._cur == self._learner, "member": self._cur_member,
-                "learner_seat": self._learner}
+        the finished games' ``final_obs``, ``outcome`` and ``ended_members``)."""
+        return {"action_mask": self.action_masks(), "seat": self._view_seat,
+                "is_learner": self._view_seat == self._view_learner,
+                "member": self._view_member, "learner_seat": self._view_learner}
 
     def action_masks(self) -> np.ndarray:
-        """bool[N, NUM_ACTIONS]: the legal actions of each game's pending decision."""
-        return self._mask_out.view(np.bool_)
+        """bool[N, NUM_ACTIONS]: the legal actions of each game's pending decision (in
+        ``NEXT_STEP`` mode, all True for a game that ended on the last step: its next action is
+        ignored)."""
+        return self._view_mask.view(np.bool_)
 
     def _infos(self) -> dict:
         infos = self.pending_infos()
         if self._term.any():
-            infos.update(final_obs=self._final_obs, _final_obs=self._term,
-                         outcome=self._outcome, ended_members=self._ended)
+            if self.autoreset_mode == AutoresetMode.SAME_STEP:
+                if self.scale_obs:
+                    np.divide(self._final_obs, self._scales, out=self._out_final)
+                infos.update(final_obs=self._out_final, _final_obs=self._term,
+                             outcome=self._outcome, ended_members=self._ended)
+            else:
+                infos.update(outcome=self._outcome, _outcome=self._term,
+                             ended_members=self._ended, _ended_members=self._term)
         return infos
+
+    def _compose(self) -> None:
+        """Fill what a call returns from the kernel's buffers: in ``NEXT_STEP`` mode the rows
+        of a game that ended on the last step show that game (its final observation, a mask
+        letting every action through, the learner's seat); with ``scale_obs`` the observations
+        are divided by :func:`~borders_sim.rules.observation.observation_scales`."""
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._view_obs[...] = self._obs
+            self._view_mask[...] = self._mask_out
+            self._view_seat[...] = self._cur
+            self._view_member[...] = self._cur_member
+            self._view_learner[...] = self._learner
+            rows = np.flatnonzero(self._autoreset)
+            if rows.size:
+                seats = np.argmax(self._ended[rows] == LEARNER, axis=1)
+                self._view_obs[rows] = self._final_obs[rows]
+                self._view_mask[rows] = 1
+                self._view_seat[rows] = seats
+                self._view_member[rows] = LEARNER
+                self._view_learner[rows] = seats
+        if self.scale_obs:
+            np.divide(self._view_obs, self._scales, out=self._out_obs)
 
     def _run(self, reset_all: bool) -> None:
         args = (self._states, self._raw, self._blank, np.uint64(self.seed & _MASK64), self._mode,
@@ -561,7 +693,8 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
                 self._rngs, self._pool_kinds, self._cum, self.mixed, self.deviator,
                 self.self_member, self._seat_mode, self._obs,
                 self._mask_out, self._cur, self._cur_member, self._rewards, self._term,
-                self._final_obs, self._outcome, self._ended, self._status, self._nets)
+                self._final_obs, self._outcome, self._ended, self._status, self._nets,
+                self._autoreset)
         if not _prepared:
             _prepare(args)
         run_chunks(train_chunk, self.num_envs, *args)
@@ -584,7 +717,28 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     def __repr__(self) -> str:
         return (f"TrainingEnv(num_envs={self.num_envs}, num_players={self.config.num_players}, "
                 f"opponents={self.opponents!r}, seed={self.seed}, reward={self.reward!r}, "
-                f"dense={self.dense})")
+                f"dense={self.dense}, autoreset_mode={self.autoreset_mode.name.lower()!r}, "
+                f"scale_obs={self.scale_obs})")
+
+
+#: The autoreset modes :class:`TrainingEnv` offers, by the names it also accepts.
+AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+
+
+def as_autoreset_mode(value: Any, name: str = "autoreset_mode") -> AutoresetMode:
+    """``value`` as an autoreset mode of :class:`TrainingEnv`: ``AutoresetMode.NEXT_STEP`` or
+    ``AutoresetMode.SAME_STEP``, or their names ``"next_step"`` and ``"same_step"``."""
+    what = "AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, 'next_step' or 'same_step'"
+    if isinstance(value, AutoresetMode):
+        if value in AUTORESET_MODES.values():
+            return value
+    elif isinstance(value, str):
+        if value in AUTORESET_MODES:
+            return AUTORESET_MODES[value]
+    else:
+        raise ArgumentTypeError(f"{name} must be {what}, got {shown(value)} "
+                                f"({type(value).__name__})")
+    raise ValueError(f"{name} must be {what}, got {shown(value)}")
 
 
 def _described(value: Any) -> str:
@@ -627,5 +781,6 @@ def _prepare(args: tuple) -> None:
     global _prepared
     with compile_notice("the training env kernels", "bots"):
         train_chunk(0, 0, *args)
-        first_illegal(np.zeros(1, dtype=np.int64), np.ones((1, MASK_SIZE), dtype=np.uint8))
+        first_illegal(np.zeros(1, dtype=np.int64), np.ones((1, MASK_SIZE), dtype=np.uint8),
+                      np.zeros(1, dtype=np.bool_))
     _prepared = True

@@ -86,7 +86,7 @@ class Learner:
         self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
                                weights=weights, mixed=c.mixed, deviator=c.deviator,
                                reward=c.reward, dense=c.dense,
-                               seed=seed)
+                               seed=seed, autoreset_mode="same_step")
         self.rollout = Rollout(c.steps, c.num_envs)
         self.actor = CompiledActor(c.num_envs, seed)
         self.actor.load(self.model)
