@@ -71,7 +71,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def ladder_rows(results) -> list[list[str]]:
+def ladder_table(results) -> str:
+    """The compiled bots' tournament: one row per bot, best win rate first, with a line that
+    explains the short headers."""
     rows = []
     for b in sorted(results.bots, key=lambda b: -b["win_rate"]):
         lo, hi = b["win_rate_ci95"]
@@ -81,7 +83,17 @@ def ladder_rows(results) -> list[list[str]]:
                      percent(b["behaviour"]["lies_when_opened"]),
                      percent(b["behaviour"]["open_rate"]),
                      percent(b["behaviour"]["bribed_rate"])])
-    return rows
+    return "\n".join([
+        markdown_table(["bot", "win rate [95% CI]", "score (sd)", "rating", "lies", "opens",
+                        "bribed"], rows), "",
+        "score: mean (sd); rating: mu (sigma) of openskill Plackett-Luce; lies: share of its "
+        "opened crates that held a lie; opens, bribed: share of the crates it inspected that it "
+        "opened, on which it took a deal."])
+
+
+def label(bot: str) -> str:
+    """A bot's name in the matchup tables: an OpenSpiel bot without its options."""
+    return bot.split(":")[0] if bot.startswith("openspiel-") else bot
 
 
 def matchup(bot: str, other: str, games: int, seed: int) -> tuple[list[str], float]:
@@ -90,10 +102,19 @@ def matchup(bot: str, other: str, games: int, seed: int) -> tuple[list[str], flo
     r = run_tournament(PLAYERS, (bot,) + (other,) * (PLAYERS - 1), games, seed)
     b = r.bots[0]
     lo, hi = b["win_rate_ci95"]
-    row = [bot, other, str(r.games_played),
+    row = [label(bot), other, str(r.games_played),
            f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
            f"{b['mean_score']:.1f}", "yes" if lo > 1 / PLAYERS else "no"]
     return row, time.perf_counter() - t0
+
+
+def matchup_table(rows: list[list[str]], players: int = PLAYERS) -> str:
+    """The rows of :func:`matchup` as a table, with a line saying when a bot beats another."""
+    return "\n".join([
+        markdown_table(["bot", "against", "games", "win rate [95% CI]", "mean score",
+                        "beats it"], rows), "",
+        f"beats it: the interval's lower end is above {100 / players:.0f}%, the share of a bot "
+        f"no better than the {players - 1} others."])
 
 
 def main(argv=None) -> int:
@@ -103,9 +124,7 @@ def main(argv=None) -> int:
     results = run_tournament(PLAYERS, lineup, args.games, args.seed)
     parts = [f"The compiled heuristics and random play, {PLAYERS} players, lineup "
              f"{','.join(lineup)}, {args.games} games (seats rotating):", "",
-             markdown_table(["bot", "win rate [95% CI]", "score mean (sd)",
-                             "rating mu (sigma)", "lies when opened", "opens", "bribed"],
-                            ladder_rows(results))]
+             ladder_table(results)]
     fast = [("ppo", other, args.strong_games) for other in HEURISTICS + ("strict",)]
     slow = [("ismcts", other, args.search_games) for other in HEURISTICS]
     if not args.no_openspiel and importlib.util.find_spec("pyspiel") is not None:
@@ -118,11 +137,12 @@ def main(argv=None) -> int:
         rows.append(row)
         if (bot, other, games) in slow:
             workers = os.cpu_count() or 1  # the Python path's worker processes
-            times.append([bot, other, f"{seconds * workers / games:.1f}"])
+            times.append([label(bot), other, f"{seconds * workers / games:.1f}"])
         print(f"  {row[0]} vs 3 {row[1]}: {row[3]}", file=sys.stderr, flush=True)
-    parts += ["", f"Each bot against {PLAYERS - 1} copies of another:", "",
-              markdown_table(["bot", "against", "games", "win rate [95% CI]", "mean score",
-                              "beats it (CI above 25%)"], rows), "",
+    spiels = sorted({bot for bot, _, _ in slow if bot != label(bot)})
+    parts += ["", f"Each bot against {PLAYERS - 1} copies of another"
+              + "".join(f" ({label(bot)} is `{bot}`)" for bot in spiels) + ":", "",
+              matchup_table(rows), "",
               f"Seconds a game took in the slow matchups ({os.cpu_count() or 1} games at a time "
               "in worker processes):", "",
               markdown_table(["bot", "against", "s per game"], times)]

@@ -406,7 +406,7 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
 
     def pair(ours):
         p = next((p for p in paired if p["ours"] == ours and p["players"] == n), None)
-        return p and (f"{p['ratio']:.2f}x (pairs {p['low']:.2f}-{p['high']:.2f}x)")
+        return p and (f"{p['ratio']:.2f}x ({p['low']:.2f}-{p['high']:.2f}x)")
 
     def one(measure, players=n):
         r = find(rows, measure, players)
@@ -415,22 +415,21 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
     vec = find(rows, next((r["measure"] for r in rows if r["measure"].startswith("VectorEnv")),
                           ""), n)
     out = [
-        ("whole games of random play in the compiled kernel, 1 thread",
-         "OpenSpiel sheriff, C++ loop", pair("rollout kernel, random play")),
+        ("random games, compiled kernel, 1 thread", "OpenSpiel sheriff, C++ loop",
+         pair("rollout kernel, random play")),
         ("Game.step through a Python loop", "pyspiel sheriff, Python loop",
          pair("Game.step, Python loop")),
-        ("PettingZoo AEC env, raw_env", "PettingZoo texas_holdem_v4, raw_env",
+        ("AEC env borders_v0, raw_env", "texas_holdem_v4, raw_env",
          pair("AEC env borders_v0, raw_env")),
-        ("PettingZoo AEC env, env() wrapped", "texas_holdem_v4, env() wrapped",
+        ("AEC env borders_v0, env() wrapped", "texas_holdem_v4, env()",
          pair("AEC env borders_v0, env() wrapped")),
-        ("VectorEnv, observations and masks, all threads", "-",
-         vec and f"{si(vec['many'])} steps/s"),
+        ("VectorEnv, obs. and masks, all threads", "-", vec and f"{si(vec['many'])} steps/s"),
     ]
-    for what, key in (("first Game step of a fresh install (empty numba cache)",
+    for what, key in (("first Game step, empty numba cache",
                        "cold start (empty numba cache): to first Game step"),
-                      ("first batch of whole games of a fresh install",
+                      ("first batch of games, empty numba cache",
                        "cold start (empty numba cache): to first random_games batch"),
-                      ("first Game step with the cache filled",
+                      ("first Game step, numba cache filled",
                        "warm start (numba cache filled): to first Game step")):
         got = one(key, "-")
         out.append((what, "-", got and f"{got:.1f} s"))
@@ -533,7 +532,7 @@ def paired_table(data: dict) -> str:
 
 def headline_table(data: dict) -> str:
     rows = [[h["measure"], h["peer"], h["ours"]] for h in data["headline"]]
-    return table([f"{HEADLINE_PLAYERS} players", "peer", "ours (÷ peer: paired ratio)"], rows)
+    return table([f"{HEADLINE_PLAYERS} players", "peer", "ours (÷ peer)"], rows)
 
 
 def profile_table(data: dict, top: int) -> str:
@@ -608,8 +607,10 @@ def readme_section(data: dict) -> str:
         f"From one run of `python benchmarks/run_all.py --write-readme`: {header_line(data)}. "
         "A ratio to a peer is the median of pairs of runs, the peer's and ours back to back "
         "(this shared machine's speed drifts by up to 2x within minutes); the pairs' range is "
-        "in brackets. Every figure of that run, 3 to 8 players, one thread and all of them, "
-        "with the compile time per function, is in "
+        "in parentheses. The texas_holdem_v4 rows are PettingZoo's, the env() rows its "
+        "wrapped envs; the empty-cache rows are a fresh install's first use. Every figure of "
+        "that run, 3 to 8 players, one thread and all of them, with the compile time per "
+        "function, is in "
         f"[`docs/performance.md`](docs/performance.md).",
         headline_table(data)])
 

@@ -120,6 +120,17 @@ def maskable_rate(env, timesteps: int, **kwargs) -> float:
     return timesteps / (time.perf_counter() - t0)
 
 
+def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
+    """The table of ``main``'s rows (measure, learner steps/s, time split) and a line saying
+    what its short measure names stand for."""
+    return "\n".join([
+        markdown_table(["measure", "learner steps/s", "time split"], rows), "",
+        f"training env: compiled opponents, the learner's random legal actions; trainer: masked "
+        f"PPO, {config.num_envs} envs x {config.steps} steps, {config.hidden[0]}x"
+        f"{config.hidden[1]} MLP; MaskablePPO: sb3-contrib's, on SingleSeatEnv against random "
+        "opponents and on the compiled env through SB3VecEnv."])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs")
@@ -131,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in (3, 4, 5, 8):
         rate = env_rate(n, 256, seconds)
         out[f"env_{n}p"] = rate
-        rows.append([f"training env, compiled opponents, {n} players", si(rate), "-"])
+        rows.append([f"training env, {n} players", si(rate), "-"])
     config = TrainConfig(opponents=("honest", "bluffer", "collector", "random"), eval_every=0,
                          checkpoint_every=10**9, snapshots=0)
     for key, label in (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer")):
@@ -144,22 +155,18 @@ def main(argv: list[str] | None = None) -> int:
             PolicyValueNet.inputs = sparse_inputs
         out[key] = tr
         split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
-        rows.append([f"trainer (masked PPO, {config.num_envs} envs x {config.steps} steps, "
-                     f"{config.hidden[0]}x{config.hidden[1]} MLP, {label})",
-                     si(tr["steps_per_s"]), split])
+        rows.append([f"trainer, {label}", si(tr["steps_per_s"]), split])
     tr = out["trainer"]
     steps = 2048 if args.quick else 4096
     single = maskable_rate(SingleSeatEnv(num_players=4), steps)
     out["maskable_single"] = single
-    rows.append(["sb3-contrib MaskablePPO (defaults) on SingleSeatEnv, random opponents",
-                 si(single), "-"])
+    rows.append(["MaskablePPO (defaults), SingleSeatEnv", si(single), "-"])
     vec = maskable_rate(SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4,
                         n_steps=128)
     out["maskable_compiled"] = vec
-    rows.append(["sb3-contrib MaskablePPO on the compiled env (SB3VecEnv, 16 envs)", si(vec),
-                 "-"])
+    rows.append(["MaskablePPO, SB3VecEnv (16 envs)", si(vec), "-"])
     out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
-    print(markdown_table(["measure", "learner steps/s", "time split"], rows))
+    print(throughput_text(rows, config))
     print(f"\ntrainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x "
           "(both measured in this run)")
     if args.json:

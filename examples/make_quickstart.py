@@ -148,12 +148,12 @@ print(tournament_table(bots_results))"""),
 
 Masked PPO (`borders_sim.train.train`, the trainer of `borders-sim train`) trains one seat for
 `MINUTES` of wall clock against the three heuristics, 64 games side by side, 64 decisions of each
-per update. The bar shows the updates, the learner's steps/s and its recent win share against
-each opponent. The outputs land in `OUT`: `policy.npz` (the policy, played without torch),
+per update. The progress line shows the updates, the time left, the learner's steps/s and its
+win share over its last 200 games against each opponent. The outputs land in `OUT`: `policy.npz` (the policy, played without torch),
 `curve.json` / `curve.csv` (a row per update) and a checkpoint. The shipped `ppo` came from
 `TrainConfig()`'s defaults (a league with self-play, 128 games, 30 minutes; README, Training).
 On this project's 2-core machine, 3 minutes were about 170 updates (0.7 million learner steps),
-and the learner's win share in training rose from 25% to over 90%.
+and the learner's win share in training rose to over 90%.
 **Cost**: `MINUTES` plus the start (torch's import, the training env's kernels: seconds)."""),
 
     ("train", "code", """\
@@ -187,8 +187,8 @@ print(tournament_table(final))"""),
     ("plots-md", "markdown", """\
 ## 6. Plots
 
-Left: the learner's win share in training against each opponent (a running average of its
-recent games, from `curve.json`); right: the policy's entropy per update. Then both tournaments
+Left: the learner's win share in training against each opponent (over its last 200 games
+against it, from `curve.json`); right: the policy's entropy per update. Then both tournaments
 as win rates with their 95% intervals; the dotted line is a fair share. **Cost**: a second."""),
 
     ("plots", "code", """\

@@ -97,7 +97,7 @@ def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
     assert len(runs) == 1
     policy = runs[0] / "policy.npz"
     assert policy.is_file() and (runs[0] / "curve.json").is_file()
-    assert re.search(r"training: .*update", stream("train", "stderr"))  # the trainer's bar
+    assert re.search(r"update \d+ \| .* left \| .*last 200", stream("train", "stderr"))  # its bar
     assert re.search(r"\d+ updates, [\d,]+ learner steps .* policy: ", stream("train"))
     bots = table_bots(stream("evaluate"))
     assert len(bots) == 4 and {"ppo", "honest", "bluffer"} < set(bots)

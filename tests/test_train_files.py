@@ -402,6 +402,12 @@ def test_the_help_shows_the_true_defaults(capsys, monkeypatch):
     assert f"passes over each rollout (default: {PPOSettings().epochs})" in text
     assert "--max-updates U stop after U updates" in text and "default: no cap" in text
     assert "only --minutes, --checkpoint-every, --eval-every" in text
+    assert f"(default: {TrainConfig().seed})" in text and TrainConfig().seed == 1  # the recipe's
+    assert "--out DIR the run's directory" in text and "--out DIR (default" not in text
+    assert "--sparse only the terminal reward (default: spread over the game" in text
+    assert "same sum) (default" not in text and "minutes) (default" not in text  # one each
+    assert "default: from the budget" in text and "every 8 updates in 3 minutes" in text
+    assert "(default: 200, or 50 for a budget under 10 minutes)" in text
 
 
 def test_an_exploiter_replaces_its_own_earlier_run(tmp_path, monkeypatch):

@@ -88,9 +88,10 @@ class DeviatorMatrix:
                           for c in self.cells]}
 
     def table(self) -> tuple[list[str], list[list[str]]]:
-        """Header and rows of the matrix as text: one row per deviator, one column per bot
-        copied, ``win rate [CI]`` in percent (``-`` on the diagonal)."""
-        header = [f"one of (row) vs {self.players - 1}x (column)", *self.bots]
+        """Header and rows of the matrix as text: one row per deviator (``deviator vs 3x``
+        at 4 players), one column per bot copied, ``win rate [CI]`` in percent (``-`` on the
+        diagonal)."""
+        header = [f"deviator vs {self.players - 1}x", *self.bots]
         rows = []
         for x in self.bots:
             row = [x]

@@ -122,6 +122,34 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(headers), rule] + [line(r) for r in rows])
 
 
+#: The widest line a table of the README may have (and so every table a benchmark writes there).
+README_COLUMNS = 100
+
+
+def markdown_tables(headers: list[str], rows: list[list[str]],
+                    columns: int = README_COLUMNS) -> str:
+    """:func:`markdown_table`, split by columns into tables at most ``columns`` wide, blank
+    lines between: every table repeats the first column (the rows' names) and takes the next
+    columns while they fit. A single column too wide for any table gets one of its own."""
+    if len(headers) < 2:
+        return markdown_table(headers, rows)
+
+    def width(j: int) -> int:  # the column's share of a line: "| " + cell + " "
+        return max(len(headers[j]), *(len(r[j]) for r in rows)) + 3
+
+    groups: list[list[int]] = []
+    used = columns
+    for j in range(1, len(headers)):
+        if used + width(j) > columns - 1:  # the line's closing "|"
+            groups.append([])
+            used = width(0)
+        groups[-1].append(j)
+        used += width(j)
+    tables = [markdown_table([headers[0]] + [headers[j] for j in g],
+                             [[r[0]] + [r[j] for j in g] for r in rows]) for g in groups]
+    return "\n\n".join(tables)
+
+
 def percent(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 

@@ -27,7 +27,8 @@ from ..agents.policies import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
-from ..train.config import MAX_MINUTES
+from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
+                            SHORT_MINUTES, SLOW_UPDATES_PER_MINUTE)
 from .common import fail, float_in, int_in, seed_arg
 
 
@@ -146,9 +147,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     default=d["checkpoint_every"], metavar="U", help="updates between checkpoints")
     tr.add_argument("--eval-every", type=int_in(0, 10**6), default=d["eval_every"],
                     metavar="U", help="updates between evaluations against the heuristics "
-                                      "(0: none)")
+                                      f"(0: none; default: from the budget, about "
+                                      f"{DEFAULT_EVALUATIONS} a run: --max-updates/"
+                                      f"{DEFAULT_EVALUATIONS}, or --minutes x "
+                                      f"{SLOW_UPDATES_PER_MINUTE}/{DEFAULT_EVALUATIONS} at the "
+                                      "default rollout size (a slow machine's pace, faster in "
+                                      "proportion for smaller rollouts), whichever is less, "
+                                      "rounded up: every "
+                                      f"{TrainConfig(minutes=3).evaluation_every()} updates in 3 "
+                                      "minutes)")
     tr.add_argument("--eval-games", type=int_in(1, 10**6), default=d["eval_games"],
-                    metavar="G", help="games per heuristic in an evaluation")
+                    metavar="G", help=f"games per heuristic in an evaluation (default: "
+                                      f"{EVAL_GAMES}, or {SHORT_EVAL_GAMES} for a budget under "
+                                      f"{SHORT_MINUTES} minutes)")
     tr.add_argument("--init", metavar="PATH", default=d["init"],
                     help="start from this policy file (default: a random network)")
     tr.add_argument("--imitate", choices=COMPILED_BOTS, default=d["imitate"], metavar="BOT",

@@ -25,6 +25,16 @@ from .league import LEAGUE_BOTS, League
 
 #: The longest budget of a run, in minutes (a week).
 MAX_MINUTES = 7 * 24 * 60
+#: The evaluations a run makes by default (:meth:`TrainConfig.evaluation_every`), and the pace
+#: the default assumes for a run without ``max_updates``: updates a minute of the default
+#: rollout (128 games x 64 decisions) on a slow machine (the shipped recipe made 12 a minute on
+#: 2 busy cores, evaluations included); a smaller rollout is assumed faster in proportion.
+DEFAULT_EVALUATIONS = 4
+SLOW_UPDATES_PER_MINUTE = 10
+#: Evaluation games by default (:meth:`TrainConfig.evaluation_games`): ``EVAL_GAMES``, or
+#: ``SHORT_EVAL_GAMES`` for a budget under ``SHORT_MINUTES`` (an evaluation of 200 games took
+#: about a minute on 2 busy cores).
+EVAL_GAMES, SHORT_EVAL_GAMES, SHORT_MINUTES = 200, 50, 10
 #: The settings a resumed run may change (:meth:`TrainConfig.shaping`): the wall-clock budget,
 #: how often it checkpoints and evaluates, and the threads and device of the update (the
 #: numbers then follow the new device's arithmetic).
@@ -133,7 +143,8 @@ class TrainConfig:
       the current policy, and every K updates its policy joins the pool in one of
       ``exploiter_slots`` slots (the oldest) and it starts again (:mod:`.trainer`).
     * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
-      against 3 copies of each heuristic; 0: none).
+      against 3 copies of each heuristic; ``eval_every`` 0: none). Left None, both follow the
+      budget: :meth:`evaluation_every`, :meth:`evaluation_games`.
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
@@ -147,7 +158,7 @@ class TrainConfig:
     players: int = 4
     opponents: tuple[str, ...] = ("league",)
     minutes: float = 30.0
-    seed: int = 0
+    seed: int = 1
     max_updates: int | None = None
     num_envs: int = 128
     steps: int = 64
@@ -163,8 +174,8 @@ class TrainConfig:
     exploiter_every: int = 0
     exploiter_slots: int = 2
     checkpoint_every: int = 200
-    eval_every: int = 100
-    eval_games: int = 200
+    eval_every: int | None = None
+    eval_games: int | None = None
     torch_threads: int = 1
     device: str = "cpu"
     init: str | None = None
@@ -208,8 +219,10 @@ class TrainConfig:
         as_int(self.exploiter_every, "exploiter_every", 0)
         as_int(self.exploiter_slots, "exploiter_slots", 1)
         as_int(self.checkpoint_every, "checkpoint_every", 1)
-        as_int(self.eval_every, "eval_every", 0)
-        as_int(self.eval_games, "eval_games", 1)
+        if self.eval_every is not None:
+            as_int(self.eval_every, "eval_every", 0)
+        if self.eval_games is not None:
+            as_int(self.eval_games, "eval_games", 1)
         as_int(self.torch_threads, "torch_threads", 1)
         if self.imitate is not None:
             as_choice(self.imitate, "imitate", COMPILED_BOTS)
@@ -222,6 +235,28 @@ class TrainConfig:
                              "run starts from: it needs imitate or init (or a moving anchor, "
                              "anchor_every > 0)")
         self.check_memory()
+
+    def evaluation_every(self) -> int:
+        """``eval_every``, or when None one from the budget, so that a run evaluates about
+        :data:`DEFAULT_EVALUATIONS` times: ``max_updates / 4`` (rounded up), or with the
+        clock alone ``minutes * pace / 4`` at the pace of :data:`SLOW_UPDATES_PER_MINUTE`
+        scaled by the rollout (``128 * 64 / (num_envs * steps)``), the smaller of the two
+        with both, at least 1. A 3-minute run of the default settings evaluates every 8
+        updates."""
+        if self.eval_every is not None:
+            return self.eval_every
+        pace = SLOW_UPDATES_PER_MINUTE * 128 * 64 / (self.num_envs * self.steps)
+        updates = self.minutes * pace
+        if self.max_updates is not None:
+            updates = min(updates, self.max_updates)
+        return max(1, math.ceil(updates / DEFAULT_EVALUATIONS))
+
+    def evaluation_games(self) -> int:
+        """``eval_games``, or when None :data:`EVAL_GAMES` (:data:`SHORT_EVAL_GAMES` for a
+        budget under :data:`SHORT_MINUTES` minutes)."""
+        if self.eval_games is not None:
+            return self.eval_games
+        return SHORT_EVAL_GAMES if self.minutes < SHORT_MINUTES else EVAL_GAMES
 
     def check_memory(self) -> None:
         """Refuse a run whose :meth:`memory_estimate` is more than the machine's memory

@@ -19,6 +19,11 @@ each member is tracked as an exponential average over the games against it (abou
 with probability proportional to ``(1 - w_m) ** 2 + FLOOR``: the members it beats least are
 met most, and no member is ever dropped. Empty snapshot slots are never drawn.
 
+**What the run reports** is another figure: the learner's win share over the last
+:data:`RECENT_GAMES` finished games against each member (:meth:`League.recent_share`; None
+before the first game, and again once a slot takes a new policy), the progress bar's and the
+curve's ``win_vs_NAME``; unlike the average above it starts from no assumed share.
+
 **Main exploiters** (AlphaStar's): with exploiter slots, the trainer's main exploiter, a second
 learner trained only against copies of the current policy, puts its policy into the oldest
 exploiter slot every ``exploiter_every`` updates (:mod:`.trainer`), so the main agent meets what
@@ -27,6 +32,7 @@ beats it now, not only its past and the heuristics.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +45,8 @@ from ..agents.policies import COMPILED_BOTS
 WINDOW = 500
 #: The least weight of a member, relative to one it never beats.
 FLOOR = 0.05
+#: The finished games per member that the reported win shares look back on.
+RECENT_GAMES = 200
 #: The members of ``--opponents league``: the heuristics, random play and self-play.
 LEAGUE_BOTS = ("honest", "bluffer", "collector", "strict", "random")
 
@@ -59,6 +67,7 @@ class League:
     win: np.ndarray = field(init=False)
     filled: np.ndarray = field(init=False)
     games: np.ndarray = field(init=False)
+    recent: list[deque] = field(init=False)
     next_slot: int = 0
     next_exploiter: int = 0
 
@@ -77,6 +86,7 @@ class League:
         self.win = np.full(m, 1.0 / self.players)
         self.filled = np.array([True] * len(self.bots) + [False] * (m - len(self.bots)))
         self.games = np.zeros(m, dtype=np.int64)
+        self.recent = [deque(maxlen=RECENT_GAMES) for _ in range(m)]
 
     @property
     def names(self) -> list[str]:
@@ -103,6 +113,13 @@ class League:
         for m, share in zip(members.tolist(), shares.tolist()):
             self.win[m] += rate * (share - self.win[m])
             self.games[m] += 1
+            self.recent[m].append(share)
+
+    def recent_share(self, m: int) -> float | None:
+        """The learner's win share over its last :data:`RECENT_GAMES` finished games against
+        member ``m`` (fewer before it met ``m`` that often), None before the first."""
+        games = self.recent[m]
+        return sum(games) / len(games) if games else None
 
     def snapshot_due(self, update: int) -> bool:
         return self.snapshots > 0 and update % self.snapshot_every == 0
@@ -114,6 +131,7 @@ class League:
         self.next_slot = (self.next_slot + 1) % self.snapshots
         self.filled[m] = True
         self.win[m] = 1.0 / self.players
+        self.recent[m].clear()
         return m
 
     def newest_snapshot(self) -> int:
@@ -130,16 +148,21 @@ class League:
         self.next_exploiter = (self.next_exploiter + 1) % self.exploiters
         self.filled[m] = True
         self.win[m] = 1.0 / self.players
+        self.recent[m].clear()
         return m
 
     def state(self) -> dict:
         """What a checkpoint keeps of the league (with :meth:`restore`)."""
         return {"win": self.win.copy(), "filled": self.filled.copy(), "games": self.games.copy(),
+                "recent": [list(games) for games in self.recent],
                 "next_slot": self.next_slot, "next_exploiter": self.next_exploiter}
 
     def restore(self, state: dict) -> None:
         self.win[:] = state["win"]
         self.filled[:] = state["filled"]
         self.games[:] = state["games"]
+        for games, saved in zip(self.recent, state["recent"]):
+            games.clear()
+            games.extend(float(share) for share in saved)
         self.next_slot = int(state["next_slot"])
         self.next_exploiter = int(state["next_exploiter"])

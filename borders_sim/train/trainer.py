@@ -8,13 +8,15 @@
    ``num_envs`` games with the current policy (sampled from its masked logits), compute GAE
    advantages per game slot, run the clipped PPO update (:mod:`.ppo`); fold the finished games
    into the league's win averages and reweight the pool; every ``snapshot_every`` updates freeze
-   the learner into a self-play slot;
+   the learner into a self-play slot; a progress line that fits the terminal
+   (:mod:`.progress`) shows the budget and the win shares over recent games;
 3. every ``checkpoint_every`` updates write a checkpoint (``checkpoints/update-NNNNNN.pt``, with
    everything needed to resume: weights, optimizer, league, every game in flight, the random
    generators; and ``checkpoints/update-NNNNNN.npz``, the policy file of that moment); every
-   ``eval_every`` updates play the policy against each heuristic, and each heuristic and
-   random play as a single deviator against copies of the policy, through the tournament code
-   (:func:`evaluate`, seat-rotated, on seeds the training never uses);
+   ``eval_every`` updates (by default chosen from the budget,
+   :meth:`~.config.TrainConfig.evaluation_every`) play the policy against each heuristic, and
+   each heuristic and random play as a single deviator against copies of the policy, through
+   the tournament code (:func:`evaluate`, seat-rotated, on seeds the training never uses);
 4. at the end write ``policy.npz`` (the final policy, ``make("ppo", weights=DIR)``), the
    learning curve ``curve.csv`` / ``curve.json`` (one row per update) and, with ``plot``,
    ``curve.png``.
@@ -75,6 +77,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -89,9 +92,11 @@ from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
 from ..rules.args import as_bool
 from .config import TrainConfig
 from .imitate import CloneStats, clone
+from .league import RECENT_GAMES
 from .learner import Learner, to_array, to_tensor
 from .model import PolicyValueNet
 from .lock import owned
+from .progress import progress_line
 from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, one_line,
                      plain, run_directory, write_atomically, write_policy)
 
@@ -212,8 +217,9 @@ class Trainer:
                **{k: round(v, 6) for k, v in asdict(stats).items()},
                **{f"seconds_{k}": round(v, 3) for k, v in self.main.clock.parts.items()},
                **row_exploiter}
-        for name, w in zip(self.league.names, self.league.win):
-            row[f"win_vs_{name}"] = round(float(w), 4)
+        for m, name in enumerate(self.league.names):
+            share = self.league.recent_share(m)
+            row[f"win_vs_{name}"] = None if share is None else round(share, 4)
         self.curve.append(row)
         return row
 
@@ -271,7 +277,8 @@ class Trainer:
                 "torch_rng": torch.get_rng_state(),
                 "league": {"win": to_tensor(league.win), "filled": to_tensor(league.filled),
                            "games": to_tensor(league.games), "next_slot": league.next_slot,
-                           "next_exploiter": league.next_exploiter}}
+                           "next_exploiter": league.next_exploiter,
+                           "recent": [list(games) for games in league.recent]}}
 
     def checkpoint(self) -> Path:
         """Write ``checkpoints/update-NNNNNN.pt`` and ``.npz`` (module docstring); returns the
@@ -321,6 +328,9 @@ class Trainer:
             league.games[:] = to_array(saved["games"], league.games, "league games")
             league.next_slot = int(saved["next_slot"])
             league.next_exploiter = int(saved["next_exploiter"])
+            # (a checkpoint of before the recent games were kept has none: they start empty)
+            for games, shares in zip(league.recent, saved.get("recent", [])):
+                games.extend(float(share) for share in shares)
             self.main.env.set_weights(league.weights())
             self.main.env.set_self_member(league.newest_snapshot())
             self.update = int(state["update"])
@@ -390,9 +400,9 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
           echo: Callable[[str], None] | None = None, overwrite: bool = False) -> TrainResult:
     """Run the experiment ``config`` into the directory ``out`` (module docstring): with
     ``resume`` continue from its newest checkpoint, with ``overwrite`` delete another run's
-    files there first. A tqdm bar on stderr shows the learner's steps/s and its win share
-    against each pool member; ``echo`` gets one line per event (checkpoints, evaluations,
-    notes).
+    files there first. A progress line on stderr (:mod:`.progress`) shows the budget, the
+    learner's steps/s and its win share over the last games against each pool member; ``echo``
+    gets one line per event (checkpoints, evaluations, notes).
 
     Raises:
         ValueError: a setting out of range, a run too large for the machine's memory, a
@@ -434,19 +444,28 @@ def run(trainer: Trainer, progress: bool, plot: bool,
         trainer.imitate()
         say(f"  {trainer.cloned.decisions:,} decisions, accuracy {trainer.cloned.accuracy:.1%} "
             f"({trainer.seconds_imitating:.0f} s)")
-    with tqdm(total=c.max_updates, initial=trainer.update, unit="update", desc="training",
-              disable=not progress, file=sys.stderr, dynamic_ncols=True) as bar:
+    eval_every = c.evaluation_every()
+    if c.eval_every is None and eval_every:
+        say(f"evaluating every {eval_every} updates ({c.evaluation_games()} games a bot; "
+            f"chosen from the budget, --eval-every sets it)")
+
+    def line(steps_per_s: float) -> str:
+        league = trainer.league
+        members = [(name, league.recent_share(m)) for m, name in enumerate(league.names)
+                   if league.filled[m]]
+        return progress_line(shutil.get_terminal_size().columns, trainer.update, c.max_updates,
+                             trainer.wall, c.minutes, steps_per_s, members, RECENT_GAMES)
+
+    with tqdm(bar_format="{desc}", disable=not progress, file=sys.stderr) as bar:
+        bar.set_description_str(line(0.0))
         while trainer.wall < budget and (c.max_updates is None
                                           or trainer.update < c.max_updates):
             row = trainer.step()
-            wins = " ".join(f"{name}={row[f'win_vs_{name}']:.2f}"
-                            for name, filled in zip(trainer.league.names, trainer.league.filled)
-                            if filled)
-            bar.set_postfix_str(f"{row['steps_per_s']:,.0f} steps/s | win {wins}", refresh=False)
-            bar.update(1)
+            trainer.wall = wall0 + time.perf_counter() - started
+            bar.set_description_str(line(row["steps_per_s"]))
             if trainer.update % c.checkpoint_every == 0:
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
-            if c.eval_every and trainer.update % c.eval_every == 0:
+            if eval_every and trainer.update % eval_every == 0:
                 evaluate_now(trainer, row, bar.write)
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
@@ -455,7 +474,7 @@ def run(trainer: Trainer, progress: bool, plot: bool,
     trainer.write_curve()
     if plot:
         from .plot import plot_curve
-        plot_curve(trainer.curve, out / "curve.png")
+        plot_curve(trainer.curve, out / "curve.png", eval_every=eval_every)
     say(f"{trainer.update} updates, {trainer.learner_steps:,} learner steps in "
         f"{trainer.wall / 60:.1f} min ({trainer.seconds / 60:.1f} min of updates); policy "
         f"written to {policy}")
@@ -467,12 +486,13 @@ def evaluate_now(trainer: Trainer, row: dict, write: Callable[..., None]) -> Non
     """Evaluate the policy as it is now (:func:`evaluate`, through ``latest.npz``) into the
     curve row ``row``, with a line per part through ``write`` (tqdm's)."""
     c = trainer.config
+    games = c.evaluation_games()
     path = write_policy(trainer.out / "latest.npz", trainer.main.model.policy(trainer.meta()))
-    write(f"evaluating update {trainer.update} ({c.eval_games} games against "
+    write(f"evaluating update {trainer.update} ({games} games against "
           f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
           f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
           file=sys.stderr)
-    result = evaluate(path, c.players, c.eval_games)
+    result = evaluate(path, c.players, games)
     row["eval"], row["deviators"] = result["against"], result["deviators"]
     for what, rates in (("against", result["against"]), ("deviators", result["deviators"])):
         write(f"  {what}: " + ", ".join(

@@ -1,0 +1,127 @@
+"""The README's tables are at most 100 columns wide, the generated ones included: every line of
+README.md that starts with ``|``, and the output of every writer of a README table on wide
+inputs (7 bots, 8 players, 100% win rates, a million games, the widest figures the
+measures give)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from borders_sim.arena.deviators import DEFAULT_BOTS, Cell, DeviatorMatrix
+from borders_sim.cli.common import README_COLUMNS, markdown_tables
+from borders_sim.cli.exploit import exploiters_text, matrix_text
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDE_BOTS = DEFAULT_BOTS  # 7 bots, ppo:argmax the longest name
+
+
+def benchmark(name: str):
+    """A script of ``benchmarks/`` as a module (they import their siblings by name)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" /
+                                                  f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_narrow(text: str) -> None:
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    assert lines, "no table"
+    wide = [line for line in lines if len(line) > README_COLUMNS]
+    assert not wide, "\n".join(wide)
+
+
+def test_every_readme_table_line_is_at_most_100_columns():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    wide = [f"line {k}: {len(line)} columns" for k, line in enumerate(text.splitlines(), 1)
+            if line.startswith("|") and len(line) > README_COLUMNS]
+    assert not wide, "\n".join(wide)
+
+
+def test_markdown_tables_split_by_columns_and_repeat_the_names():
+    headers = ["name"] + [f"column {j}" for j in range(12)]
+    rows = [[f"row {i}"] + [f"{i * j:>14}" for j in range(12)] for i in range(3)]
+    text = markdown_tables(headers, rows)
+    tables = text.split("\n\n")
+    assert len(tables) == 3
+    assert all(t.startswith("|  name |") for t in tables)
+    assert_narrow(text)
+    cells = [c.strip() for t in tables for c in t.splitlines()[2].split("|")[2:-1]]
+    assert cells == [r.strip() for r in rows[0][1:]]  # every column once, in order
+    assert markdown_tables(headers[:4], [r[:4] for r in rows]).count("\n\n") == 0
+
+
+def wide_matrix(players: int) -> DeviatorMatrix:
+    m = DeviatorMatrix(bots=WIDE_BOTS, players=players, games=1000, search_games=16,
+                       seed=2 * 10**15)
+    m.cells = [Cell(x, y, 1000, 1.0, (0.996, 1.0), 300.0, 1.0)
+               for x in WIDE_BOTS for y in WIDE_BOTS if x != y]
+    return m
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_the_deviator_matrix_fits(players):
+    text = matrix_text(wide_matrix(players))
+    assert_narrow(text)
+    assert text.count(f"| deviator vs {players - 1}x |") >= 2  # split
+    assert "goes on in the next" in text
+    assert text.count("100.0 [99.6, 100.0]") == len(WIDE_BOTS) * (len(WIDE_BOTS) - 1)
+
+
+def test_the_exploiters_table_fits():
+    found = [SimpleNamespace(target=t, start=s, minutes=10080.0, learner_steps=123.4e6,
+                             win_rate=1.0, win_rate_ci95=(0.996, 1.0), greedy=1.0, sampled=1.0,
+                             games=10**6)
+             for t in ("ppo:argmax", "ppo:temp=0.5") for s in ("fresh", "init")]
+    assert_narrow(exploiters_text(found, 8))
+
+
+def bot_record(name: str) -> dict:
+    return {"name": name, "win_rate": 1.0, "win_rate_ci95": (0.996, 1.0), "mean_score": 999.9,
+            "sd_score": 99.9, "rating_mu": -99.99, "rating_sigma": 9.99,
+            "behaviour": {"lies_when_opened": 1.0, "open_rate": 1.0, "bribed_rate": 1.0}}
+
+
+def test_the_ladder_tables_fit():
+    ladder = benchmark("ladder")
+    assert_narrow(ladder.ladder_table(SimpleNamespace(bots=[bot_record(b) for b in WIDE_BOTS])))
+    spiel = "openspiel-ismcts:sims=5000:rollout=honest"
+    rows = [[ladder.label(bot), other, "1000000", "100.0% [99.6%, 100.0%]", "999.9", "yes"]
+            for bot in (spiel, "ppo:argmax") for other in WIDE_BOTS]
+    text = ladder.matchup_table(rows, players=8)
+    assert_narrow(text)
+    assert "| openspiel-ismcts |" in text and "sims=" not in text
+
+
+def test_the_performance_headline_fits():
+    run_all = benchmark("run_all")
+    n = run_all.HEADLINE_PLAYERS
+    paired = [{"ours": ours, "players": n, "ratio": 12.34, "low": 10.01, "high": 99.99}
+              for ours in ("rollout kernel, random play", "Game.step, Python loop",
+                           "AEC env borders_v0, raw_env", "AEC env borders_v0, env() wrapped")]
+    rows = [{"measure": "VectorEnv, 256 games", "players": n, "many": 123.4e6}]
+    rows += [{"measure": m, "players": "-", "one": 1234.5}
+             for m in ("cold start (empty numba cache): to first Game step",
+                       "cold start (empty numba cache): to first random_games batch",
+                       "warm start (numba cache filled): to first Game step")]
+    data = {"headline": run_all.headline(rows, paired)}
+    assert len(data["headline"]) == 8
+    assert_narrow(run_all.headline_table(data))
+
+
+def test_the_training_throughput_table_fits():
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    train = benchmark("train")
+    split = "env 100%, inference 100%, update 100%"
+    rows = [[f"training env, {n} players", "999k", "-"] for n in (3, 8)]
+    rows += [["trainer, sparse first layer", "99.9k", split],
+             ["MaskablePPO (defaults), SingleSeatEnv", "999", "-"],
+             ["MaskablePPO, SB3VecEnv (16 envs)", "999", "-"]]
+    assert_narrow(train.throughput_text(rows, train.TrainConfig()))

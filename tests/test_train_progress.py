@@ -1,0 +1,104 @@
+"""What a training run reports while it runs: the progress line at any terminal width, the win
+shares over the last games against each member, the evaluation defaults chosen from the
+budget, and a curve without evaluations yet. No torch needed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from borders_sim.train.config import TrainConfig
+from borders_sim.train.league import RECENT_GAMES, League
+from borders_sim.train.plot import no_evaluation_text
+from borders_sim.train.progress import clock, progress_line, short_name
+
+LEAGUE = [("honest", 0.998), ("bluffer", 0.913), ("collector", 0.88), ("strict", 0.1),
+          ("random", 1.0), ("self-0", 0.52), ("self-1", None)]
+
+
+def line(width: int, members=LEAGUE, max_updates=None, elapsed=83.0, minutes=3.0) -> str:
+    return progress_line(width, 37, max_updates, elapsed, minutes, 7250.4, members, 200)
+
+
+@pytest.mark.parametrize("width", [20, 40, 60, 80, 100, 120, 200, 400])
+@pytest.mark.parametrize("members", [LEAGUE, LEAGUE[:3], []])
+def test_the_line_fits_the_width(width, members):
+    assert len(line(width, members)) <= width - 1
+
+
+def test_the_line_at_60_80_and_120_columns():
+    three = LEAGUE[:3]
+    assert line(120, three) == ("update 37 | 1:23 / 3 min, 1:37 left | 7,250 steps/s | "
+                                "win, last 200 games: honest 100% bluffer 91% collector 88%")
+    assert line(80, three) == "update 37 | 1:37 left | win, last 200 games: hon 100 blu 91 col 88"
+    assert line(60, three) == "update 37 | 1:37 left | last 200: hon 100 blu 91 col 88"
+    # a league at 80 columns: the last members give way, said by "..."
+    assert line(80) == "update 37 | 1:37 left | last 200: hon 100 blu 91 col 88 str 10 ran 100 ..."
+    assert line(200).endswith("self-0 52% self-1 -")  # no games yet: no figure
+
+
+def test_the_budget_in_updates_and_in_minutes():
+    assert line(120, LEAGUE[:1], max_updates=50).startswith("update 37/50 | 1:23 / 3 min, ")
+    assert "1:23 / 3 min, 1:37 left" in line(120, LEAGUE[:1])
+    assert "1:00:00 / 90 min, 30:00 left" in line(120, LEAGUE[:1], elapsed=3600, minutes=90)
+    assert clock(59.6) == "1:00" and clock(-3) == "0:00" and clock(3725) == "1:02:05"
+    assert [short_name(n) for n in ("honest", "self-12", "exploiter-1")] == ["hon", "s12", "x1"]
+
+
+def test_the_win_share_is_over_the_last_games_not_an_average_from_a_fair_share():
+    league = League(("honest", "bluffer"), 4)
+    assert league.recent_share(0) is None  # no games: no figure (the weights' average is 1/4)
+    league.record(np.array([0] * 50), np.ones(50))
+    assert league.recent_share(0) == 1.0 and league.recent_share(1) is None
+    league.record(np.array([0] * RECENT_GAMES), np.zeros(RECENT_GAMES))
+    assert league.recent_share(0) == 0.0  # the 50 wins fell out of the window
+    league.record(np.array([0] * (RECENT_GAMES // 2)), np.ones(RECENT_GAMES // 2))
+    assert league.recent_share(0) == pytest.approx(0.5)
+    assert 0.25 < league.win[0] < 0.5  # the draws' average still remembers older games
+
+
+def test_a_slot_that_takes_a_new_policy_starts_its_window_again():
+    league = League(("honest",), 4, snapshots=1, initial=object())
+    league.record(np.array([1, 1]), np.array([1.0, 0.0]))
+    assert league.recent_share(1) == 0.5
+    league.take_snapshot()
+    assert league.recent_share(1) is None
+
+
+def test_the_evaluation_defaults_follow_the_budget():
+    short = TrainConfig(minutes=3)
+    assert short.evaluation_every() == 8 and short.evaluation_games() == 50
+    assert 3 * SLOW_PACE // short.evaluation_every() >= 1  # a slow 3-minute run evaluates
+    assert TrainConfig(minutes=30).evaluation_every() == 75
+    assert TrainConfig(minutes=30).evaluation_games() == 200
+    assert TrainConfig(minutes=30, max_updates=20).evaluation_every() == 5
+    assert TrainConfig(minutes=3, num_envs=64).evaluation_every() == 15  # a faster rollout
+    assert TrainConfig(minutes=0.1).evaluation_every() == 1
+    given = TrainConfig(minutes=3, eval_every=100, eval_games=7)
+    assert given.evaluation_every() == 100 and given.evaluation_games() == 7
+    assert TrainConfig(eval_every=0).evaluation_every() == 0
+    with pytest.raises(ValueError, match="eval_every"):
+        TrainConfig(eval_every=-1).check()
+
+
+SLOW_PACE = 5  # updates a minute: half the pace the default assumes
+
+
+def test_a_curve_without_evaluations_says_when_the_first_comes(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from matplotlib.axes import Axes
+
+    from borders_sim.train.plot import plot_curve
+    assert no_evaluation_text(100) == "no evaluation yet (first at update 100)"
+    assert no_evaluation_text(0) == "no evaluations in this run (eval_every 0)"
+    said = []
+    original = Axes.text
+    monkeypatch.setattr(Axes, "text", lambda self, *a, **k: said.append(a[2]) or
+                        original(self, *a, **k))
+    curve = [{"update": u, "learner_steps": 8192 * u, "win_vs_honest": 0.5,
+              "win_vs_self-0": None} for u in (1, 2)]
+    plot_curve(json.loads(json.dumps(curve)), tmp_path / "curve.png", eval_every=100)
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    assert said == ["no evaluation yet (first at update 100)"] * 2
