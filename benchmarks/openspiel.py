@@ -1,4 +1,4 @@
-"""What the OpenSpiel adapter (``borders_sim.envs.openspiel``) costs, beside ``borders_sim.Game``
+"""What the OpenSpiel adapter (``borders_sim.openspiel``) costs, beside ``borders_sim.Game``
 and OpenSpiel's ``sheriff``, in one run.
 
 Usage::
@@ -33,9 +33,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts
 
-import borders_sim.envs.openspiel as bo
+import borders_sim.openspiel as bo
 from borders_sim import Game, GameConfig
-from borders_sim.agents.openspiel import CompiledRolloutEvaluator
+from borders_sim.openspiel import CompiledRolloutEvaluator
 
 
 def game_loop(config: GameConfig, seconds: float, seed: int) -> float:

@@ -1,4 +1,4 @@
-"""The action space (P-0.1, DESIGN property 4): one definition, documented from the code; ids
+"""The action space (P-0.1): one definition, documented from the code; ids
 and strings that are not actions are refused with the one ``IllegalActionError``."""
 
 from __future__ import annotations

@@ -222,7 +222,7 @@ def test_a_refused_sb3_seed_changes_nothing(sb3_env):
 @pytest.fixture(scope="module")
 def spiel():
     pyspiel = pytest.importorskip("pyspiel")
-    import borders_sim.envs.openspiel  # noqa: F401 - registers the game
+    import borders_sim.openspiel  # noqa: F401 - registers the game
     return pyspiel
 
 
@@ -314,7 +314,7 @@ def test_chance_outcomes_and_parameters_are_checked(spiel):
         with pytest.raises(ValueError, match=words) as err:
             spiel.load_game("python_borders", params)
         assert len(str(err.value)) < 300
-    from borders_sim.game.openspiel import BordersGame, params_from_config
+    from borders_sim.openspiel import BordersGame, params_from_config
     for seed in (2**31, 2**64, 1.0, True):
         with pytest.raises(ValueError, match=r"seed must be a seed of the deals, an int from 0 "
                                              r"to 2\*\*31 - 1"):
@@ -327,8 +327,8 @@ def test_chance_outcomes_and_parameters_are_checked(spiel):
 
 
 def test_openspiel_states_and_bots_check_their_arguments(spiel):
-    from borders_sim.agents.openspiel import CompiledRolloutEvaluator, OpenSpielBot, parse_name
-    from borders_sim.envs.openspiel import BordersBot
+    from borders_sim.openspiel import CompiledRolloutEvaluator, OpenSpielBot, parse_name
+    from borders_sim.openspiel import BordersBot
     game = spiel.load_game("python_borders", {"players": 4})
     state = game.new_initial_state()
     state.apply_action(1)

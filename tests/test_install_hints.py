@@ -8,7 +8,7 @@
 * ``borders-sim tournament --help`` shows how to play a trained policy (``ppo@PATH``,
   ``ppo:argmax``, ``ppo:temp=T``).
 * Each optional import, missing, fails with its install line: stable-baselines3
-  (``borders_sim.envs.sb3``), OpenSpiel (``borders_sim.game.openspiel`` and its bots),
+  (``borders_sim.envs.sb3``), OpenSpiel (``borders_sim.openspiel`` and its bots),
   matplotlib (``--plot``), Ray (``--backend ray``), PyTorch (``train``, ``exploit
   --exploiter``).
 """
@@ -124,8 +124,9 @@ def test_sb3_without_the_rl_extra_says_how_to_install(monkeypatch):
 
 
 def test_openspiel_game_without_openspiel_says_how_to_install(monkeypatch):
-    monkeypatch.delitem(sys.modules, "borders_sim.envs.openspiel", raising=False)
-    err = _import_fresh(monkeypatch, "borders_sim.game.openspiel", "pyspiel")
+    for name in [m for m in sys.modules if m.startswith("borders_sim.openspiel.")]:
+        monkeypatch.delitem(sys.modules, name)
+    err = _import_fresh(monkeypatch, "borders_sim.openspiel", "pyspiel")
     assert isinstance(err, ModuleNotFoundError) and err.name == "pyspiel"
     assert install_hint("bench", alone=("open_spiel",)) in str(err)
 

@@ -1,4 +1,4 @@
-"""The observation vector (DESIGN property 5, RULINGS R-39): its layout, its contents,
+"""The observation vector (RULINGS R-39): its layout, its contents,
 and leak tests: changing what a player cannot see never changes its observation, changing what
 it can see does."""
 

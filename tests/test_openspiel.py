@@ -1,5 +1,5 @@
-"""BORDERS as an OpenSpiel game (borders_sim.envs.openspiel) and OpenSpiel's bots in the arena
-(borders_sim.agents.openspiel): registration and parameters, the game equals borders_sim.Game
+"""BORDERS as an OpenSpiel game (borders_sim.openspiel) and OpenSpiel's bots in the arena
+(borders_sim.openspiel): registration and parameters, the game equals borders_sim.Game
 step for step, observations, resampling, serialization, OpenSpiel's own random_sim_test,
 evaluate_bots and IS-MCTS, and the bots both ways. Skipped without open_spiel
 (pip install ".[bench]" in the source checkout)."""
@@ -19,11 +19,11 @@ pyspiel = pytest.importorskip(
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-import borders_sim.envs.openspiel as bo  # noqa: E402
+import borders_sim.openspiel as bo  # noqa: E402
 from borders_sim import Game, GameConfig, NUM_ACTIONS  # noqa: E402
 from borders_sim.agents import make  # noqa: E402
-from borders_sim.agents.openspiel import (CompiledRolloutEvaluator, OpenSpielBot,  # noqa: E402
-                                          parse_name)
+from borders_sim.openspiel import (CompiledRolloutEvaluator, OpenSpielBot,  # noqa: E402
+                                   parse_name)
 from borders_sim.arena import parse_lineup  # noqa: E402
 from borders_sim.game.belief import sample_consistent_state  # noqa: E402
 from borders_sim.game.views import observe, observe_text  # noqa: E402
@@ -395,20 +395,25 @@ def test_bot_names_with_options():
             parse_lineup(f"{bad},honest")
 
 
-def test_openspiel_bots_need_openspiel(monkeypatch):
-    import importlib.util
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "pyspiel" else real(name, *a))
+def test_openspiel_bots_need_openspiel():
+    """Without OpenSpiel a lineup naming its bot is one ValueError with the install line, and
+    the rest of borders_sim never imports the package."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "from borders_sim.arena import parse_lineup, run_tournament\n"
+            "run_tournament(4, ['honest'] * 4, 4, seed=1)\n"
+            "assert 'borders_sim.openspiel' not in sys.modules\n"
+            "try:\n    parse_lineup('openspiel-ismcts,honest')\n"
+            "except ValueError as err:\n    print(err)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
     from borders_sim.rules.extras import install_hint
-    with pytest.raises(ValueError) as caught:
-        parse_lineup("openspiel-ismcts,honest")
-    assert f"needs OpenSpiel: {install_hint('bench', alone=('open_spiel',))}" in str(caught.value)
+    assert out.startswith("bot 'openspiel-ismcts': ")
+    assert install_hint("bench", alone=("open_spiel",)) in out
 
 
 def test_the_game_module_says_how_to_install_openspiel():
     code = ("import sys; sys.modules['pyspiel'] = None\n"
-            "try:\n    import borders_sim.envs.openspiel\n"
+            "try:\n    import borders_sim.openspiel\n"
             "except ImportError as err:\n    print(err)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

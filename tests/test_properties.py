@@ -1,5 +1,5 @@
 """Properties of random legal play (hypothesis): invariants after every step, termination within
-``max_game_length`` (P-0.4), determinism (DESIGN property 3), and the mask being exactly the set
+``max_game_length`` (P-0.4), determinism, and the mask being exactly the set
 of accepted actions (P-0.1); research positions (``Game.from_dict(d, reachable=False)``) play
 to the end with every invariant too.
 
@@ -211,7 +211,7 @@ def test_bad_config_is_refused(bad):
 
 
 def test_kernel_rollouts_independent_of_batch_and_threads():
-    """DESIGN property 3: a game's result does not depend on batch size or thread count."""
+    """A game's result does not depend on batch size or thread count."""
     def run(seeds, threads):
         numba.set_num_threads(threads)
         states = np.concatenate([new_state(GameConfig(num_players=5), s) for s in seeds])

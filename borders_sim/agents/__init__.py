@@ -7,8 +7,9 @@
   (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup), sampled by default
   (``make("ppo", sample=False)``, ``ppo:argmax``: greedy); compiled too (the network,
   its file and its one compiled sampler: :mod:`.network`).
-* ``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random`` (:mod:`.openspiel`): OpenSpiel's
-  bots over worlds rebuilt from the observation (need OpenSpiel: ``pip install ".[bench]"`` in
+* ``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random`` (:mod:`borders_sim.openspiel`,
+  imported when a name asks for one): OpenSpiel's bots over worlds rebuilt from the observation
+  (need OpenSpiel: ``pip install ".[bench]"`` in
   the source checkout); their names take options, e.g. ``openspiel-ismcts:sims=50``.
 * :mod:`.lineup`: bot *specs*, the names with options a lineup is written in
   (``ppo:argmax@PATH``, ``openspiel-ismcts:sims=50``), and how a lineup plays compiled.

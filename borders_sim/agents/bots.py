@@ -5,6 +5,7 @@ the ``"observation"`` of the PettingZoo env) and its legal mask (any 0/1 array o
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -14,7 +15,6 @@ from ..rules.args import as_choice, as_seed, shown
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
-from . import openspiel
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
 from .network import NO_NETS
@@ -77,20 +77,51 @@ REGISTRY: dict[str, Callable[..., Bot]] = {
     name: (lambda seed, name=name: CompiledBot(name, seed)) for name in COMPILED_BOTS}
 REGISTRY["ismcts"] = ISMCTSBot
 REGISTRY["ppo"] = PPOBot
-# OpenSpiel's bots (Python-only; they need open_spiel when made): see .openspiel
-REGISTRY.update(openspiel.REGISTRY)
+#: Bot kinds that live in a package of their own, imported when a name first asks for one:
+#: name prefix -> package with ``bot_factory(spec) -> (seed) -> bot``. OpenSpiel's bots
+#: (``openspiel-ismcts:sims=50``, :mod:`borders_sim.openspiel`) need open_spiel, which the rest
+#: of borders_sim never imports.
+PLUGIN_KINDS = {"openspiel-": "borders_sim.openspiel"}
+
+
+def is_plugin(spec: str) -> bool:
+    """Whether ``spec`` names a bot of a :data:`PLUGIN_KINDS` package."""
+    return isinstance(spec, str) and spec.startswith(tuple(PLUGIN_KINDS))
+
+
+def plugin_factory(spec: str) -> Callable[[int], Bot]:
+    """The factory ``(seed) -> bot`` of a :data:`PLUGIN_KINDS` spec, its package imported now.
+
+    Raises:
+        ValueError: a bad name or option, or the package's dependency is not installed (the
+            message gives its install line).
+    """
+    package = next(module for prefix, module in PLUGIN_KINDS.items() if spec.startswith(prefix))
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as err:
+        if err.name is not None and err.name.startswith(package):
+            raise
+        raise ValueError(f"bot {spec!r}: {err}") from None
+    return module.bot_factory(spec)
 
 
 def make(name: str, seed: int = 0, **options: Any) -> Bot:
-    """A new bot ``name`` (see :data:`REGISTRY`) seeded with ``seed``; ``options`` go to its
-    constructor (``make("ppo", weights=PATH)``, ``make("ismcts", simulations=400)``). A lineup's
-    specs with options (``ppo@PATH``, ``openspiel-ismcts:sims=50``) are made by
+    """A new bot ``name`` (see :data:`REGISTRY`, or an OpenSpiel bot of :data:`PLUGIN_KINDS`
+    with its options in the name, ``openspiel-ismcts:sims=50``) seeded with ``seed``;
+    ``options`` go to its constructor (``make("ppo", weights=PATH)``, ``make("ismcts",
+    simulations=400)``). A lineup's specs (``ppo:argmax@PATH``) are made by
     :func:`~.lineup.make_spec`.
 
     Raises:
         ValueError: an unknown name (the message lists the known ones) or a bad seed (a seed
             is an int from 0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`).
     """
+    if is_plugin(name):
+        if options:
+            raise ValueError(f"bot {name!r}: options follow the name (:key=value), got "
+                             f"{sorted(options)}")
+        return plugin_factory(name)(as_seed(seed))
     if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"unknown bot {shown(name)}; known bots: {sorted(REGISTRY)}")
     if options and name in COMPILED_BOTS:

@@ -5,11 +5,11 @@ A *spec* is a bot name of :data:`~.bots.REGISTRY` (``honest``, ``ismcts``, ``ppo
 a network spec ``ppo[:argmax|:temp=T][@PATH]`` (the ``ppo`` bot greedy or at another
 temperature, playing the policy file ``PATH`` or the ``policy.npz`` of a ``borders-sim train``
 output directory: :func:`~.network.parse_net_spec`) or an OpenSpiel bot with options
-(``openspiel-ismcts:sims=50:rollout=honest``, :mod:`.openspiel`). :func:`bot_factory` gives its
-factory ``(seed) -> bot``, :func:`make_spec` its bot; :func:`compiled_kinds` says how a lineup
-plays in the compiled kernels, when it can: every heuristic is a compiled kind, and the ``ppo``
-specs of a lineup become the networks of one :class:`~.network.NetStack`, each at its
-temperature (so they must share their hidden sizes).
+(``openspiel-ismcts:sims=50:rollout=honest``, :mod:`borders_sim.openspiel`, imported when
+named). :func:`bot_factory` gives its factory ``(seed) -> bot``, :func:`make_spec` its bot;
+:func:`compiled_kinds` says how a lineup plays in the compiled kernels, when it can: every
+heuristic is a compiled kind, and the ``ppo`` specs of a lineup become the networks of one
+:class:`~.network.NetStack`, each at its temperature (so they must share their hidden sizes).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..rules.args import as_seed
-from . import openspiel
-from .bots import REGISTRY, Bot
+from .bots import REGISTRY, Bot, is_plugin, plugin_factory
 from .policies import BOT_NET, COMPILED_BOTS
 from .network import NetStack, load_policy, net_player, parse_net_spec, stack_nets
 
@@ -30,7 +29,7 @@ def _name(spec: str) -> str:
 
 def known(spec: str) -> bool:
     """Whether ``spec`` starts with a known bot name (its options aside)."""
-    return _name(spec) in REGISTRY or _name(spec) in openspiel.KINDS
+    return _name(spec) in REGISTRY or is_plugin(spec)
 
 
 def split_spec(spec: str) -> tuple[str, dict]:
@@ -68,8 +67,8 @@ def bot_factory(spec: str) -> Callable[[int], Bot]:
         ValueError: naming the problem (an unknown name, a bad option, a file that is no
             policy, OpenSpiel not installed).
     """
-    if spec.partition(":")[0] in openspiel.KINDS:
-        return openspiel.factory(spec)
+    if is_plugin(spec):
+        return plugin_factory(spec)
     name, options = split_spec(spec)
     if "weights" in options:
         load_policy(options["weights"])
@@ -96,7 +95,7 @@ def compiled_kinds(specs: Sequence[str]) -> tuple[dict[str, int], NetStack] | No
     kinds: dict[str, int] = {}
     players = []
     for spec in dict.fromkeys(specs):
-        if not known(spec) or _name(spec) in openspiel.KINDS:
+        if not known(spec) or is_plugin(spec):
             return None
         name, _ = split_spec(spec)
         if name in COMPILED_BOTS:

@@ -1,4 +1,4 @@
-"""Whole games between compiled bots inside one compiled call (DESIGN property 7).
+"""Whole games between compiled bots inside one compiled call.
 
 :func:`play_bot_games` plays a batch of dealt states to the end, in parallel over games (the
 chunk kernel :func:`bot_chunk` run by :func:`~borders_sim._compile.batch.run_chunks`), each

@@ -98,7 +98,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "plays greedily and ppo:temp=T samples at temperature T (either "
                            "before @PATH: ppo:argmax@runs/ppo). OpenSpiel's bots take options "
                            "after the name, e.g. openspiel-ismcts:sims=50:rollout=honest "
-                           "(borders_sim.agents.openspiel; needs OpenSpiel: "
+                           "(borders_sim.openspiel; needs OpenSpiel: "
                            f"{install_hint('bench', alone=('open_spiel',))})")
     tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
                       default=DEFAULT_TOURNAMENT_GAMES, metavar="G",

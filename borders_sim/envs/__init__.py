@@ -12,8 +12,8 @@
 * :func:`observe_json`, :func:`observe_text`: the same knowledge in words.
 * :func:`sample_consistent_state`: a game the player cannot tell from the real one.
 * :func:`world_from_observation`: such a game built from an observation alone.
-* :mod:`borders_sim.envs.openspiel` (imported on its own, it needs OpenSpiel): the game
-  ``python_borders`` registered with ``pyspiel``.
+* OpenSpiel: :mod:`borders_sim.openspiel` (imported on its own, it needs OpenSpiel) registers
+  the game ``python_borders`` with ``pyspiel``.
 """
 
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observation_scales

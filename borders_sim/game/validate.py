@@ -1,4 +1,4 @@
-"""Which states the engine can play: the checks :func:`~.serialize.state_from_dict` runs on a
+"""Which states the engine can play: the checks :func:`~.dict_format.state_from_dict` runs on a
 loaded state.
 
 :func:`problems` lists what is wrong with a state, each problem naming the dict path of
@@ -861,7 +861,7 @@ def problems(states: np.ndarray, config: GameConfig, reachable: bool = True) -> 
 
     ``config`` is the state's :class:`GameConfig`; the per-seat rows beyond the player count,
     names, seats and value ranges of single entries are the caller's to check
-    (:func:`~.serialize.state_from_dict` does it while reading the dict). With ``reachable``
+    (:func:`~.dict_format.state_from_dict` does it while reading the dict). With ``reachable``
     false the counters that only a real game's past bounds are bounded by the whole game
     instead (:func:`_whole_game`); the caller has rebased the rest (:mod:`.rebase`)."""
     v = _State(states[0], config)

@@ -1,5 +1,6 @@
-"""OpenSpiel's bots as our bots: ``openspiel-ismcts``, ``openspiel-mcts`` and ``openspiel-random``
-in :data:`borders_sim.agents.REGISTRY`, so they enter ``borders-sim tournament``::
+"""OpenSpiel's bots as our bots: ``openspiel-ismcts``, ``openspiel-mcts`` and ``openspiel-random``,
+names that every lineup takes (``borders-sim tournament``, :func:`borders_sim.agents.make`),
+which import this package when they are first named::
 
     borders-sim tournament --bots openspiel-ismcts,honest,bluffer,collector --games 12
     borders-sim tournament --bots openspiel-ismcts:sims=200:rollout=honest,honest,honest,honest
@@ -32,7 +33,7 @@ game (:mod:`borders_sim.agents`). An OpenSpiel bot needs a state, so at each dec
 builds one from the observation alone, :func:`borders_sim.game.belief.world_from_observation`
 (a complete game the viewer cannot tell from the real one: its hidden cards dealt at random
 from the cards it cannot place, a fresh generator), and hands that to OpenSpiel's bot. IS-MCTS
-then resamples from it (:meth:`~borders_sim.game.openspiel.BordersState.resample_from_infostate`),
+then resamples from it (:meth:`~.game.BordersState.resample_from_infostate`),
 so it searches over worlds consistent with the observation, and the real hidden cards and the
 real future chance never reach it. ``openspiel-mcts`` is OpenSpiel's perfect-information MCTS on
 that one sampled world (a determinized search, a baseline); ``openspiel-random`` is
@@ -44,21 +45,20 @@ Every bot is deterministic for its seed: the worlds, IS-MCTS's resampling (a see
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Callable
 
 import numpy as np
+import pyspiel
 
 from ..game.belief import world_from_observation
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..rules.args import as_choice, as_float, as_int, as_seed, as_str
-from ..rules.extras import needs
 from ..rules.limits import max_game_length
 from ..rules.piles import mix_seed, seed_words
+from ..agents.play import run_bot_games
+from ..agents.policies import COMPILED_BOTS
 from ..rules.rewards import REWARD_MODES, final_rewards_at
-from .play import run_bot_games
-from .policies import COMPILED_BOTS
 
 #: The OpenSpiel bot kinds and, for each, the options it takes.
 KINDS = {
@@ -124,7 +124,7 @@ def parse_name(name: str) -> tuple[str, dict[str, Any]]:
     """
     kind, *items = as_str(name, "name", "an OpenSpiel bot name").split(":")
     if kind not in KINDS:
-        raise ValueError(f"{name!r} is not an OpenSpiel bot ({', '.join(KINDS)})")
+        raise ValueError(f"unknown bot {kind!r}: OpenSpiel's bots are {', '.join(KINDS)}")
     options = {key: DEFAULTS[key] for key in KINDS[kind]}
     for item in items:
         key, sep, text = item.partition("=")
@@ -139,26 +139,14 @@ def parse_name(name: str) -> tuple[str, dict[str, Any]]:
     return kind, options
 
 
-def require_openspiel(name: str) -> None:
-    """ValueError naming the install command when OpenSpiel is not installed."""
-    if importlib.util.find_spec("pyspiel") is None:
-        raise ValueError(needs(f"bot {name!r}", "bench", "OpenSpiel", alone=("open_spiel",)))
-
-
-def factory(name: str) -> Callable[[int], "OpenSpielBot"]:
+def bot_factory(name: str) -> Callable[[int], "OpenSpielBot"]:
     """The factory ``(seed) -> bot`` of an OpenSpiel bot name with options (checked now).
 
     Raises:
-        ValueError: a bad name or option, or OpenSpiel is not installed.
+        ValueError: a bad name or option.
     """
     parse_name(name)
-    require_openspiel(name)
     return lambda seed: OpenSpielBot(name, seed)
-
-
-#: Name -> factory, with every option at its default (``borders_sim.agents.REGISTRY`` has them).
-REGISTRY: dict[str, Callable[[int], "OpenSpielBot"]] = {
-    kind: (lambda seed, kind=kind: factory(kind)(seed)) for kind in KINDS}
 
 
 class CompiledRolloutEvaluator:
@@ -239,9 +227,7 @@ class OpenSpielBot:
     def _spiel_game(self, config):
         game = self._games.get(config)
         if game is None:
-            import pyspiel
-
-            from ..game.openspiel import GAME_NAME, params_from_config
+            from .game import GAME_NAME, params_from_config
             reward = self.options.get("reward", "win")
             game = pyspiel.load_game(GAME_NAME, params_from_config(config, reward=reward))
             self._games[config] = game
@@ -259,7 +245,6 @@ class OpenSpielBot:
         bot = self._bots.get(key)
         if bot is not None:
             return bot
-        import pyspiel
         seed = self._sub_seed(_BOT_SEEDS + seat)
         if self.kind == "openspiel-random":
             bot = pyspiel.make_uniform_random_bot(seat, seed)

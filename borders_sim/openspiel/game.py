@@ -1,14 +1,11 @@
 """BORDERS as an OpenSpiel game: ``pyspiel.load_game("python_borders", {"players": 4})``.
 
-The game, its states and its observer, here below the bots and the environments, which both
-use it (OpenSpiel's bots in the arena, :mod:`borders_sim.agents.openspiel`); the public import
-is :mod:`borders_sim.envs.openspiel`, which adds :class:`~borders_sim.envs.openspiel.BordersBot`.
-Importing either module registers the game with OpenSpiel (the extra ``bench``, ``pip install
-".[bench]"`` in the source checkout, installs ``open_spiel``; the rest of ``borders_sim`` never
-needs it)::
+The game, its states and its observer. Importing :mod:`borders_sim.openspiel` (this package)
+registers it with OpenSpiel (the extra ``bench``, ``pip install ".[bench]"`` in the source
+checkout, installs ``open_spiel``; the rest of ``borders_sim`` never needs it)::
 
     import pyspiel
-    import borders_sim.envs.openspiel  # registers "python_borders"
+    import borders_sim.openspiel  # registers "python_borders"
 
     game = pyspiel.load_game("python_borders", {"players": 5, "action_cards": False})
     state = game.new_initial_state()          # the chance node of the deal
@@ -66,7 +63,7 @@ leak. With it OpenSpiel's own IS-MCTS plays whole games::
                            uct_c=2.0, max_simulations=50, use_observation_string=True)
     action = bot.step(state)
 
-(:mod:`borders_sim.agents.openspiel` has a rollout evaluator ~20x faster and puts such bots
+(:mod:`.bots` has a rollout evaluator ~20x faster and puts such bots
 into ``borders-sim tournament``.) A resampled state is a dealt world, not a replay: its
 ``history()`` is empty.
 
@@ -88,7 +85,7 @@ these two methods: for a Python game it writes that ``__dict__=`` pickle of the 
 attributes (the game pickles as its JSON state) and round-trips exactly, but its reader unpickles
 whatever text it is handed, so hand ``deserialize_game_and_state`` only text you wrote yourself.
 
-``borders_sim.envs.openspiel.BordersBot`` goes the other way: any bot of
+:class:`~.spiel_bot.BordersBot` goes the other way: any bot of
 :func:`borders_sim.agents.make` as a ``pyspiel.Bot`` (it reads the state's observation tensor
 and legal mask only), e.g. for ``pyspiel.evaluate_bots``.
 """

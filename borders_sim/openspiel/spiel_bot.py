@@ -1,28 +1,18 @@
-"""BORDERS as an OpenSpiel game (``python_borders``): importing this module registers it.
+"""Any bot of :func:`borders_sim.agents.make` as a ``pyspiel.Bot``: :class:`BordersBot`.
 
-The game itself is :mod:`borders_sim.game.openspiel` (its docstring has the whole story:
-parameters, the chance node of the deals, observations, IS-MCTS, serialization); this module
-re-exports it and adds :class:`BordersBot`, any bot of :func:`borders_sim.agents.make` as a
-``pyspiel.Bot``. Needs OpenSpiel, the extra ``bench``: ``pip install ".[bench]"`` in the source
-checkout (importing this module without it raises a ModuleNotFoundError saying so).
+It plays in OpenSpiel's own loops (``evaluate_bots``, its MCTS and IS-MCTS opponents) on the
+game of :mod:`.game`, and sees only what its seat sees: the state's observation tensor and
+legal actions mask.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 
-# (first: it says how to install OpenSpiel when pyspiel is missing)
-from ..game.openspiel import (DEALS, GAME_NAME, GAME_TYPE, PARAMETERS, STATE_FORMAT,
-                              BordersGame, BordersObserver, BordersState, config_from_params,
-                              game_type, params_from_config, parse_gold_menu, pyspiel,
-                              score_bound, utility_bounds)
 from ..agents import make
 from ..rules.args import as_int, as_seed
 from ..rules.state import MAX_PLAYERS
-
-__all__ = ["DEALS", "GAME_NAME", "GAME_TYPE", "PARAMETERS", "STATE_FORMAT", "BordersBot",
-           "BordersGame", "BordersObserver", "BordersState", "config_from_params", "game_type",
-           "params_from_config", "parse_gold_menu", "score_bound", "utility_bounds"]
 
 
 class BordersBot(pyspiel.Bot):

@@ -1,4 +1,4 @@
-"""The flat action space: one id range per kind of decision (DESIGN property 4, P-0.1).
+"""The flat action space: one id range per kind of decision (RULINGS P-0.1).
 
 The space is the same for every configuration, so batches of games with different player counts
 or gold menus share it; ids that a configuration cannot use (seat 6 in a 4-player game, menu

@@ -1,5 +1,5 @@
 """The engine's public kernels: ``legal_mask``, ``step``, ``advance``, ``current_player``,
-``is_terminal`` (DESIGN property 2).
+``is_terminal``.
 
 A decision point is a phase plus the seat in ``s.turn``. After every action :func:`advance`
 runs the automatic parts of the rules (draws, settlement, collection of the round's end) until

@@ -1,4 +1,4 @@
-"""What one player knows, as one flat float32 vector (DESIGN property 5, RULINGS R-39).
+"""What one player knows, as one flat float32 vector (RULINGS R-39).
 
 :func:`observe` writes into ``out[OBS_SIZE]`` everything player ``viewer`` may know and nothing
 else: its own hand, crate and face-down warehouse cards; the public state of the table; the

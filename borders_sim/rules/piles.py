@@ -1,6 +1,6 @@
 """Random numbers, card movements and asset queries shared by every phase.
 
-All randomness comes from the xorshift128+ generator in ``s.rng`` (DESIGN property 3, P-0.2).
+All randomness comes from the xorshift128+ generator in ``s.rng`` (RULINGS P-0.2).
 """
 
 from __future__ import annotations

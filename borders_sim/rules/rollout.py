@@ -1,4 +1,4 @@
-"""Whole-game kernels: many games inside one compiled call (DESIGN property 7).
+"""Whole-game kernels: many games inside one compiled call.
 
 :func:`random_games` plays ``len(states)`` games with uniformly random legal actions, in
 parallel over games (the chunk kernel :func:`random_chunk` run by

@@ -1,4 +1,4 @@
-"""The game state: one numpy record of fixed-size fields (DESIGN property 1).
+"""The game state: one numpy record of fixed-size fields.
 
 A state is a single element of the structured dtype :data:`STATE_DTYPE`. It holds the whole game,
 the configuration and the random generator included, so it is copied with ``.copy()``, batched by
