@@ -231,7 +231,7 @@ def test_a_killed_runs_lock_is_taken_over(tmp_path):
     ({"opponents": ("honest",)}, "opponents (--opponents) honest,random, this run has honest"),
     ({"dense": False}, "dense (--sparse) True, this run has False"),
     ({"reward": "score"}, "reward (--reward) win, this run has score"),
-    ({"mixed": 0.5}, "mixed (--mixed) 0.0, this run has 0.5"),
+    ({"mixed": 0.0}, "mixed (--mixed) 0.5, this run has 0.0"),
     ({"seed": 12}, "seed (--seed) 11, this run has 12"),
     ({"steps": 16}, "steps (--steps) 8, this run has 16"),
     ({"lr": 1e-3}, "lr (--lr) 0.0003, this run has 0.001"),
@@ -402,7 +402,7 @@ def test_the_help_shows_the_true_defaults(capsys, monkeypatch):
     assert f"passes over each rollout (default: {PPOSettings().epochs})" in text
     assert "--max-updates U stop after U updates" in text and "default: no cap" in text
     assert "only --minutes, --checkpoint-every, --eval-every" in text
-    assert f"(default: {TrainConfig().seed})" in text and TrainConfig().seed == 1  # the recipe's
+    assert f"(default: {TrainConfig().seed})" in text and f"(default: {TrainConfig().mixed})" in text
     assert "--out DIR the run's directory" in text and "--out DIR (default" not in text
     assert "--sparse only the terminal reward (default: spread over the game" in text
     assert "same sum) (default" not in text and "minutes) (default" not in text  # one each

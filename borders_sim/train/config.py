@@ -167,7 +167,7 @@ class TrainConfig:
     anneal_lr: bool = True
     reward: str = "win"
     dense: bool = True
-    mixed: float = 0.0
+    mixed: float = 0.5
     deviator: float = 0.0
     snapshots: int = 4
     snapshot_every: int = 25
