@@ -6,8 +6,8 @@ named pipe, a device or a directory is refused before it could block), every arr
 header is read and checked before any array data is inflated (the caller checks it against the
 layout the file must have), an array holds only the data really in the file (a header claiming
 gigabytes costs nothing), pickled objects are never loaded, and every problem is one
-:class:`BadFileError` (a ``ValueError``) naming the file. :func:`write_npz` writes one
-atomically.
+:class:`BadFileError` (a ``ValueError``) naming the file. :func:`write_whole` writes any file
+whole or not at all, :func:`write_npz` an ``.npz`` file so.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import struct
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -270,17 +270,31 @@ class NpzFile:
             raise self.refuse(f"{problem} ({_why(err)})") from None
 
 
-def write_npz(path: str | os.PathLike, **arrays: np.ndarray) -> Path:
-    """Write ``arrays`` as a compressed ``.npz`` file at ``path`` atomically (into
-    ``PATH.part``, then renamed over ``path``: a reader never sees half a file, and a failed
-    write leaves ``path`` as it was); returns the path."""
+def write_whole(path: str | os.PathLike, write: Callable[[BinaryIO], object],
+                sync: bool = True) -> Path:
+    """Write ``path`` by ``write(file)`` into ``PATH.part``, flushed (and with ``sync`` forced
+    to disk), then renamed over ``path``: a reader finds the old file or the whole new one,
+    never a part, and a failed write (an exception, Ctrl-C) removes the part and leaves
+    ``path`` as it was. Every file the package writes for later reading goes through here.
+    Returns the path."""
     path = Path(path)
     part = path.with_name(path.name + ".part")
     try:
-        with open(part, "wb") as f:  # (np.savez would add ".npz" to a name without it)
-            np.savez_compressed(f, **arrays)
+        with open(part, "wb") as f:
+            write(f)
+            f.flush()
+            if sync:
+                os.fsync(f.fileno())
         os.replace(part, path)
     except BaseException:
-        part.unlink(missing_ok=True)
+        with suppress(OSError):
+            part.unlink(missing_ok=True)
         raise
     return path
+
+
+def write_npz(path: str | os.PathLike, **arrays: np.ndarray) -> Path:
+    """Write ``arrays`` as a compressed ``.npz`` file at ``path``, whole or not at all
+    (:func:`write_whole`; ``np.savez`` would add ".npz" to a name without it); returns the
+    path."""
+    return write_whole(path, lambda f: np.savez_compressed(f, **arrays))

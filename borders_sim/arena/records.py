@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import __version__
 from ..agents import REGISTRY
+from ..agents.npzfile import write_whole
 from ..agents.play import bot_seed
 from ..game.game import Game
 from ..rules import state as st
@@ -85,11 +86,9 @@ def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple[i
               for p, a in actions]
     lines.append({"type": "result", "scores": [int(x) for x in scores],
                   "winners": [int(p) for p in np.flatnonzero(np.asarray(winners))]})
-    path = directory / trace_name(g)
-    part = path.with_suffix(".part")  # renamed once complete: no half-written trace
-    part.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    os.replace(part, path)
-    return path
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    return write_whole(directory / trace_name(g), lambda f: f.write(text.encode("utf-8")),
+                       sync=False)  # (no half-written trace)
 
 
 #: Characters a trace line may hold: a header (a config, eight bot names and seeds) takes

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
+from ..agents.npzfile import write_whole
+
 #: The lock file of an output directory (module docstring).
 LOCK_NAME = ".lock"
 
@@ -79,9 +81,8 @@ def take_lock(out: Path, say: Callable[[str], None]) -> None:
     if process_alive(owner["pid"]):
         raise ValueError(f"{out} is in use by a live run ({held_by}, {lock}): wait for it "
                          f"to end or choose another --out ({hint})")
-    part = lock.with_name(lock.name + ".part")
-    part.write_text(json.dumps(me))
-    os.replace(part, lock)  # (a reader sees the dead run's lock or this one, never a part)
+    # (a reader sees the dead run's lock or this one, never a part)
+    write_whole(lock, lambda f: f.write(json.dumps(me).encode()), sync=False)
     say(f"taking over {lock}: the run that held it ({held_by}) is no longer alive")
 
 

@@ -38,6 +38,7 @@ from typing import Any, BinaryIO, Callable
 import torch
 
 from ..agents.network import Policy, save_policy
+from ..agents.npzfile import write_whole
 from .config import RESUMABLE, PPOSettings, TrainConfig, option_of
 
 #: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
@@ -63,27 +64,16 @@ def plain(value: Any) -> Any:
 
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
-    """Write ``path`` by ``write(file)`` into ``path.part``, flush it to disk and rename it over
-    ``path``: a reader finds the old file or the whole new one, never a part. Returns ``path``.
+    """Write ``path`` by ``write(file)``, whole or not at all and forced to disk
+    (:func:`~borders_sim.agents.npzfile.write_whole`). Returns ``path``.
 
     Raises:
-        OSError: the write failed (a full disk, ...): one line naming ``path``. The part file
-            is removed on any error.
+        OSError: the write failed (a full disk, ...): one line naming ``path``.
     """
-    part = path.with_name(path.name + ".part")
     try:
-        with open(part, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(part, path)
-    except BaseException as err:  # (Ctrl-C included: no part file is left behind)
-        with suppress(OSError):
-            part.unlink(missing_ok=True)
-        if isinstance(err, (OSError, RuntimeError)):  # (torch's writer reports a failed write so)
-            raise OSError(f"cannot write {path}: {one_line(err)}") from None
-        raise
-    return path
+        return write_whole(path, write)
+    except (OSError, RuntimeError) as err:  # (torch's writer reports a failed write so)
+        raise OSError(f"cannot write {path}: {one_line(err)}") from None
 
 
 def write_policy(path: Path, policy: Policy) -> Path:
