@@ -3,6 +3,8 @@ default, and ``SAME_STEP``, the trainer's) play the same games, and ``scale_obs`
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
@@ -38,9 +40,12 @@ def test_the_modes_are_arguments_and_per_instance_metadata():
         TrainingEnv(2, opponents=POOL, autoreset_mode=1)
     with pytest.raises(ValueError, match="scale_obs"):
         TrainingEnv(2, opponents=POOL, scale_obs="yes")
-    # Gymnasium's observation wrappers refuse same-step autoreset, and take next-step
-    with pytest.raises(ValueError, match="NEXT_STEP"):
+    # Gymnasium's observation wrappers refuse same-step autoreset (a ValueError naming NEXT_STEP
+    # in gymnasium 1.4; a bare AssertionError in 1.2.2, which the rllib extra brings), and take
+    # next-step
+    with pytest.raises((ValueError, AssertionError)) as refused:
         NormalizeObservation(same)
+    assert isinstance(refused.value, AssertionError) or "NEXT_STEP" in str(refused.value)
     NormalizeObservation(nxt)
 
 
@@ -95,10 +100,15 @@ def transitions(env: TrainingEnv, steps: int, seed: int) -> tuple[list, list]:
     """Step ``env`` with random legal actions drawn per slot from its own generator, one draw
     per real decision (the ignored step after a game ended draws from another generator, from
     every id of its all-True mask). Returns per slot its list of ``(obs, reward, terminated,
-    seat, member, is_learner)`` from the reset on, and its finished games' ``(return, length)``
-    as ``RecordEpisodeStatistics`` reports them."""
+    seat, member, is_learner)`` from the reset on, and its finished games' ``(return, length)``,
+    counted here and checked against what ``RecordEpisodeStatistics`` reports (in
+    ``SAME_STEP`` mode only where it knows that mode: gymnasium 1.2.2, which the rllib extra
+    brings, counts every env as ``NEXT_STEP``)."""
     stats = RecordEpisodeStatistics(env)
     n = env.num_envs
+    by_gymnasium = env.autoreset_mode == AutoresetMode.NEXT_STEP or \
+        "SAME_STEP" in inspect.getsource(RecordEpisodeStatistics.step)  # it knows the mode
+    returns, lengths = np.zeros(n), np.zeros(n, dtype=np.int64)
     rngs = [np.random.default_rng([seed, k]) for k in range(n)]
     junk = np.random.default_rng(99)
     obs, infos = stats.reset()
@@ -121,8 +131,15 @@ def transitions(env: TrainingEnv, steps: int, seed: int) -> tuple[list, list]:
                                 LEARNER, True))
                 now = now[:1] + (0.0, False) + now[3:]
             seqs[k].append(now)
+            if not ended[k]:  # (NEXT_STEP: the ignored step after an end is in no game)
+                returns[k] += rewards[k]
+                lengths[k] += 1
             if terms[k]:
-                games[k].append((float(infos["episode"]["r"][k]), int(infos["episode"]["l"][k])))
+                games[k].append((float(returns[k]), int(lengths[k])))
+                if by_gymnasium:
+                    assert (infos["episode"]["r"][k], infos["episode"]["l"][k]) == \
+                        (pytest.approx(returns[k]), lengths[k])
+                returns[k], lengths[k] = 0.0, 0
         ended = terms.copy() if not same else ended
     return seqs, games
 

@@ -6,7 +6,7 @@ the ``"observation"`` of the PettingZoo env) and its legal mask (any 0/1 array o
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 import numpy as np
 
@@ -15,22 +15,14 @@ from ..rules.args import as_choice, as_seed, shown
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
+from .base import Bot
 from .ismcts import ISMCTSBot
 from .policies import COMPILED_BOTS, act_kernel
 from .network import NO_NETS
 from .ppo import PPOBot
 
 
-class Bot(Protocol):
-    """A policy over one player's observation and legal mask."""
-
-    name: str
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """A legal action id for this observation and mask."""
-
-
-class CompiledBot:
+class CompiledBot(Bot):
     """A bot whose policy is a compiled kernel of :mod:`.policies`; the same kernel plays it
     inside whole-game kernels (:mod:`.play`), so both make the same choices for the same seed.
 

@@ -56,6 +56,7 @@ from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE, obse
 from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                            H_OFFERS_MADE, H_OPENS, NUM_HIST)
 from ..rules.piles import mix_seed, seed_rng
+from .base import Bot
 from .play import bot_seed_kernel
 from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
 from .network import NO_NETS
@@ -112,7 +113,7 @@ def _mix(*words: int) -> int:
                & (2**63 - 1))
 
 
-class ISMCTSBot:
+class ISMCTSBot(Bot):
     """Determinized Monte Carlo search over worlds rebuilt from the observation, improving on
     a compiled base policy (see the module docstring).
 

@@ -30,11 +30,12 @@ from ..rules.args import as_bool
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
+from .base import Bot
 from .network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, as_temperature, load_policy, net_act,
                       shipped_policy, stack_nets)
 
 
-class PPOBot:
+class PPOBot(Bot):
     """The ``ppo`` bot (module docstring).
 
     Args:

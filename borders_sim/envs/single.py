@@ -40,6 +40,16 @@ Policy = Callable[[np.ndarray, np.ndarray], int]
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 
 
+def _policy(value: Any) -> Policy | None:
+    """``value`` as a :data:`Policy`: a callable as it is, an object with a callable ``act``
+    (a bot written to the :class:`~borders_sim.agents.Bot` protocol without subclassing it) as
+    that method; ``None`` for anything else."""
+    if callable(value):
+        return value
+    act = getattr(value, "act", None)
+    return act if callable(act) else None
+
+
 class RandomPolicy:
     """Uniformly random legal actions from its own generator (the default opponent)."""
 
@@ -61,7 +71,9 @@ class SingleSeatEnv(gym.Env):
             one policy for every other seat, or a list of ``num_players - 1`` policies where
             ``opponents[j]`` plays the seat ``j + 1`` places after the learner (so the list keeps
             its meaning with ``seat="random"``). A policy is a callable
-            ``(observation, action_mask) -> action`` (see :data:`Policy`).
+            ``(observation, action_mask) -> action`` (see :data:`Policy`): a bot of
+            :func:`borders_sim.agents.make` is one (``opponents=[make("honest", seed=i) for i
+            in range(3)]``), and so is any object with such an ``act`` method.
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
@@ -106,13 +118,17 @@ class SingleSeatEnv(gym.Env):
         n = self.config.num_players
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
-        if opponents is not None and not callable(opponents):
-            if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
-                    and all(callable(p) for p in opponents)):
-                raise ValueError(f"opponents must be None, a callable (observation, action_mask)"
-                                 f" -> action, or a list of {n - 1} such callables, got "
-                                 f"{opponents!r}")
-            opponents = list(opponents)
+        if opponents is not None and _policy(opponents) is not None:
+            opponents = _policy(opponents)
+        elif opponents is not None:
+            if not (isinstance(opponents, Sequence) and not isinstance(opponents, str)
+                    and len(opponents) == n - 1
+                    and all(_policy(p) is not None for p in opponents)):
+                raise ValueError(f"opponents must be None, a policy (a callable (observation, "
+                                 f"action_mask) -> action, e.g. a bot of borders_sim.agents."
+                                 f"make, or an object with such an act method), or a list of "
+                                 f"{n - 1} policies, got {shown(opponents)}")
+            opponents = [_policy(p) for p in opponents]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")

@@ -56,6 +56,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..rules.args import as_choice, as_float, as_int, as_seed, as_str
 from ..rules.limits import max_game_length
 from ..rules.piles import mix_seed, seed_words
+from ..agents.base import Bot
 from ..agents.play import run_bot_games
 from ..agents.policies import COMPILED_BOTS
 from ..rules.rewards import REWARD_MODES, final_rewards_at
@@ -204,7 +205,7 @@ class CompiledRolloutEvaluator:
 _BOT_SEEDS = 1 << 40  # sub-seeds from here on seed the OpenSpiel bot of a seat; below, worlds
 
 
-class OpenSpielBot:
+class OpenSpielBot(Bot):
     """An OpenSpiel bot behind our bot interface ``act(observation, action_mask) -> int`` (see
     the module docstring).
 

@@ -33,6 +33,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "plot": ("matplotlib",),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
+    "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
     "bench": ("pettingzoo[classic]", "open_spiel"),
 }
 

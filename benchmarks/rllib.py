@@ -1,0 +1,178 @@
+"""RLlib's sampling on BORDERS, per env runner, beside the library's own trainer, in one run.
+
+Usage::
+
+    python benchmarks/rllib.py                # every row (about 3 minutes on 2 cores)
+    python benchmarks/rllib.py --quick        # shorter measurements
+    python benchmarks/rllib.py --json out.json
+
+Needs the ``rllib`` extra (Ray RLlib 2.60 and torch). Measured in this process, one torch
+thread throughout, each figure after a warm-up, with RLlib's default network (two hidden
+layers of 256, the trainer's size) and 4-player games against honest, bluffer and collector
+(random opponents for the multi-agent route, where every seat learns):
+
+* env steps/s of one env runner, sampling only (``runner.sample()``, exploring), per route of
+  :func:`borders_sim.envs.rllib.ppo_config`: ``multi_agent`` (RLlib's ``MultiAgentEnvRunner``,
+  one game per env copy) and ``single_seat`` (RLlib's ``SingleAgentEnvRunner``) with 1 and 8
+  env copies, ``training`` (the compiled env, 64 and 256 games per call) with RLlib's own
+  ``SingleAgentEnvRunner`` and with :class:`~borders_sim.envs.rllib.TrainingEnvRunner`;
+* PPO iterations end to end (sampling and the update) on the ``training`` route with the fast
+  runner and the library trainer's batch (128 games x 64 steps, 2 epochs of 4 minibatches):
+  env steps/s;
+* the compiled env alone with uniformly random legal learner actions (the ceiling of any
+  runner), and the library's trainer (:mod:`borders_sim.train`, 128 games x 64 steps, the
+  same network size): learner steps/s end to end, and of its collection alone (its env and
+  inference time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from borders_sim.cli.common import markdown_table, si  # noqa: E402
+
+POOL = ["honest", "bluffer", "collector"]
+
+
+def runner_rate(rl, route: str, num_envs: int, seconds: float, fast: bool = True) -> float:
+    """Env steps/s of one local env runner of ``route`` sampling ``num_envs`` env copies."""
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    env_config = {"num_players": 4}
+    if route != "multi_agent":
+        env_config["opponents"] = POOL
+    config = rl.ppo_config(route, env_config, num_envs_per_env_runner=num_envs, seed=0,
+                           fast_runner=fast)
+    cls = (MultiAgentEnvRunner if route == "multi_agent"
+           else config.env_runner_cls or SingleAgentEnvRunner)
+    runner = cls(config=config)
+    fragment = num_envs * max(8, 512 // num_envs)
+    runner.sample(num_timesteps=fragment)  # warm-up
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        episodes = runner.sample(num_timesteps=fragment)
+        steps += sum(len(e) for e in episodes)
+    rate = steps / (time.perf_counter() - start)
+    runner.stop()
+    return rate
+
+
+def ppo_rate(rl, num_envs: int, iterations: int) -> float:
+    """Env steps/s of whole PPO iterations (sample and update) on the fast training route,
+    with the library trainer's batch: 128 games x 64 steps, 2 epochs of 4 minibatches."""
+    config = (rl.ppo_config("training", {"num_players": 4, "opponents": POOL},
+                            num_envs_per_env_runner=num_envs, seed=0)
+              .training(train_batch_size_per_learner=8192, minibatch_size=2048, num_epochs=2))
+    algo = config.build_algo()
+    algo.train()  # warm-up
+    steps, start = 0, time.perf_counter()
+    for _ in range(iterations):
+        steps += algo.train()["env_runners"]["num_env_steps_sampled"]
+    rate = steps / (time.perf_counter() - start)
+    algo.stop()
+    return rate
+
+
+def env_rate(num_envs: int, seconds: float) -> float:
+    """Learner steps/s of the compiled env with uniformly random legal learner actions (the
+    draw timed apart)."""
+    from borders_sim.envs import TrainingEnv
+    env = TrainingEnv(num_envs, num_players=4, opponents=POOL, seed=0,
+                      autoreset_mode="same_step")
+    _, infos = env.reset()
+    rng = np.random.default_rng(0)
+    steps, start, picking = 0, time.perf_counter(), 0.0
+    while time.perf_counter() - start < seconds:
+        t = time.perf_counter()
+        actions = np.argmax(rng.random((num_envs, infos["action_mask"].shape[1]))
+                            * infos["action_mask"], axis=1)
+        picking += time.perf_counter() - t
+        _, _, _, _, infos = env.step(actions)
+        steps += num_envs
+    return steps / (time.perf_counter() - start - picking)
+
+
+def trainer_rates(updates: int) -> tuple[float, float]:
+    """The library trainer's learner steps/s, end to end and of its collection (env and
+    inference), over ``updates`` updates after a warm-up one."""
+    from borders_sim.train import TrainConfig
+    from borders_sim.train.trainer import Trainer
+    config = TrainConfig(opponents=tuple(POOL), players=4, eval_every=0,
+                         checkpoint_every=10**9, snapshots=0)
+    trainer = Trainer(config, Path("/tmp/borders-bench-rllib"))
+    trainer.step()
+    before = dict(trainer.main.clock.parts)
+    steps0, start = trainer.learner_steps, time.perf_counter()
+    for _ in range(updates):
+        trainer.step()
+    seconds = time.perf_counter() - start
+    steps = trainer.learner_steps - steps0
+    parts = {k: trainer.main.clock.parts[k] - before.get(k, 0.0) for k in before}
+    collecting = parts.get("env", 0.0) + parts.get("inference", 0.0)
+    return steps / seconds, steps / max(collecting, 1e-9)
+
+
+def machine() -> str:
+    """The machine and its load, as the README's tables state them."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.system()} "
+            f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at start; "
+            f"Python {platform.python_version()}, torch {torch.__version__}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter measurements")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    import ray
+    import borders_sim.envs.rllib as rl
+    seconds = 2.0 if args.quick else 5.0
+    header = machine()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    rows: list[tuple[str, str, float]] = []  # (route, how, steps/s)
+
+    def row(route: str, how: str, rate: float) -> None:
+        rows.append((route, how, rate))
+        print(f"{route}, {how}: {si(rate)} steps/s", file=sys.stderr, flush=True)
+
+    for route in ("multi_agent", "single_seat"):
+        for n in (1, 8):
+            row(f"{route}, RLlib's runner", f"{n} env{'s' if n > 1 else ''}",
+                runner_rate(rl, route, n, seconds))
+    for n in (64, 256):
+        row("training, RLlib's runner", f"{n} games", runner_rate(rl, "training", n, seconds,
+                                                                 fast=False))
+        row("training, TrainingEnvRunner", f"{n} games", runner_rate(rl, "training", n, seconds))
+    row("training, TrainingEnvRunner: PPO, sample + update", "128 games",
+        ppo_rate(rl, 128, 1 if args.quick else 2))
+    ray.shutdown()
+    row("the compiled env alone, random legal actions", "256 games", env_rate(256, seconds))
+    whole, collecting = trainer_rates(1 if args.quick else 2)
+    row("library trainer (borders-sim train): collection", "128 games", collecting)
+    row("library trainer: collection + update", "128 games", whole)
+    print(f"{header}; ray {ray.__version__}\n")
+    print(markdown_table(["route (one runner, one torch thread)", "envs", "env steps/s"],
+                         [[r, h, si(v)] for r, h, v in rows]))
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"machine": header, "ray": ray.__version__,
+             "rows": [{"route": r, "envs": h, "steps_per_s": v} for r, h, v in rows]},
+            indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
