@@ -54,7 +54,7 @@ from borders_sim.rules import state as st
 from borders_sim.rules.cards import CARD_KEYS, MAIN_NAMES
 from borders_sim.game.invariants import check
 from borders_sim.rules.limits import max_game_length, max_rounds
-from borders_sim.game.dict_format import (BADGES, CRATE_STATUS_NAMES, END_REASON_NAMES,
+from borders_sim.game.saved.dict_format import (BADGES, CRATE_STATUS_NAMES, END_REASON_NAMES,
                                          INSPECTOR_STATUS_NAMES, OUTCOME_NAMES)
 
 #: Rule variants of the games the dicts come from (action cards on and off each).

@@ -23,7 +23,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.game.invariants import check
 from borders_sim.rules.limits import max_decisions_per_round
-from borders_sim.game.dict_format import state_from_dict, state_to_dict
+from borders_sim.game.saved.dict_format import state_from_dict, state_to_dict
 from tests.scenario import (KEY, ONE_AND_TWO, S, assert_consistent, assert_mask_is_the_accepted_set,
                             at_check, finish_bounties,
                             gold, legal_strings, play, st)

@@ -15,7 +15,7 @@ from borders_sim.envs import observe
 from borders_sim.rules import state as st
 from borders_sim.rules.observation import decode
 from borders_sim.rules.piles import NOBODY, PUBLIC, forget
-from borders_sim.game.dict_format import state_from_dict, state_to_dict
+from borders_sim.game.saved.dict_format import state_from_dict, state_to_dict
 from tests.scenario import (KEY, S, assert_consistent, at_check, legal_strings, play,
                             set_counts)
 from tests.test_action_window import restart_window, scripted

@@ -1,8 +1,8 @@
 """Research positions: ``Game.from_dict(d, reachable=False)`` (issue "layout").
 
-A position set up by hand loads with its records of the past rebased (:mod:`borders_sim.game.
-rebase`: the bank's books, the stats, the promises made, the knowledge bounds) and everything
-else checked as for a saved game; ``Game.from_dict(d)`` still refuses it, naming the field. The
+A position set up by hand loads with its records of the past rebased
+(:mod:`borders_sim.game.saved.rebase`: the bank's books, the stats, the promises made, the
+knowledge bounds) and everything else checked as for a saved game; ``Game.from_dict(d)`` still refuses it, naming the field. The
 property test (random real positions with gold, cards and hands changed, played to the end) is
 ``test_research_positions_play_to_the_end`` in :mod:`tests.test_properties`.
 """
@@ -18,8 +18,8 @@ import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.game import game as game_module
-from borders_sim.game.dict_format import state_from_dict
-from borders_sim.game.validate import MAX_GOLD
+from borders_sim.game.saved.dict_format import state_from_dict
+from borders_sim.game.saved.validate import MAX_GOLD
 from borders_sim.rules.cards import CARD_KEYS, NUM_GOODS, NUM_LEGAL
 from borders_sim.rules.limits import max_rounds
 from tests.fuzz_load import play_out

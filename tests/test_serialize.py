@@ -1,4 +1,4 @@
-"""Tests of borders_sim.game.dict_format and Game.to_dict / Game.from_dict.
+"""Tests of borders_sim.game.saved.dict_format and Game.to_dict / Game.from_dict.
 
 * Round trips are exact: ``state_from_dict(state_to_dict(s))`` equals ``s`` byte for byte (the
   random generator included), at setup and at random points of random games with 3..8 players,
@@ -27,7 +27,7 @@ from borders_sim import Game, GameConfig
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import (CARD_KEYS, COPIES, FIRST_ACTION, MAIN_IN_MIDDLE, MAIN_NAMES,
                                     deck_tier)
-from borders_sim.game.dict_format import FIELDS, FORMAT, state_from_dict, state_to_dict
+from borders_sim.game.saved.dict_format import FIELDS, FORMAT, state_from_dict, state_to_dict
 
 CONFIGS = [(n, ac) for n in range(3, 9) for ac in (True, False)]
 CONFIG_IDS = [f"{n}p-{'actions' if ac else 'goods'}" for n, ac in CONFIGS]

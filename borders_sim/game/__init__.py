@@ -1,8 +1,8 @@
 """The checked Python layer over the rules kernels.
 
 * :class:`Game` (:mod:`.game`): one game, played step by step with legal masks and action
-  strings; saved and loaded as a JSON-ready dict (:mod:`.dict_format`, checked by
-  :mod:`.validate`).
+  strings; saved and loaded as a JSON-ready dict (:mod:`.saved`: the format, checked by
+  :mod:`.saved.validate`).
 * :mod:`.views`: what one player knows, as the observation vector, JSON or text (the text
   rendered by :mod:`.text_view`).
 * :mod:`.belief`: games a player cannot tell from the real one (determinization).

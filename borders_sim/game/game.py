@@ -33,7 +33,7 @@ from .._compile.notice import compile_notice
 from ..rules import actions as act
 from ..rules.actions import IllegalActionError
 from ..rules import engine, scoring
-from . import dict_format as serialize
+from .saved import dict_format as serialize
 from ..rules import state as st
 from ..rules.args import as_seat, as_seed, is_int, shown
 from ..rules.config import GameConfig
@@ -113,7 +113,7 @@ class Game:
 
         Raises:
             ValueError: not a state the engine can play; the message names the field
-                (:func:`~borders_sim.game.dict_format.check_state`).
+                (:func:`~borders_sim.game.saved.dict_format.check_state`).
         """
         serialize.check_state(state)
         return cls._wrap(state)
@@ -163,7 +163,7 @@ class Game:
 
         Raises:
             ValueError: not a state the engine can play; the message names the field
-                (:func:`~borders_sim.game.dict_format.check_state`). The game then has no
+                (:func:`~borders_sim.game.saved.dict_format.check_state`). The game then has no
                 legal action, and :meth:`step`, :meth:`scores` and the views raise
                 :class:`~borders_sim.rules.engine.EngineError` until a ``refresh()`` succeeds.
         """
@@ -193,7 +193,7 @@ class Game:
     # --- saving and loading --------------------------------------------------------------
     def to_dict(self) -> dict:
         """The whole game (rules, cards, gold, negotiation, random generator) as a JSON-ready
-        dict in game words; the layout is documented in :mod:`borders_sim.game.dict_format`.
+        dict in game words; the layout is documented in :mod:`borders_sim.game.saved.dict_format`.
         ``Game.from_dict(game.to_dict())`` continues exactly as ``game`` would."""
         return serialize.state_to_dict(self.state)
 
@@ -202,17 +202,17 @@ class Game:
         """A game rebuilt from a dict made by :meth:`to_dict` (e.g. after ``json.loads``).
 
         Args:
-            d: the game in the layout of :mod:`borders_sim.game.dict_format`.
+            d: the game in the layout of :mod:`borders_sim.game.saved.dict_format`.
             reachable: ``True`` (the default) accepts exactly the states a real game can
                 reach: a saved game loads as it was, and anything else is refused. ``False``
                 also accepts a *research position*, one the kernels can play but no game
                 reaches (gold, hands, crates chosen by hand). The records of the past are then
-                rebased to fit the position (:mod:`borders_sim.game.rebase`): the bank's books
+                rebased to fit the position (:mod:`borders_sim.game.saved.rebase`): the bank's books
                 (``bank``) balance the gold, the ``stats`` are the totals of the history,
                 ``promises_made`` covers the promises still owed, and what players know of
                 others' hands and face-down cards (``knowledge``) is lowered to the cards
                 there are. Everything the kernels rely on is still checked, as with ``True``
-                (:mod:`borders_sim.game.validate`): every card of the deck exactly once
+                (:mod:`borders_sim.game.saved.validate`): every card of the deck exactly once
                 across the piles, hands, crates and warehouses; every count in range; the
                 escrow, the seats, the phase's bookkeeping; a decision to take; a game that
                 ends within ``max_rounds``, with the bounds on stats, run-outs and gold

@@ -17,7 +17,7 @@ from ..rules.args import ArgumentTypeError, as_seat
 from ..rules.cards import CARD_KEYS, MAIN_NAMES, NUM_GOODS
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, decode, observe_at, offset_of
-from .dict_format import (ACTION_KEYS, BADGES, CRATE_STATUS_NAMES, GOODS_KEYS, HISTORY_KEYS,
+from .saved.dict_format import (ACTION_KEYS, BADGES, CRATE_STATUS_NAMES, GOODS_KEYS, HISTORY_KEYS,
                                INSPECTOR_STATUS_NAMES, LEGAL_KEYS, OUTCOME_NAMES)
 from ..rules.state import MIN_PLAYERS, PHASE_NAMES
 from .text_view import json_to_text

@@ -13,7 +13,7 @@ actions) on an unknown phase, when the round number passes the config's ``max_ro
 (:func:`~borders_sim.rules.limits.rounds_limit`, P-0.4), or after :data:`ADVANCE_SPINS`
 automatic steps within one round. Every other loop of the kernels moves an index or a count
 toward a bound it checks (seats, card types, the cards in a pile, a hand, a crate or a
-warehouse), so it ends. States that :func:`borders_sim.game.dict_format.state_from_dict`
+warehouse), so it ends. States that :func:`borders_sim.game.saved.dict_format.state_from_dict`
 accepts never make :func:`advance` give up; a state built or edited by hand may, and the Python
 layer turns :data:`ENGINE_ERROR` into :class:`EngineError`. :func:`step` counts decisions in
 ``s.steps`` and enforces ``max_game_length`` (P-0.4): a state that has taken that many

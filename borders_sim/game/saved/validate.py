@@ -83,15 +83,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import state as st
-from ..rules.actions import PHASE_HI, PHASE_LO
-from ..rules.cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
+from ...rules import state as st
+from ...rules.actions import PHASE_HI, PHASE_LO
+from ...rules.cards import (BLACK_MARKET_PRICE, CARD_FINE, CARD_KEYS, COPIES, CYCLE_LENGTH, FIRST_ACTION,
                     FIRST_INSPECTOR_BONUS, HAND_LIMIT, MAX_CRATE, NUM_CARD_TYPES, NUM_GOODS,
                     deck_tier)
-from ..rules.config import GameConfig
-from ..rules.engine import count_legal, legal_mask_at, new_mask, seek_at
-from .invariants import check
-from ..rules.limits import deck_size, max_game_length, max_rounds
+from ...rules.config import GameConfig
+from ...rules.engine import count_legal, legal_mask_at, new_mask, seek_at
+from ..invariants import check
+from ...rules.limits import deck_size, max_game_length, max_rounds
 
 ACTION_KEYS = CARD_KEYS[FIRST_ACTION:]
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import state as st
-from ..rules.cards import FIRST_INSPECTOR_BONUS, START_GOLD
+from ...rules import state as st
+from ...rules.cards import FIRST_INSPECTOR_BONUS, START_GOLD
 
 #: The largest bank entry kept as loaded: the books grow by at most 10 gold per decision, so
 #: they stay far below the int64 limit in any game.
