@@ -49,7 +49,7 @@ from .. import __version__
 from .._compile.batch import run_chunks
 from .._compile.jit import kernel
 from ..rules.actions import NUM_ACTIONS
-from ..rules.args import as_bool, as_int, as_seed, is_int
+from ..args import as_bool, as_int, as_seed, is_int
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from ..rules.limits import max_game_length

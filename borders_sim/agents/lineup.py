@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..rules.args import as_seed
+from ..args import as_seed
 from .bots import REGISTRY, Bot, is_plugin, plugin_factory
 from .policies import BOT_NET, COMPILED_BOTS
 from .network import NetStack, load_policy, net_player, parse_net_spec, stack_nets
@@ -84,7 +84,7 @@ def check_spec(spec: str) -> str:
 
 
 def make_spec(spec: str, seed: int = 0) -> Bot:
-    """The bot of ``spec``, seeded with ``seed`` (a seed of :mod:`borders_sim.rules.args`)."""
+    """The bot of ``spec``, seeded with ``seed`` (a seed of :mod:`borders_sim.args`)."""
     return bot_factory(spec)(as_seed(seed))
 
 

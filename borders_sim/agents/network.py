@@ -57,7 +57,7 @@ from numba import njit
 
 from .._compile.jit import kernel
 from ..rules.actions import NUM_ACTIONS
-from ..rules.args import shown
+from ..args import shown
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
 from ..rules.piles import next_below
 from .npzfile import NpzFile, as_path, refusal, shown_path, write_npz

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.batch import run_chunks
-from ..rules.args import as_int, as_seed, as_seed_array
+from ..args import as_int, as_seed, as_seed_array
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
@@ -41,7 +41,7 @@ def bot_seed_kernel(seed, seat):
 
 def bot_seed(seed: int, seat: int) -> int:
     """Seed (0 to ``2**64 - 1``) of the bot in ``seat`` (0 to ``MAX_PLAYERS - 1``) of the game
-    dealt from ``seed`` (a seed, :mod:`borders_sim.rules.args`)."""
+    dealt from ``seed`` (a seed, :mod:`borders_sim.args`)."""
     return int(bot_seed_kernel(np.uint64(as_seed(seed)),
                                np.int64(as_int(seat, "seat", 0, MAX_PLAYERS - 1))))
 

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 from ..agents.lineup import compiled_kinds
-from ..rules.args import as_int, as_seed
+from ..args import as_int, as_seed
 from .run import run_tournament
 from .schedule import parse_lineup
 

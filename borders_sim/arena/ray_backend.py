@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numba
 
-from ..rules.args import as_host_port, as_str
+from ..args import as_host_port, as_str
 from ..rules.extras import needs
 from .schedule import Tournament
 

@@ -37,7 +37,7 @@ from ..agents.play import bot_seed
 from ..game.game import Game
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..rules.args import ArgumentTypeError, as_int, as_seed, is_int, shown
+from ..args import ArgumentTypeError, as_int, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from .schedule import Tournament

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 import numba
 
 from ..agents.lineup import compiled_kinds
-from ..rules.args import as_choice, as_int
+from ..args import as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
 from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk

@@ -17,7 +17,7 @@ from ..agents import COMPILED_BOTS, REGISTRY
 from ..agents.lineup import check_spec, compiled_kinds, known
 from ..agents.play import bot_seed
 from ..rules import state as st
-from ..rules.args import ArgumentTypeError, as_int, as_seed
+from ..args import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig
 
 
@@ -88,7 +88,7 @@ def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 
         bots: ``players`` bot names (a sequence or a comma-separated string), repeats allowed.
         games: at least 1.
         seed: game ``g`` is dealt from ``seed + g``: a run of ``games`` seeds, ``0 <= seed`` and
-            ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.rules.args`).
+            ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.args`).
         config: the rules (default: the rulebook); its ``num_players`` must be ``players``.
 
     Raises:

@@ -1,4 +1,4 @@
-"""What the commands share: argparse types built on :mod:`borders_sim.rules.args`, the
+"""What the commands share: argparse types built on :mod:`borders_sim.args`, the
 one-line error, and the plain-text tables they print."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..rules import state as st
-from ..rules.args import SEED_MAX, as_int, shown
+from ..args import SEED_MAX, as_int, shown
 from ..rules.extras import install_hint
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
@@ -43,7 +43,7 @@ def player_counts(text: str) -> tuple[int, ...]:
 
 def int_in(lo: int, hi: int, hint: str = "", what: str = "") -> Callable[[str], int]:
     """An argparse type: an integer from ``lo`` to ``hi`` (the rule of
-    :func:`~borders_sim.rules.args.as_int`), else a one-line error saying ``what`` it takes
+    :func:`~borders_sim.args.as_int`), else a one-line error saying ``what`` it takes
     (default: the range) plus ``hint``."""
     what = what or f"an integer from {lo:,} to {hi:,}"
 
@@ -70,7 +70,7 @@ def float_in(lo: float, hi: float, what: str, above: bool = False) -> Callable[[
 
 
 def seed_arg() -> Callable[[str], int]:
-    """An argparse type: a seed (:mod:`borders_sim.rules.args`), an integer from 0 to
+    """An argparse type: a seed (:mod:`borders_sim.args`), an integer from 0 to
     ``2**64 - 1``."""
     return int_in(0, SEED_MAX, what=f"a seed, an integer from 0 to 2**64 - 1 = {SEED_MAX:,}")
 
@@ -78,7 +78,7 @@ def seed_arg() -> Callable[[str], int]:
 def check_seed_run(parser: argparse.ArgumentParser, seed: int, games: int) -> None:
     """Exit with the argparse error unless ``--seed`` and ``--games`` make a run of seeds
     whose last one, ``S + G - 1``, is at most ``2**64 - 1`` (the rule of
-    :func:`~borders_sim.rules.args.as_seed`)."""
+    :func:`~borders_sim.args.as_seed`)."""
     if seed + games - 1 > SEED_MAX:
         parser.error(f"--seed {seed} with --games {games}: the last game's seed S+G-1 must be "
                      f"at most 2**64-1 = {SEED_MAX}")

@@ -19,7 +19,7 @@ on all numba threads), with a progress bar on stderr, then prints one row per pl
 
 Game ``i`` of a run is dealt from seed ``S + i`` and played with a policy generator derived from
 the same number, so a run is reproducible and its results do not depend on ``--threads`` or
-the batch size. Seeds follow :mod:`borders_sim.rules.args`: ``0 <= S`` and
+the batch size. Seeds follow :mod:`borders_sim.args`: ``0 <= S`` and
 ``S + G - 1 <= 2**64 - 1``.
 """
 
@@ -36,7 +36,7 @@ from tqdm import tqdm
 from .. import __version__
 from .._compile.notice import quiet
 from ..rules import state as st
-from ..rules.args import as_int, as_seed
+from ..args import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from ..rules.rollout import final_scores, make_batch, play_batch, random_chunk
@@ -71,7 +71,7 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
     ``max_steps`` caps the decisions of a game (default: the config's proven bound
     :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug). The
     statistics are summed batch by batch, so memory does not grow with ``games``. Game ``i`` is
-    dealt from seed ``seed + i`` (a run of seeds, :func:`~borders_sim.rules.args.as_seed`).
+    dealt from seed ``seed + i`` (a run of seeds, :func:`~borders_sim.args.as_seed`).
 
     Raises:
         ValueError: a bad argument, named.

@@ -16,7 +16,7 @@ from ..agents import make
 from ..agents.play import bot_seed
 from ..game.views import observe, observe_text
 from ..game.game import Game
-from ..rules.args import as_seat, as_seed
+from ..args import as_seat, as_seed
 from ..rules.config import GameConfig
 
 QUIT = ("q", "quit", "exit")
@@ -51,7 +51,7 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
     ``input`` and ``print`` (looked up at the call).
 
     Raises:
-        ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`), bot
+        ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.args`), bot
             name or count.
         GameAbandoned: the human typed ``q`` / ``quit`` or the input ended (EOF).
     """

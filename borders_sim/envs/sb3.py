@@ -9,7 +9,7 @@ with ``infos[k]["terminal_observation"]`` on a game's last step (and
 ``env_method("action_masks")``, which sb3-contrib's ``get_action_masks`` calls. Actions are
 checked as :class:`TrainingEnv` checks them, before anything is stepped and never cast (an int
 array, one legal id per game; ``11.9`` or ``"13"`` are refused, not played as 11 or 13), and a
-seed as every seed is (:mod:`borders_sim.rules.args`)::
+seed as every seed is (:mod:`borders_sim.args`)::
 
     from sb3_contrib import MaskablePPO
     from borders_sim.envs.sb3 import SB3VecEnv
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from ..rules.args import as_int, as_seed, as_sequence, is_int
+from ..args import as_int, as_seed, as_sequence, is_int
 from ..rules.extras import needs
 
 try:

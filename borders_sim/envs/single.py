@@ -25,7 +25,7 @@ from gymnasium.utils import seeding
 
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS, action_id
-from ..rules.args import as_choice, as_int, as_seed, is_int, shown
+from ..args import as_choice, as_int, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
@@ -77,7 +77,7 @@ class SingleSeatEnv(gym.Env):
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
-            from 0 to ``2**64 - 1`` (:mod:`borders_sim.rules.args`).
+            from 0 to ``2**64 - 1`` (:mod:`borders_sim.args`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
             :func:`~borders_sim.game.views.observe_text`) or ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention).

@@ -113,7 +113,7 @@ from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
 from ..agents.policies import BOT_NET, COMPILED_BOTS
 from ..agents.network import NetPlayer, Policy, is_net_spec, net_player, stack_nets
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..rules.args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_float,
+from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_float,
                           as_int, as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, engine_error, step
@@ -352,7 +352,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             :func:`~borders_sim.rules.observation.observation_scales` (default raw).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
-    Every argument is checked by :mod:`borders_sim.rules.args` (a ``ValueError`` naming it).
+    Every argument is checked by :mod:`borders_sim.args` (a ``ValueError`` naming it).
 
     Spaces: ``single_observation_space`` ``Box(0, float32 max, (OBS_SIZE,))``,
     ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
@@ -547,7 +547,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     def check_actions(self, actions: Any) -> None:
         """Raise what :meth:`step` raises for ``actions`` (see there), stepping nothing: an int
         array of shape ``(num_envs,)`` (of any width, or a list of ints), checked as given by
-        :func:`~borders_sim.rules.args.as_action_batch` (never cast: a float, a string or a
+        :func:`~borders_sim.args.as_action_batch` (never cast: a float, a string or a
         bool is refused), each id legal for its game's pending decision (in ``NEXT_STEP``
         mode, any id of the action space for a game that ended on the last step: its action is
         ignored)."""

@@ -31,7 +31,7 @@ from numba import njit, prange
 from .._compile.notice import compile_notice
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..rules.args import as_action_batch, as_int, as_seed
+from ..args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
@@ -55,7 +55,7 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
     """The seed of the ``episode``-th game (0-based, counted since the last seeded reset) dealt
     to slot ``k`` of a :class:`VectorEnv` seeded ``seed``: that game is
     ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is a seed (0 to ``2**64 - 1``,
-    :mod:`borders_sim.rules.args`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
+    :mod:`borders_sim.args`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
     result is a seed."""
     seed = as_seed(seed)
     k = as_int(k, "k", 0, INT64_MAX)
@@ -158,7 +158,7 @@ class VectorEnv:
 
     Raises:
         ValueError: a bad ``num_envs``, ``seed``, ``reward``, unknown flag or bad flag value
-            (named; numbers by :mod:`borders_sim.rules.args`).
+            (named; numbers by :mod:`borders_sim.args`).
 
     Example::
 

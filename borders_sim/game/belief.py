@@ -30,7 +30,7 @@ from .invariants import check
 from ..rules.observation import (OBS_SIZE, OBS_SIZE_V1, OBSERVATION_LAYOUT, decode, fill_rates,
                                  observe_at)
 from ..rules.piles import is_deferred_for_inspector, seed_words
-from ..rules.args import as_seed
+from ..args import as_seed
 from .views import check_seat
 
 _HIDDEN_CRATES = (st.CRATE_PACKING, st.CRATE_CLOSED, st.CRATE_ANNOUNCED)
@@ -147,7 +147,7 @@ def sample_consistent_state(game: Game, player: int, seed: int = 0) -> Game:
         game: the real game (not changed).
         player: the seat whose information is kept.
         seed: seeds the deal of the hidden cards and the new game's random generator (a seed,
-            0 to ``2**64 - 1``, :mod:`borders_sim.rules.args`).
+            0 to ``2**64 - 1``, :mod:`borders_sim.args`).
 
     Returns:
         A new game with ``observe(new, player) == observe(game, player)``, every card exactly
@@ -537,7 +537,7 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
     Args:
         observation: a player's observation vector (:func:`borders_sim.envs.observe`).
         seed: seeds the deal and the new game's random generator (a seed, 0 to
-            ``2**64 - 1``, :mod:`borders_sim.rules.args`).
+            ``2**64 - 1``, :mod:`borders_sim.args`).
 
     Returns:
         A :class:`~borders_sim.Game` whose observation for the viewer's seat equals

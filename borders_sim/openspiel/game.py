@@ -24,7 +24,7 @@ commas, so a comma-separated value would not survive ``game.serialize()``. ``see
 is the first engine seed of the deals (see Chance), an int from 0 to ``2**31 - 1`` (OpenSpiel's
 int parameters are 32-bit), and ``reward`` is ``"win"`` (default), ``"score"`` or ``"margin"``
 (:mod:`borders_sim.rules.rewards`). Every parameter is checked when the game loads, by the
-rules of :mod:`borders_sim.rules.args` (a ``ValueError`` naming it).
+rules of :mod:`borders_sim.args` (a ``ValueError`` naming it).
 
 **Chance.** The engine draws every chance event (the deal, every shuffle, the Robbery die) from
 a generator inside the state record, so the deck and the dice cannot be OpenSpiel chance nodes
@@ -112,7 +112,7 @@ from ..game.game import Game
 from ..game.views import observe_text
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..rules.args import (ArgumentTypeError, as_choice, as_float, as_int, as_mapping, as_seat,
+from ..args import (ArgumentTypeError, as_choice, as_float, as_int, as_mapping, as_seat,
                           as_str, is_int, shown)
 from ..rules.cards import (CARD_VALUE, COPIES, FIRST_INSPECTOR_BONUS, KING_BONUS, MAIN_POINTS,
                            MAX_MAIN_HELD, NUM_GOODS, START_GOLD, TOBACCO, deck_tier)

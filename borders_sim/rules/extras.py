@@ -15,7 +15,7 @@ The line of an extra with PyTorch (``rl``) installs :data:`TORCH_PIN`, the CPU b
 left to pip, an unpinned torch would pull a CUDA build of several GB.
 
 It lives in ``rules``, the lowest layer above ``_compile`` (numba's machinery), beside
-:mod:`~borders_sim.rules.args` (the argument checks every layer shares), and imports nothing,
+:mod:`~borders_sim.args` (the argument checks every layer shares), and imports nothing,
 so every layer that meets an optional import can use it with its imports pointing down:
 ``game`` (OpenSpiel), ``envs`` (stable-baselines3), ``agents`` (OpenSpiel's bots), ``arena``
 (matplotlib, Ray), ``train`` (PyTorch, matplotlib) and ``cli``.

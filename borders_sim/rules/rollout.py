@@ -18,7 +18,7 @@ from numba import njit
 from .._compile.batch import run_chunks
 from .._compile.notice import compile_notice
 from .actions import PHASE_LO
-from .args import as_int, as_seed, as_seed_array
+from ..args import as_int, as_seed, as_seed_array
 from .config import GameConfig
 from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
 from .._compile.jit import kernel
@@ -68,7 +68,7 @@ def random_games(states: np.ndarray, seeds: np.ndarray, max_steps: int,
 
 def policy_seeds(seeds: np.ndarray) -> np.ndarray:
     """uint64 policy seeds for games dealt from ``seeds`` (a seed array,
-    :func:`~.args.as_seed_array`): a splitmix64 hash of each seed with a different offset than
+    :func:`~borders_sim.args.as_seed_array`): a splitmix64 hash of each seed with a different offset than
     the deal's, so the random policy of a game is not its deal stream."""
     x = as_seed_array(seeds) ^ np.uint64(0x5851F42D4C957F2D)
     with np.errstate(over="ignore"):
@@ -97,7 +97,7 @@ def _prepare() -> None:
 
 def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` fresh states dealt from seeds ``first_seed .. first_seed + count - 1`` (a run
-    of seeds, :func:`~.args.as_seed`) and their policy seeds (uint64)."""
+    of seeds, :func:`~borders_sim.args.as_seed`) and their policy seeds (uint64)."""
     count = as_int(count, "count", lo=0)
     first_seed = as_seed(first_seed, "first_seed", span=max(count, 1))
     if not _prepared:
@@ -111,7 +111,7 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
     """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`, game ``i``
-    with the policy seed ``seeds[i]`` (a seed array, :func:`~.args.as_seed_array`); returns the
+    with the policy seed ``seeds[i]`` (a seed array, :func:`~borders_sim.args.as_seed_array`); returns the
     decisions per game (int64). Argument types are fixed so one compiled version serves all.
 
     Raises:

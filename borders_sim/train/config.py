@@ -17,7 +17,7 @@ from typing import Any
 from ..agents.network import MAX_HIDDEN, Policy
 from ..agents.policies import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
-from ..rules.args import as_bool, as_choice, as_float, as_int, as_seed
+from ..args import as_bool, as_choice, as_float, as_int, as_seed
 from ..rules.observation import OBS_SIZE
 from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
@@ -185,7 +185,7 @@ class TrainConfig:
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def check(self) -> None:
-        """Check every setting (:mod:`borders_sim.rules.args`'s rules), then that the run fits
+        """Check every setting (:mod:`borders_sim.args`'s rules), then that the run fits
         in the machine's memory (:meth:`memory_estimate`), before anything is allocated.
 
         Raises:

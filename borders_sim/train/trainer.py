@@ -89,7 +89,7 @@ import torch
 
 from .. import __version__
 from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
-from ..rules.args import as_bool
+from ..args import as_bool
 from .config import TrainConfig
 from .imitate import CloneStats, clone
 from .league import RECENT_GAMES
