@@ -171,14 +171,21 @@ def test_next_step_plays_the_same_games_as_same_step_with_the_final_obs_inserted
     assert ends >= 6
 
 
-def test_a_finished_slot_ignores_any_action_of_the_action_space():
-    env = TrainingEnv(4, opponents=POOL, seed=2)
-    obs, infos = env.reset()
-    rng = np.random.default_rng(0)
-    terms = np.zeros(4, dtype=bool)
+def until_a_game_ends(env: TrainingEnv, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+    """Random legal actions from a reset until some slot's game ends: that step's
+    ``terminated`` and infos."""
+    _, infos = env.reset()
+    terms = np.zeros(env.num_envs, dtype=bool)
     while not terms.any():
         actions = np.array([legal_choice(rng, m) for m in infos["action_mask"]])
-        obs, rewards, terms, _, infos = env.step(actions)
+        _, _, terms, _, infos = env.step(actions)
+    return terms, infos
+
+
+def test_a_finished_slot_ignores_any_action_of_the_action_space():
+    env = TrainingEnv(4, opponents=POOL, seed=2)
+    rng = np.random.default_rng(0)
+    terms, infos = until_a_game_ends(env, rng)
     k = int(np.flatnonzero(terms)[0])
     pending = env.state_arrays()
     legal = np.array([legal_choice(rng, m) for m in infos["action_mask"]])
@@ -204,12 +211,8 @@ def test_a_finished_slot_ignores_any_action_of_the_action_space():
 
 def test_state_arrays_continue_a_pending_autoreset_exactly():
     a = TrainingEnv(3, opponents=POOL, seed=4)
-    obs, infos = a.reset()
     rng = np.random.default_rng(5)
-    terms = np.zeros(3, dtype=bool)
-    while not terms.any():
-        actions = np.array([legal_choice(rng, m) for m in infos["action_mask"]])
-        obs, rewards, terms, _, infos = a.step(actions)
+    until_a_game_ends(a, rng)
     saved = a.state_arrays()
     assert saved["_autoreset"].any()
     b = TrainingEnv(3, opponents=POOL, seed=4)
