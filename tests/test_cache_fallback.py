@@ -25,6 +25,9 @@ from pathlib import Path
 import pytest
 
 import borders_sim
+from borders_sim._compile.shipped import SHIPPED_DIR
+
+pytestmark = pytest.mark.slow  # each case starts processes that compile kernels
 
 PACKAGE = Path(borders_sim.__file__).parent
 CHILD = """
@@ -66,10 +69,11 @@ def read_only_runner(tmp_path: Path, read_only: list[Path]):
 
 @pytest.fixture
 def install(tmp_path):
-    """A copy of the package in ``site`` (sources only), a home and a temporary dir."""
+    """A copy of the package in ``site`` (sources only: no cache, no shipped kernels), a home
+    and a temporary dir."""
     site = tmp_path / "site"
     shutil.copytree(PACKAGE, site / "borders_sim",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", SHIPPED_DIR))
     for name in ("home", "tmp"):
         (tmp_path / name).mkdir()
     env = {k: v for k, v in os.environ.items()

@@ -297,6 +297,7 @@ def test_engine_error_is_a_runtime_error():
 
 
 # --- the fuzzer ----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_mutated_dicts_load_cleanly_or_are_refused():
     """Real dicts mutated in one place: refused with a ValueError, or played to the end with
     every invariant, reloading along the way; no hang, no crash."""
@@ -308,6 +309,7 @@ def test_mutated_dicts_load_cleanly_or_are_refused():
     assert result["accepted"] >= count // 20, summary  # the fuzzer does reach play
 
 
+@pytest.mark.slow
 def test_mutated_research_positions_load_cleanly_or_are_refused():
     """The same for ``Game.from_dict(d, reachable=False)``, which accepts more of the mutated
     dicts (research positions) and must play each to the end as cleanly, reloading the same

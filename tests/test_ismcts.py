@@ -38,7 +38,8 @@ def play(config: GameConfig, seed: int, searcher: int, max_decisions: int | None
     return taken
 
 
-@pytest.mark.parametrize("n", range(3, 9))
+@pytest.mark.parametrize("n", [3, 4, 5] + [pytest.param(n, marks=pytest.mark.slow)
+                                            for n in (6, 7, 8)])
 def test_legal_actions_over_whole_games(n):
     flags = [{}, {"action_cards": False}, {"first_inspector": "random"},
              {"accept_commits": False}, {"haggling": "gold_only"}, {"bounty_goods": True}][n - 3]

@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import borders_sim
 from borders_sim._compile.cache import (STAMP, cache_dir, dependency_files, kernel_files,
                                       sync_kernel_cache)
@@ -37,6 +39,7 @@ def _g_in_a_new_process(tmp_path: Path, module: str) -> str:
     return done.stdout.strip() or done.stderr
 
 
+@pytest.mark.slow
 def test_an_edit_in_one_file_clears_the_cached_kernels_of_another(tmp_path):
     """A caller compiled against an old callee (another file) must not be loaded again."""
     pkg = tmp_path / "pkg"
@@ -67,6 +70,7 @@ def test_the_digest_covers_the_modules_kernels_import():
             "rules/engine.py", "envs/vector.py"} <= deps
 
 
+@pytest.mark.slow
 def test_an_edit_of_an_imported_constant_clears_the_kernels_that_use_it(tmp_path):
     """A module without kernels, imported relatively from a subpackage: editing its constant
     must clear the cached kernel that folded the old value in."""

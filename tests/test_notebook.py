@@ -51,6 +51,7 @@ def table_bots(text: str) -> list[str]:
     return [row.split("|")[1].strip() for row in rows[2:]]
 
 
+@pytest.mark.slow
 def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
     nbclient = pytest.importorskip("nbclient")
     kernelspec = pytest.importorskip("ipykernel.kernelspec")

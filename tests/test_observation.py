@@ -232,7 +232,8 @@ def test_visible_changes_change_the_observation(n, seed, steps, viewer, kind, sa
     assert not np.array_equal(observe(game, viewer), before), f"kind {kind} is not shown"
 
 
-@pytest.mark.parametrize("n", PLAYERS)
+@pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.slow) if n >= 7 else n
+                               for n in PLAYERS])
 @settings(max_examples=10, deadline=None)
 @given(seed=hst.integers(0, 10**6), steps=hst.integers(0, 900), viewer=hst.integers(0, 7))
 def test_sampled_worlds_look_the_same_and_play_to_the_end(n, seed, steps, viewer):

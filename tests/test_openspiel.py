@@ -313,7 +313,8 @@ SIM_GAMES = {3: {}, 4: {"reward": "margin"}, 5: {"reward": "score"},
              8: {"reward": "score"}}
 
 
-@pytest.mark.parametrize("players", sorted(SIM_GAMES))
+@pytest.mark.parametrize("players", [pytest.param(n, marks=pytest.mark.slow) if n >= 6 else n
+                                     for n in sorted(SIM_GAMES)])
 def test_random_sim_test(players):
     pyspiel.random_sim_test(load(players=players, seed=players, **SIM_GAMES[players]),
                             num_sims=1, serialize=True, verbose=False)
@@ -350,7 +351,7 @@ def ismcts_bot(game, sims: int, seed: int, evaluator=None):
                             use_observation_string=True)
 
 
-@pytest.mark.parametrize("players", [3, 5, 8])
+@pytest.mark.parametrize("players", [3, 5, pytest.param(8, marks=pytest.mark.slow)])
 def test_openspiel_ismcts_plays_a_whole_game(players):
     game = load(players=players)
     bots = [ismcts_bot(game, 2, 0)] + \

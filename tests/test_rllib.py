@@ -82,10 +82,12 @@ def rl():
 
 @pytest.fixture(scope="module")
 def ray_local(rl):
-    """A small local Ray instance for the PPO tests."""
+    """A small local Ray instance for the PPO tests, its workers on the package under test."""
     import ray
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             ignore_reinit_error=True)
+
+    from borders_sim.arena.ray_backend import local_cluster_kwargs
+    ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
+             **local_cluster_kwargs(2))
     yield ray
     ray.shutdown()
 

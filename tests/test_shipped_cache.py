@@ -34,6 +34,8 @@ from borders_sim._compile.shipped import MANIFEST, SHIPPED_DIR
 
 from .test_cache_fallback import read_only_runner
 
+pytestmark = pytest.mark.slow  # each case starts processes that compile kernels
+
 PACKAGE = Path(borders_sim.__file__).parent
 USE = """
 import numpy as np

@@ -179,6 +179,7 @@ def ray_cluster():
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_backend_equals_the_local_backend(ray_cluster):
     """On a local 2-CPU cluster, compiled and Python chunks as Ray tasks."""
     n = 5

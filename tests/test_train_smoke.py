@@ -17,6 +17,7 @@ torch.set_num_threads(1)
 GAMES = 400
 
 
+@pytest.mark.slow
 def test_a_short_run_beats_three_honest_bots(tmp_path):
     config = TrainConfig(opponents=("honest", "bluffer", "collector"), num_envs=64, steps=64,
                          max_updates=24, minutes=30.0, seed=2, eval_every=0, snapshots=0,

@@ -111,13 +111,33 @@ def _answers_grpc(connection: socket.socket) -> bool:
     return True
 
 
+def _import_from(root: str) -> Callable[[], None]:
+    """A Ray worker set-up hook importing ``borders_sim`` from ``root``. A closure, so that Ray
+    ships it by value (a module function would be imported by name, from the wrong place)."""
+    def hook() -> None:
+        import sys
+        sys.path.insert(0, root)
+        try:
+            import borders_sim  # noqa: F401  (kept in sys.modules: later imports find it)
+        finally:
+            sys.path.remove(root)
+    return hook
+
+
 def local_cluster_kwargs(num_cpus: int | None = None) -> dict:
     """``ray.init`` arguments of a local cluster with ``num_cpus`` CPUs (default all cores)
-    whose workers import this very ``borders_sim`` (a source checkout included)."""
-    root = str(Path(__file__).resolve().parents[1])
+    whose workers import this very ``borders_sim`` (a source checkout included).
+
+    Ray puts the driver's working directory first on every worker's ``sys.path`` (after any
+    set-up hook has run), so a driver run inside a source checkout with the package installed
+    elsewhere would have workers import the checkout (and compile its kernels) while the
+    driver uses the install. The workers' set-up hook imports this package first; the
+    ``PYTHONPATH`` also names its directory, for the processes the workers start."""
+    root = str(Path(__file__).resolve().parents[2])
     pythonpath = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     return {"num_cpus": num_cpus or os.cpu_count() or 1,
-            "runtime_env": {"env_vars": {"PYTHONPATH": pythonpath}}}
+            "runtime_env": {"env_vars": {"PYTHONPATH": pythonpath},
+                            "worker_process_setup_hook": _import_from(root)}}
 
 
 def start_ray(address: str | None, num_cpus: int | None) -> bool:

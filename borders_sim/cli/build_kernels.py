@@ -21,11 +21,21 @@ The target (``BORDERS_SIM_KERNEL_TARGET``):
 
 ``BORDERS_SIM_BUILD_KERNELS=0`` skips the step (the package then compiles on first use, as a
 source checkout does); editable installs skip it anyway.
+
+A build keeps a copy of what it compiled in a per-user build cache (``BORDERS_SIM_BUILD_CACHE``,
+default ``$XDG_CACHE_HOME/borders_sim/wheel-kernels`` or ``~/.cache/borders_sim/wheel-kernels``;
+``0`` turns it off), under a key of everything the compiled code depends on: the digest of the
+kernel sources, numba's and Python's versions, the target and the numba settings that change the
+code. A later build of the same sources for the same target (``pip install ".[test]"`` after
+``pip install .``) copies those files instead of compiling again; the manifest is checked on
+import as for any build (:mod:`borders_sim._compile.shipped`). The last :data:`KEEP` builds
+are kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -38,6 +48,9 @@ from pathlib import Path
 
 TARGET_ENV = "BORDERS_SIM_KERNEL_TARGET"
 SKIP_ENV = "BORDERS_SIM_BUILD_KERNELS"
+CACHE_ENV = "BORDERS_SIM_BUILD_CACHE"
+#: How many builds the build cache keeps (the most recently used).
+KEEP = 3
 #: The x86-64 level of a ``portable`` build.
 PORTABLE = "x86-64"
 PREFIX = "borders_sim build: "
@@ -63,12 +76,76 @@ def target_settings(target: str) -> dict[str, str]:
     return {"NUMBA_CPU_NAME": target, "NUMBA_CPU_FEATURES": ""}
 
 
+def build_cache_dir() -> Path | None:
+    """The build cache (module docstring); None when ``BORDERS_SIM_BUILD_CACHE=0``."""
+    chosen = os.environ.get(CACHE_ENV, "").strip()
+    if chosen.lower() in ("0", "false", "no"):
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "borders_sim" / "wheel-kernels"
+
+
+def build_key(package_dir: Path, target: str) -> str:
+    """The build cache's key of compiling ``package_dir`` for ``target`` in this environment:
+    a digest of the sources, numba, Python, the target (with this machine's CPU for a native
+    build) and the numba settings that change the code."""
+    import numba
+
+    from .._compile import cache, shipped
+    what = {"format": shipped.FORMAT, "digest": cache.package_digest(package_dir),
+            "numba": numba.__version__, "python": shipped.python_tag(), "target": target,
+            "cpu": list(shipped.process_target()) if target == "native" else None,
+            "flags": shipped.code_flags()}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _reuse(package_dir: Path, cached: Path) -> bool:
+    """Copy a cached build's ``_kernels`` into ``package_dir``; False if there is none."""
+    from .._compile import shipped
+    if not (cached / shipped.MANIFEST).is_file():
+        return False
+    out = package_dir / shipped.SHIPPED_DIR
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(cached, out)
+    os.utime(cached)  # most recently used
+    return True
+
+
+def _keep(package_dir: Path, cache_root: Path, key: str) -> None:
+    """Store ``package_dir``'s ``_kernels`` under ``key`` and drop all but the last
+    :data:`KEEP` builds; a cache that cannot be written is skipped with a note."""
+    from .._compile import shipped
+    try:
+        cache_root.mkdir(parents=True, exist_ok=True)
+        if (cache_root / key).exists():  # another build stored the same key meanwhile
+            return
+        tmp = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=cache_root))
+        shutil.copytree(package_dir / shipped.SHIPPED_DIR, tmp / "kernels")
+        os.replace(tmp / "kernels", cache_root / key)
+        shutil.rmtree(tmp, ignore_errors=True)
+        builds = sorted((p for p in cache_root.iterdir() if not p.name.startswith(".")),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in builds[KEEP:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as err:
+        _say(f"the build cache {cache_root} could not be written ({err}); the next build "
+             f"compiles again")
+
+
 def build(package_dir: Path, target: str, jobs: int | None = None) -> float:
-    """Compile the kernels of ``package_dir`` for ``target`` into its ``_kernels/``; returns
-    the seconds it took. Runs the compilation in a child process (numba reads its settings
-    when it starts)."""
+    """Compile the kernels of ``package_dir`` for ``target`` into its ``_kernels/``, or copy
+    them from the build cache; returns the seconds it took. Runs the compilation in a child
+    process (numba reads its settings when it starts)."""
     package_dir = package_dir.resolve()
     t0 = time.perf_counter()
+    cache_root = build_cache_dir()
+    key = build_key(package_dir, target) if cache_root is not None else ""
+    if cache_root is not None and _reuse(package_dir, cache_root / key):
+        _say(f"kernels copied from the build cache {cache_root / key} (a build of the same "
+             f"sources for the same target; {CACHE_ENV}=0 compiles instead)")
+        return time.perf_counter() - t0
     with tempfile.TemporaryDirectory(prefix="borders_sim-build-") as tmp:
         env = {k: v for k, v in os.environ.items()
                if k not in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
@@ -81,6 +158,8 @@ def build(package_dir: Path, target: str, jobs: int | None = None) -> float:
                 str(package_dir)] + (["--jobs", str(jobs)] if jobs else [])
         # cwd: the build's copy is the first borders_sim on the path, not a source tree here
         subprocess.run(argv, env=env, cwd=str(package_dir.parent), check=True)
+    if cache_root is not None:
+        _keep(package_dir, cache_root, key)
     return time.perf_counter() - t0
 
 
@@ -144,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         _compile_here(args.package_dir.resolve(), args.jobs)
         return 0
     seconds = build(args.package_dir, os.environ.get(TARGET_ENV, "native"), args.jobs)
-    _say(f"kernels compiled in {seconds:.0f} s")
+    _say(f"kernels ready in {seconds:.0f} s")
     return 0
 
 

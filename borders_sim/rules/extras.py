@@ -29,7 +29,8 @@ TORCH_PIN = "torch==2.13.0"
 #: The extras of ``pyproject.toml`` (``[project.optional-dependencies]``) and what each
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "test": ("pytest", "hypothesis", "matplotlib", "nbclient", "nbformat", "ipykernel"),
+    "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
+             "ipykernel"),
     "plot": ("matplotlib",),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
