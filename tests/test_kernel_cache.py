@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import borders_sim
-from borders_sim._compile.cache import (STAMP, cache_dir, dependency_files, kernel_files,
-                                      sync_kernel_cache)
+from borders_sim._compile.cache import (STAMP, cache_dir, dependency_files, imported_files,
+                                        kernel_files, sync_kernel_cache)
 
 PACKAGE = Path(borders_sim.__file__).parent
 
@@ -68,6 +68,36 @@ def test_the_digest_covers_the_modules_kernels_import():
             for p in dependency_files(PACKAGE, kernel_files(PACKAGE))}
     assert {"rules/actions.py", "rules/state.py", "_compile/rowcopy.py", "_compile/jit.py",
             "rules/engine.py", "envs/vector.py"} <= deps
+
+
+def test_import_statements_are_read_in_every_form(tmp_path):
+    """The import scan (text, not a parse): relative and absolute, a parenthesised list over
+    lines with a comment, ``import pkg.mod as m``, submodules named in a ``from`` list, an
+    import inside a function; a docstring's example and other packages are not imports."""
+    pkg = tmp_path / "pkg"
+    for name in ("a", "b", "c", "d", "e", "f", "sub/g", "sub/h", "doc"):
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / f"{name}.py").write_text("X = 1\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    source = pkg / "sub" / "main.py"
+    source.write_text(textwrap.dedent('''
+        """Example: from ..doc import X"""
+        import numpy as np
+        from os import path
+        from ..a import X
+        from pkg.b import X as Y
+        from .. import (c,  # a comment
+                        d)
+        import pkg.e as e
+        from . import g
+        def f():
+            from .h import X
+            return X
+        from pkg import f
+        '''))
+    found = {p.relative_to(pkg).as_posix() for p in imported_files(source, pkg)}
+    assert found == {"a.py", "b.py", "c.py", "d.py", "e.py", "f.py", "sub/g.py", "sub/h.py",
+                     "sub/__init__.py"}
 
 
 @pytest.mark.slow

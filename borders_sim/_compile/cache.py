@@ -33,7 +33,6 @@ left alone.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import re
@@ -67,38 +66,45 @@ def _module_file(package_dir: Path, parts: list[str]) -> Path | None:
     return None
 
 
+# import statements, read as text (parsing every module costs half a second at each import):
+# ``from .x import (a, b)`` over several lines included; docstrings are cut out first (their
+# examples import what the module does not; a match left in a string could only add a module
+# to the digest, never leave one out).
+_DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)",
+                   re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.MULTILINE)
+
+
+def _names(clause: str) -> list[str]:
+    """The imported names of an import clause (``a as b, c`` or a parenthesised list)."""
+    text = re.sub(r"#[^\n]*", "", clause).strip().strip("()")
+    return [part.split()[0] for part in text.replace("\\", " ").split(",") if part.split()]
+
+
 def imported_files(source: Path, package_dir: Path) -> set[Path]:
     """The package's own modules that ``source`` imports, relatively (``from .actions import
     NUM_ACTIONS``) or by the package's name: their constants, intrinsics and helpers are
     compiled into ``source``'s kernels as much as its own code is."""
     here = list(source.relative_to(package_dir).parent.parts)
-    found: set[Path] = set()
-    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                if node.level - 1 > len(here):
-                    continue  # above the package
-                base = here[:len(here) - (node.level - 1)]
-            elif node.module and node.module.split(".")[0] == package_dir.name:
-                base = []
-            else:
-                continue
-            module = (node.module or "").split(".") if node.module else []
-            if not node.level:
-                module = module[1:]
-            parts = base + module
-            names = [parts + [alias.name] for alias in node.names]  # submodules, if any
-        elif isinstance(node, ast.Import):
-            names = [alias.name.split(".")[1:] for alias in node.names
-                     if alias.name.split(".")[0] == package_dir.name]
-            parts = None
+    text = _DOCSTRING.sub("", source.read_text(encoding="utf-8"))
+    wanted: list[list[str]] = []
+    for dots, module, clause in _FROM.findall(text):
+        parts = module.split(".") if module else []
+        if dots:
+            if len(dots) - 1 > len(here):
+                continue  # above the package
+            base = here[:len(here) - (len(dots) - 1)]
+        elif parts[:1] == [package_dir.name]:
+            base, parts = [], parts[1:]
         else:
             continue
-        for module_parts in ([parts] if parts is not None else []) + names:
-            path = _module_file(package_dir, module_parts)
-            if path is not None:
-                found.add(path)
-    return found
+        wanted.append(base + parts)
+        wanted.extend(base + parts + [name] for name in _names(clause))  # submodules, if any
+    for clause in _IMPORT.findall(text):
+        wanted.extend(name.split(".")[1:] for name in _names(clause)
+                      if name.split(".")[0] == package_dir.name)
+    return {path for parts in wanted if (path := _module_file(package_dir, parts)) is not None}
 
 
 def dependency_files(package_dir: Path, files: list[Path]) -> list[Path]:
