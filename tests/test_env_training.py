@@ -146,7 +146,7 @@ def test_dense_rewards_sum_to_the_terminal_reward(reward):
 
 
 def test_external_members_come_back_to_python():
-    env = TrainingEnv(6, opponents=("honest", "outside"), weights=[0, 1], seed=2)
+    env = TrainingEnv(6, opponents=("honest", "external:outside"), weights=[0, 1], seed=2)
     assert env.external == (1,)
     obs, infos = env.reset()
     rng = np.random.default_rng(0)
@@ -160,6 +160,15 @@ def test_external_members_come_back_to_python():
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
         obs, rewards, terms, _, infos = env.step(actions)
     assert seen_learner > 0 and seen_outside > 2 * seen_learner
+
+
+@pytest.mark.parametrize("member", ["honset", "outside", "external:", "", "ismcts"])
+def test_an_unknown_member_name_is_refused_with_the_known_ones(member):
+    """A typo is an error naming it and the vocabulary, never an external seat."""
+    with pytest.raises(ValueError) as err:
+        TrainingEnv(2, opponents=("honest", member))
+    text = str(err.value)
+    assert repr(member) in text and "bluffer" in text and "external:NAME" in text
 
 
 def test_network_members_play_in_the_kernel(tmp_path):

@@ -145,7 +145,7 @@ def transitions(env: TrainingEnv, steps: int, seed: int) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("pool, dense, steps", [(POOL, False, 500),
-                                               (("honest", "outside"), True, 2000)],
+                                               (("honest", "external:outside"), True, 2000)],
                          ids=["compiled", "external-dense"])
 def test_next_step_plays_the_same_games_as_same_step_with_the_final_obs_inserted(pool, dense,
                                                                                  steps):

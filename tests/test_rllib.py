@@ -166,7 +166,7 @@ def test_the_training_vector_env_batches_the_dict(rl):
     assert np.all(obs["action_mask"][terminated] == 1.0)  # NEXT_STEP: the ended game's row
     rl.check_env(env)
     with pytest.raises(ValueError, match="compiled opponents only"):
-        rl.TrainingVectorEnv({"num_envs": 2, "opponents": ["honest", "someone"]})
+        rl.TrainingVectorEnv({"num_envs": 2, "opponents": ["honest", "external:someone"]})
     with pytest.raises(ValueError, match="next_step"):
         rl.TrainingVectorEnv({"num_envs": 2, "autoreset_mode": "same_step"})
 

@@ -48,4 +48,4 @@ def test_episodes_report_their_last_observation():
 
 def test_external_opponents_are_refused():
     with pytest.raises(ValueError, match="compiled opponents only"):
-        SB3VecEnv(2, opponents=("honest", "someone"))
+        SB3VecEnv(2, opponents=("honest", "external:someone"))

@@ -9,8 +9,11 @@ of opponents drawn per game from a *pool* of members. A member is either
   and the rest of :func:`~borders_sim.agents.network.parse_net_spec`), or a
   :class:`~borders_sim.agents.network.NetPlayer` (any policy network, e.g. a frozen snapshot
   of the learner, at a temperature); or
-* an *external* member (any other name): its decisions come back to Python like the learner's,
-  and the caller plays them in the same batch.
+* an *external* member, named ``"external:NAME"`` (:data:`EXTERNAL_PREFIX`): its decisions come
+  back to Python like the learner's, and the caller plays them in the same batch.
+
+Any other name is refused with the known ones, so a typo (``"honset"``) is an error, not a seat
+handed back to a caller that does not expect it.
 
 So one :meth:`TrainingEnv.step` applies one action per game (for the seat whose decision was
 pending), plays every compiled seat until the next external decision, and returns that
@@ -127,6 +130,8 @@ from .vector import derived_seed
 
 #: ``kinds`` entry of a seat played outside the kernel (the learner, an external member).
 EXTERNAL = -1
+#: The prefix of an external member's name in a pool (``"external:ismcts"``).
+EXTERNAL_PREFIX = "external:"
 #: ``members`` entries: the learner's seat, and a seat past the player count.
 LEARNER, NO_SEAT = -1, -2
 #: Stream index of the lineup draw, apart from the deal's and the bots' streams.
@@ -326,8 +331,9 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         opponents: the pool's members, a list in order (their indices are
             ``infos["member"]``; one member is a list of one, ``["honest"]``): compiled bot
             names, network specs (``"ppo"``, ``"ppo@PATH"``, ...) and
-            :class:`~borders_sim.agents.network.NetPlayer` objects are played in the kernel, any
-            other name is an external member that the caller plays (module docstring).
+            :class:`~borders_sim.agents.network.NetPlayer` objects are played in the kernel;
+            ``"external:NAME"`` is an external member that the caller plays (module
+            docstring); any other name is refused.
         weights: the chance of each member per game (a list of finite non-negative numbers,
             normalised; default uniform); :meth:`set_weights` changes it for the games dealt
             afterwards.
@@ -763,11 +769,15 @@ def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
         if isinstance(m, NetPlayer):
             kinds.append(BOT_NET + nets)
             nets += 1
-        elif isinstance(m, str) and m:
-            kinds.append(COMPILED_BOTS.index(m) if m in COMPILED_BOTS else EXTERNAL)
+        elif isinstance(m, str) and m in COMPILED_BOTS:
+            kinds.append(COMPILED_BOTS.index(m))
+        elif isinstance(m, str) and m.startswith(EXTERNAL_PREFIX) and m != EXTERNAL_PREFIX:
+            kinds.append(EXTERNAL)
         else:
-            raise ValueError(f"a pool member is a bot name, a network spec or a NetPlayer, "
-                             f"got {shown(m)}")
+            raise ValueError(f"opponent {shown(m)} is not a pool member: a member is a compiled "
+                             f"bot ({', '.join(COMPILED_BOTS)}), a network spec ('ppo', "
+                             f"'ppo:argmax', 'ppo@PATH', ...), a NetPlayer, or "
+                             f"'{EXTERNAL_PREFIX}NAME' for a member the caller plays")
         players.append(m)
     return np.array(kinds, dtype=np.int64), players
 
