@@ -3,6 +3,7 @@ repeatability, and the command line. Needs torch (the ``rl`` extra)."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -355,3 +356,28 @@ def test_a_mixed_table_counts_for_each_member_at_it(tmp_path):
     row = trainer.step()
     assert row["games"] > 0 and trainer.league.games.sum() > row["games"]
     assert 0 <= row["win_share"] <= 1
+
+
+def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
+    """The learner's update rule behind the Algorithm interface: a second PPO rule restored
+    from the first's state after one update makes the same next update."""
+    from borders_sim.train.algorithm import Algorithm
+    from borders_sim.train.ppo import PPO
+    config = TrainConfig(num_envs=3, steps=4, hidden=(8, 8), max_updates=10)
+    model = PolicyValueNet((8, 8))
+    rule = PPO(model, config, seed=3)
+    assert {"update", "reset", "state", "restore"} <= {m for m in dir(Algorithm)
+                                                        if not m.startswith("_")}
+    assert all(callable(getattr(rule, m)) for m in ("update", "reset", "state", "restore"))
+    r = rollout()
+    rule.update(r, torch.zeros(3), 0)
+    twin_model = PolicyValueNet((8, 8))
+    twin_model.load_state_dict(model.state_dict())
+    twin = PPO(twin_model, config, seed=99)
+    saved = io.BytesIO()
+    torch.save(rule.state(), saved)  # as a checkpoint keeps it
+    saved.seek(0)
+    twin.restore(torch.load(saved, weights_only=True))
+    assert rule.update(r, torch.zeros(3), 1) == twin.update(r, torch.zeros(3), 1)
+    for a, b in zip(model.parameters(), twin_model.parameters()):
+        assert torch.equal(a, b)

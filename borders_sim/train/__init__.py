@@ -9,7 +9,8 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
   output directory (``policy.npz``, checkpoints, the learning curve); ``borders-sim train`` on
   the command line.
 * :mod:`.league`: the pool of opponents and how often each is met.
-* :mod:`.ppo`: the rollout storage, GAE and the clipped update.
+* :mod:`.ppo`: the rollout storage, GAE and the clipped update (:class:`~.ppo.PPO`), the
+  update rule of :mod:`.learner` behind the interface of :mod:`.algorithm`.
 * :mod:`.model`: the policy-value network for the update, and its export to a policy file
   (played without torch by the compiled network, :mod:`borders_sim.agents.network`).
 * :mod:`.acting`: the learner's actions during a rollout, drawn by that compiled network.

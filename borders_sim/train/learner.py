@@ -1,8 +1,9 @@
 """One masked-PPO learner and its games: what the trainer's main agent and its main exploiter
 each are (:mod:`.trainer`).
 
-A :class:`Learner` holds the policy-value network (:mod:`.model`), its Adam optimizer and the
-generator of its minibatch shuffles, the compiled training env of its opponents
+A :class:`Learner` holds the policy-value network (:mod:`.model`), its update rule (an
+:class:`~.algorithm.Algorithm`: :class:`~.ppo.PPO`, with its optimizer and the generator of its
+minibatch shuffles), the compiled training env of its opponents
 (:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.ppo`) and the
 compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
 rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
@@ -25,7 +26,8 @@ from ..envs.training import TrainingEnv
 from .acting import CompiledActor
 from .config import TrainConfig
 from .model import PolicyValueNet
-from .ppo import Rollout, UpdateStats, ppo_update
+from .algorithm import Algorithm
+from .ppo import PPO, Rollout, UpdateStats
 
 
 def to_tensor(a: np.ndarray) -> torch.Tensor:
@@ -81,8 +83,7 @@ class Learner:
                  seed: int) -> None:
         c = self.config = config
         self.model = model
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
-        self.generator = torch.Generator().manual_seed(seed)
+        self.algorithm: Algorithm = PPO(model, config, seed)
         self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
                                weights=weights, mixed=c.mixed, deviator=c.deviator,
                                reward=c.reward, dense=c.dense,
@@ -125,18 +126,12 @@ class Learner:
         """One PPO update from the last rollout (``update``: the updates made before it, for
         the learning-rate schedule; ``anchor``: the KL penalty's network, if any); the actor
         plays the new weights from then on."""
-        c = self.config
         t0 = time.perf_counter()
-        if c.anneal_lr and c.max_updates:
-            frac = 1.0 - update / c.max_updates
-            self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
         device = self.model.inv_scale.device
         with torch.no_grad():
             _, last_value = self.model(torch.from_numpy(self.obs).to(device),
                                        torch.from_numpy(self.infos["action_mask"]).to(device))
-        adv, returns = self.rollout.advantages(last_value.cpu(), c.ppo)
-        stats = ppo_update(self.model, self.optimizer, self.rollout, adv, returns, c.ppo,
-                           self.generator, anchor)
+        stats = self.algorithm.update(self.rollout, last_value.cpu(), update, anchor)
         self.actor.load(self.model)
         self.clock.add("update", t0)
         return stats
@@ -145,8 +140,7 @@ class Learner:
         """Start learning anew from ``start``'s weights (value head included) with a fresh
         optimizer; the games in flight go on."""
         self.model.load_state_dict(start.state_dict())
-        c = self.config
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, eps=1e-5)
+        self.algorithm.reset()
         self.actor.load(self.model)
 
     def state(self) -> dict:
@@ -156,8 +150,8 @@ class Learner:
         networks = {int(m): {**{name: to_tensor(value) for name, value in vars(p.policy).items()
                                 if name != "meta"}, "meta": json.dumps(p.policy.meta)}
                     for m, p in self.env.network_members().items()}
-        return {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                "generator": self.generator.get_state(), "actor": to_tensor(self.actor.state()),
+        return {"model": self.model.state_dict(), **self.algorithm.state(),
+                "actor": to_tensor(self.actor.state()),
                 "env": {name: to_tensor(a) for name, a in self.env.state_arrays().items()},
                 "obs": to_tensor(self.obs), "learner_steps": self.learner_steps,
                 "networks": networks}
@@ -170,8 +164,7 @@ class Learner:
                 malformed state raises what reading it raises (``KeyError``, ``TypeError``).
         """
         self.model.load_state_dict(state["model"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.generator.set_state(state["generator"])
+        self.algorithm.restore(state)
         self.actor.restore(to_array(state["actor"], self.actor.state(), "actor"))
         self.actor.load(self.model)
         for m, saved in state["networks"].items():

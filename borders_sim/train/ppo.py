@@ -1,5 +1,10 @@
 """Masked PPO: the rollout storage, generalised advantage estimation and the clipped update.
 
+:class:`PPO` is the update rule of a :class:`~.learner.Learner`, behind the small interface
+:class:`~.algorithm.Algorithm` (update from a rollout, checkpoint state, reset) that another
+update rule would implement; :func:`ppo_update` is its step, a pure function of the network,
+the optimizer, the rollout and the settings.
+
 The algorithm is PPO with clipping (Schulman et al., 2017) as CleanRL writes it, with the legal
 mask applied to the logits (illegal actions get :data:`~.model.MASKED_LOGIT`, so they have
 probability 0 and no gradient). Every decision of the training env is the learner's (its
@@ -28,7 +33,7 @@ import torch
 
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE
-from .config import PPOSettings
+from .config import PPOSettings, TrainConfig
 from .model import PolicyValueNet, take
 
 
@@ -160,3 +165,41 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
             batches += 1
     means = totals / max(batches, 1)
     return UpdateStats(*map(float, means), skipped=skipped)
+
+
+class PPO:
+    """The PPO update of ``model`` with ``config``'s settings: its Adam optimizer, the generator
+    of its minibatch shuffles (seeded by ``seed``) and the learning-rate schedule
+    (:class:`~.algorithm.Algorithm`)."""
+
+    def __init__(self, model: PolicyValueNet, config: TrainConfig, seed: int) -> None:
+        self.model, self.config = model, config
+        self.optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def update(self, rollout: Rollout, last_value: torch.Tensor, update: int,
+               anchor: PolicyValueNet | None = None) -> UpdateStats:
+        """One update from ``rollout`` (``last_value``: the values of the decisions pending
+        after it; ``update``: the updates made before, for the learning-rate schedule;
+        ``anchor``: the KL penalty's network, if any)."""
+        c = self.config
+        if c.anneal_lr and c.max_updates:
+            frac = 1.0 - update / c.max_updates
+            self.optimizer.param_groups[0]["lr"] = c.lr * max(frac, 0.05)
+        adv, returns = rollout.advantages(last_value, c.ppo)
+        return ppo_update(self.model, self.optimizer, rollout, adv, returns, c.ppo,
+                          self.generator, anchor)
+
+    def reset(self) -> None:
+        """A fresh optimizer (the network's weights were replaced); the generator goes on."""
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.lr, eps=1e-5)
+
+    def state(self) -> dict:
+        """What a checkpoint keeps of the update rule: the optimizer's and the generator's
+        states."""
+        return {"optimizer": self.optimizer.state_dict(), "generator": self.generator.get_state()}
+
+    def restore(self, state: dict) -> None:
+        """Continue from :meth:`state` (extra keys are ignored)."""
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.generator.set_state(state["generator"])
