@@ -174,8 +174,8 @@ class PPO:
 
     def __init__(self, model: PolicyValueNet, config: TrainConfig, seed: int) -> None:
         self.model, self.config = model, config
-        self.optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(seed)
+        self.reset()
 
     def update(self, rollout: Rollout, last_value: torch.Tensor, update: int,
                anchor: PolicyValueNet | None = None) -> UpdateStats:
@@ -191,7 +191,8 @@ class PPO:
                           self.generator, anchor)
 
     def reset(self) -> None:
-        """A fresh optimizer (the network's weights were replaced); the generator goes on."""
+        """A fresh optimizer (at the start, or once the network's weights were replaced); the
+        generator goes on."""
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.lr, eps=1e-5)
 
     def state(self) -> dict:
