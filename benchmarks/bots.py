@@ -8,7 +8,7 @@ Usage::
     python benchmarks/bots.py --players 4,8 --games 2000 --repeat 5
 
 For each player count and each bot of :data:`borders_sim.agents.COMPILED_BOTS` it times
-:func:`borders_sim.agents.play.run_bot_games` with every seat played by that bot (the ``random``
+:func:`borders_sim.batch.games.run_bot_games` with every seat played by that bot (the ``random``
 row is the baseline: the same harness, uniform over the legal actions), with one numba thread and
 with all of them: games/s and decisions/s. Every decision observes (writes the seat's
 observation vector) and then asks the policy, so the ``random`` row also shows the cost of the
@@ -35,12 +35,12 @@ import numpy as np  # noqa: E402
 
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.agents.play import run_bot_games  # noqa: E402
+from borders_sim.batch.games import run_bot_games  # noqa: E402
 from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
                                     player_counts, seed_arg, si)
 from borders_sim.cli.simulate import MAX_BATCH  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.rollout import make_batch  # noqa: E402
+from borders_sim.batch.rollouts import make_batch  # noqa: E402
 from borders_sim.rules.state import MAX_PLAYERS, PH_GAME_OVER  # noqa: E402
 
 MIXED = "mixed"

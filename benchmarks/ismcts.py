@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 
 from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.agents import REGISTRY, ISMCTSBot, make  # noqa: E402
-from borders_sim.agents.play import bot_seed  # noqa: E402
+from borders_sim.batch.seeds import bot_seed  # noqa: E402
 from borders_sim.envs import observe  # noqa: E402
 
 

@@ -9,7 +9,7 @@ For every pair of bots (A, B) it plays ``--games`` games with half the seats A a
 (odd seat counts: the extra seat alternates), the pattern rotated over the seats, and reports A's
 share of the wins (a shared win counts 1/k for each of the k winners; 50% is a draw between the
 two bots) with a 95% interval, and both bots' mean scores. A last table plays all bots together,
-rotated. Games are played by :func:`borders_sim.agents.play.run_bot_games` on all threads.
+rotated. Games are played by :func:`borders_sim.batch.games.run_bot_games` on all threads.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import numpy as np  # noqa: E402
 
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.agents.play import run_bot_games  # noqa: E402
+from borders_sim.batch.games import run_bot_games  # noqa: E402
 from borders_sim.cli.common import markdown_table  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.rollout import final_scores, make_batch  # noqa: E402
+from borders_sim.batch.rollouts import final_scores, make_batch  # noqa: E402
 from borders_sim.rules.state import MAX_PLAYERS  # noqa: E402
 
 

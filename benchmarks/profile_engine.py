@@ -7,7 +7,7 @@ Usage::
 
 Two parts, both on one thread:
 
-1. **Census.** The random-play loop of :func:`borders_sim.rules.rollout.play_random`, with
+1. **Census.** The random-play loop of :func:`borders_sim.batch.rollouts.play_random`, with
    :func:`~borders_sim.rules.engine.advance` written out so that it can count, per phase: the
    decisions a player takes, the forced moves the engine applies itself (``skip_forced``,
    P-0.3), the seeks that move on without a decision, and the legal actions per decision.
@@ -44,7 +44,7 @@ from borders_sim.rules import engine as E  # noqa: E402
 from borders_sim.rules.actions import PHASE_HI, PHASE_LO  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.piles import next_below  # noqa: E402
-from borders_sim.rules.rollout import make_batch, play_batch  # noqa: E402
+from borders_sim.batch.rollouts import make_batch, play_batch  # noqa: E402
 from borders_sim.rules.state import CFG_SKIP_FORCED, PH_GAME_OVER, PHASE_NAMES  # noqa: E402
 
 NUM_PHASES = len(PHASE_NAMES)

@@ -8,7 +8,7 @@ Usage::
 
 For each player count it measures, in one run on the same machine:
 
-* :func:`borders_sim.rules.rollout.random_games` (uniformly random legal play, ``prange`` over
+* :func:`borders_sim.batch.rollouts.random_games` (uniformly random legal play, ``prange`` over
   the games of a batch) with one numba thread and with all of them: games/s and decisions/s.
   States are dealt before the clock starts; each timed call plays a fresh copy of the same batch.
   The first call (compilation, or loading numba's cache) is timed apart and excluded;
@@ -46,7 +46,7 @@ from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
 from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
                                     player_counts, seed_arg, si)
 from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.rollout import make_batch, play_batch, random_games  # noqa: E402
+from borders_sim.batch.rollouts import make_batch, play_batch, random_games  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
 
 GOAL = 10e6  # decisions/s per core

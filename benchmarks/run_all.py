@@ -10,8 +10,8 @@ Usage::
 
 One table, one row per measure and player count:
 
-* the whole-game rollout kernel (:func:`borders_sim.rules.rollout.random_games`, uniformly
-  random play) and the bot kernel (:func:`borders_sim.agents.play.run_bot_games`) with every
+* the whole-game rollout kernel (:func:`borders_sim.batch.rollouts.random_games`, uniformly
+  random play) and the bot kernel (:func:`borders_sim.batch.games.run_bot_games`) with every
   compiled bot of :data:`borders_sim.agents.COMPILED_BOTS` in every seat (every decision writes
   the seat's observation, then asks the bot), 3..8 players: games/s and decisions/s with one
   numba thread and with all of them, and the scaling factor (``benchmarks/rollouts.py``,
@@ -75,7 +75,7 @@ from borders_sim.agents import COMPILED_BOTS  # noqa: E402
 from borders_sim.cli.common import player_counts, si  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
-from borders_sim.rules.rollout import make_batch  # noqa: E402
+from borders_sim.batch.rollouts import make_batch  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER, STATE_DTYPE  # noqa: E402
 from borders_sim.cli.warmup import warm_up  # noqa: E402
 

@@ -15,19 +15,19 @@ the end of each point, so each includes the ones before it.
 
 * **cold** (a source checkout, ``NUMBA_CACHE_DIR`` a new empty directory, so numba compiles
   every kernel, as in a fresh install without precompiled kernels): the first step of a
-  :class:`~borders_sim.Game`, the first whole-game batch of :mod:`borders_sim.rules.rollout`
+  :class:`~borders_sim.Game`, the first whole-game batch of :mod:`borders_sim.batch.rollouts`
   (``make_batch``, ``play_batch``, ``final_scores``), the first ``borders-sim tournament`` game
   (one game of the default lineup) and, unless ``--no-warmup``, everything else
   (:func:`borders_sim.cli.warmup.warm_up`, what ``borders-sim warmup`` does); then **warm**: a
   second child with that same directory, now filled. The cold child compiles in one process
   (``BORDERS_SIM_COMPILE_JOBS=1``: no helper processes of
-  :mod:`borders_sim._compile.parallel`, so its profile holds every compilation). It records numba's ``numba:compile`` events: per
-  function, how often it was compiled, the seconds inside its compilation (inclusive, with the
-  compilations of the functions it calls that happened inside it) and the seconds of its own
-  (exclusive: without those nested compilations), and the seconds per phase of numba's
-  pipeline. More children on new empty caches repeat the first uses with 2 processes (helpers),
-  and play a tournament game as their first and only use (what a new user's ``borders-sim
-  tournament`` does) in one process and with helpers.
+  :mod:`borders_sim._compile.parallel`, so its profile holds every compilation). It records numba's
+  ``numba:compile`` events: per function, how often it was compiled, the seconds inside its
+  compilation (inclusive, with the compilations of the functions it calls that happened inside it)
+  and the seconds of its own (exclusive: without those nested compilations), and the seconds per
+  phase of numba's pipeline. More children on new empty caches repeat the first uses with 2
+  processes (helpers), and play a tournament game as their first and only use (what a new user's
+  ``borders-sim tournament`` does) in one process and with helpers.
 * **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
   every kernel into the wheel, :mod:`borders_sim.cli.build_kernels`, for
   ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
@@ -175,7 +175,7 @@ def child(warmup: bool, profile: bool, installed: bool = False,
     game.step(game.legal_actions()[0])
     mark("game_step")
     if not installed:
-        from borders_sim.rules.rollout import final_scores, make_batch, play_batch
+        from borders_sim.batch.rollouts import final_scores, make_batch, play_batch
         states, seeds = make_batch(GameConfig(num_players=4), 0, 16)
         play_batch(states, seeds, 10**6)
         final_scores(states)
@@ -202,9 +202,9 @@ def speed_child(root: str, games: int) -> None:
 
     import borders_sim
     from borders_sim import GameConfig
-    from borders_sim.agents.play import run_bot_games
+    from borders_sim.batch.games import run_bot_games
     from borders_sim.rules.limits import max_game_length
-    from borders_sim.rules.rollout import make_batch, play_batch
+    from borders_sim.batch.rollouts import make_batch, play_batch
     from borders_sim.rules.state import MAX_PLAYERS
     assert borders_sim.__file__.startswith(root), borders_sim.__file__
     numba.set_num_threads(1)

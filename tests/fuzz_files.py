@@ -1,5 +1,5 @@
 """Damaged, forged and misplaced files for the readers of policy files and demonstration shards
-(:class:`borders_sim.agents.npzfile.NpzFile`), used by :mod:`tests.test_policy_files` and
+(:class:`borders_sim.npzfile.NpzFile`), used by :mod:`tests.test_policy_files` and
 :mod:`tests.test_shards`.
 
 * :func:`truncations` and :func:`bit_flips`: a good file cut at many offsets, or with a few bits

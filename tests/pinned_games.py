@@ -1,8 +1,8 @@
 """A fixed set of seeded games whose outcomes are pinned byte for byte.
 
 Speed work on the kernels must not change a single game. Every game of :func:`cases` is played
-through the whole-game kernels (:func:`~borders_sim.rules.rollout.random_games` for random
-play, :func:`~borders_sim.agents.play.play_bot_games` for the compiled bots) and through the
+through the whole-game kernels (:func:`~borders_sim.batch.rollouts.random_games` for random
+play, :func:`~borders_sim.batch.games.play_bot_games` for the compiled bots) and through the
 Python loop over :meth:`borders_sim.Game.step` with the same policy; both must end in the same
 state, and that state, the decision count and the Python loop's action sequence must match
 ``tests/data/pinned_games.json``.
@@ -30,11 +30,12 @@ import numpy as np
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, make
-from borders_sim.agents.play import bot_seed, run_bot_games
+from borders_sim.batch.games import run_bot_games
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules.piles import next_below
-from borders_sim.rules.rollout import make_batch, play_batch
+from borders_sim.batch.rollouts import make_batch, play_batch
 
 FIXTURE = Path(__file__).parent / "data" / "pinned_games.json"
 FIRST_SEED = 9001
@@ -84,7 +85,7 @@ def play_kernels(config: GameConfig, policy: str) -> tuple[list[bytes], list[int
 
 
 def random_games_rng(policy_seed: int) -> np.ndarray:
-    """The generator words :func:`~borders_sim.rules.rollout.random_games` seeds its policy
+    """The generator words :func:`~borders_sim.batch.rollouts.random_games` seeds its policy
     with for ``policy_seed``."""
     x = np.uint64(policy_seed)
     with np.errstate(over="ignore"):

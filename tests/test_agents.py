@@ -7,17 +7,18 @@ import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, make
-from borders_sim.agents import play as play_module
-from borders_sim.agents.network import NO_NETS
-from borders_sim.agents.play import (IllegalBotAction, bot_seed, play_bot_games,
-                                     bot_decision, run_bot_games)
+from borders_sim.batch import games as games_module
+from borders_sim.policies.network import NO_NETS
+from borders_sim.batch.games import IllegalBotAction, play_bot_games, run_bot_games
+from borders_sim.batch.loop import decide
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules.cards import CARD_KEYS, MR_MALT
 from borders_sim.rules.engine import MASK_SIZE
 from borders_sim.game.invariants import check
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules.observation import OBS_SIZE
-from borders_sim.rules.rollout import make_batch
+from borders_sim.batch.rollouts import make_batch
 from borders_sim.rules.state import (H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                                      H_OPENS, PH_GAME_OVER)
 
@@ -121,7 +122,7 @@ def test_run_bot_games_names_the_bot_that_chose_an_illegal_action(monkeypatch):
         out[:] = 100
         out[1] = -1 - 7
 
-    monkeypatch.setattr(play_module, "play_bot_games", stopped_at_decision_7)
+    monkeypatch.setattr(games_module, "play_bot_games", stopped_at_decision_7)
     kinds = np.zeros((3, 8), dtype=np.int64)
     kinds[1, states[1]["turn"]] = COMPILED_BOTS.index("bluffer")
     with pytest.raises(IllegalBotAction, match=r"bot 'bluffer' in seat \d of game 1 \(seed 1\) "
@@ -142,7 +143,7 @@ def test_the_kernel_refuses_a_choice_the_mask_does_not_allow():
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     for kind in range(len(COMPILED_BOTS)):
         rng = np.ones(2, dtype=np.uint64)
-        assert bot_decision(states[0], kind, obs, mask, mask.view(np.uint64), 1, rng,
+        assert decide(states[0], kind, obs, mask, mask.view(np.uint64), 1, rng,
                             NO_NETS) == -1
     assert states.tobytes() == before
 

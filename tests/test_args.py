@@ -214,13 +214,13 @@ def _seed_takers() -> dict:
     from borders_sim import Game, GameConfig
     from borders_sim.agents import ISMCTSBot, make
     from borders_sim.agents.bots import CompiledBot
-    from borders_sim.agents.play import bot_seed
+    from borders_sim.batch.seeds import bot_seed
     from borders_sim.arena import tournament
     from borders_sim.cli.terminal import play_human
     from borders_sim.envs import SingleSeatEnv, VectorEnv, borders_v0, observe
-    from borders_sim.envs.vector import derive_seed
+    from borders_sim.batch.seeds import derive_seed
     from borders_sim.game.belief import sample_consistent_state, world_from_observation
-    from borders_sim.rules.rollout import make_batch
+    from borders_sim.batch.rollouts import make_batch
 
     return {
         "Game": lambda s: Game(seed=s),

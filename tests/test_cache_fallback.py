@@ -34,7 +34,7 @@ CHILD = """
 import json
 import borders_sim
 from borders_sim._compile import cache as _kernel_cache
-from borders_sim.agents.play import bot_seed, bot_seed_kernel
+from borders_sim.batch.seeds import bot_seed, bot_seed_kernel
 assert borders_sim.__file__.startswith({site!r}), borders_sim.__file__
 bot_seed(7, 1)
 stats = bot_seed_kernel.stats

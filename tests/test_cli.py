@@ -32,7 +32,7 @@ from borders_sim.cli.app import build_parser
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules import state as st
 from borders_sim.rules.config import GameConfig
-from borders_sim.rules.rollout import final_scores, make_batch, play_batch
+from borders_sim.batch.rollouts import final_scores, make_batch, play_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 BIG = "99999999999999999999"

@@ -16,7 +16,7 @@ from borders_sim import Game, GameConfig, cli
 from borders_sim.arena import run as tournament_module
 from borders_sim.cli import tournament as cli_tournament
 from borders_sim.agents import make
-from borders_sim.agents.play import bot_seed
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.arena import default_lineup
 

@@ -26,7 +26,7 @@ from tqdm import tqdm
 import borders_sim
 from borders_sim._compile import notice
 from borders_sim.game import game as game_module
-from borders_sim.rules import rollout
+from borders_sim.batch import rollouts as rollout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -162,7 +162,7 @@ def test_first_use_goes_through_the_note_once(monkeypatch, module, flag, first_u
 def test_no_note_when_the_kernels_load_from_the_cache():
     """This process has compiled (and so cached) the kernels; a new one only loads them."""
     code = ("import borders_sim\n"
-            "from borders_sim.rules import rollout\n"
+            "from borders_sim.batch import rollouts as rollout\n"
             "g = borders_sim.Game(borders_sim.GameConfig(num_players=5), seed=3)\n"
             "g.step(g.legal_actions()[0]); g.scores()\n"
             "s, p = rollout.make_batch(g.config, 0, 2)\n"

@@ -8,7 +8,7 @@ import pytest
 from borders_sim import Game, GameConfig, cli
 from borders_sim.agents.demos import load_shard, record_demos
 from borders_sim.agents.lineup import make_spec
-from borders_sim.agents.play import bot_seed
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.game.views import observe
 from borders_sim.rules.rewards import final_rewards_at, reward_mode
 

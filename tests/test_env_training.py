@@ -10,10 +10,10 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
-from borders_sim.agents.play import bot_seed
-from borders_sim.agents.network import NetPlayer, save_policy
+from borders_sim.batch.seeds import bot_seed
+from borders_sim.policies.network import NetPlayer, save_policy
 from borders_sim.envs.training import LEARNER, NO_SEAT, TrainingEnv
-from borders_sim.envs.vector import derive_seed
+from borders_sim.batch.seeds import derive_seed
 from borders_sim.game.views import observe
 from borders_sim.rules.observation import OBS_SIZE
 from tests.test_ppo_bot import random_policy

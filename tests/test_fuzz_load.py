@@ -27,7 +27,7 @@ import pytest
 
 from borders_sim import EngineError, Game, GameConfig
 from borders_sim.game.invariants import check
-from borders_sim.rules.rollout import play_batch
+from borders_sim.batch.rollouts import play_batch
 from tests.fuzz_load import ROOT, play_out, run_campaign
 
 DEFAULT_MUTATIONS = 400
@@ -242,7 +242,7 @@ def test_kernels_give_up_on_a_game_that_cannot_end():
         import numpy as np
         from borders_sim import EngineError, Game, GameConfig
         from borders_sim.rules.limits import max_rounds
-        from borders_sim.rules.rollout import play_batch
+        from borders_sim.batch.rollouts import play_batch
 
         def endless(seed):
             game = Game(GameConfig(num_players=4), seed=seed)

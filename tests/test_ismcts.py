@@ -13,7 +13,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents import REGISTRY, ISMCTSBot, make
 from borders_sim.agents.ismcts import DEFAULT_OPPONENTS, default_rollout, opponent_belief
-from borders_sim.agents.play import bot_seed
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules.actions import A_INSPECT, A_ROB, NUM_ACTIONS
 from borders_sim.rules.observation import OBS_SIZE

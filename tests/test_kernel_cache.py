@@ -20,7 +20,7 @@ PACKAGE = Path(borders_sim.__file__).parent
 
 def test_kernel_files_are_the_files_with_kernels():
     names = {p.name for p in kernel_files(PACKAGE)}
-    assert {"engine.py", "piles.py", "observation.py", "play.py", "vector.py"} <= names
+    assert {"engine.py", "piles.py", "observation.py", "games.py", "loop.py", "vector.py"} <= names
     assert "cli.py" not in names and "_kernel_cache.py" not in names
 
 
@@ -114,3 +114,21 @@ def test_an_edit_of_an_imported_constant_clears_the_kernels_that_use_it(tmp_path
     assert _g_in_a_new_process(tmp_path, "user") == "1"
     (pkg / "sub" / "consts.py").write_text("N = 2\n")
     assert _g_in_a_new_process(tmp_path, "user") == "2"  # not the stale cached g
+
+
+def test_an_index_naming_a_module_that_is_gone_reads_as_a_miss(tmp_path):
+    """numba pickles an index with its argument types' modules; an index written by another
+    version of the package (a module since moved) is a miss, then overwritten, not a crash."""
+    import pickle
+
+    import numba
+
+    from borders_sim._compile.shipped import ReadableIndex
+    index = ReadableIndex(str(tmp_path), "kernels.f-10.py311", ("stamp", 1))
+    with open(tmp_path / "kernels.f-10.py311.nbi", "wb") as f:
+        pickle.dump(numba.__version__, f, protocol=-1)
+        f.write(b"\x80\x04cborders_sim.no_such_module\nNetStack\n.")  # a global that is gone
+    assert index.load(("sig",)) is None
+    index.save(("sig",), b"kernel")
+    assert ReadableIndex(str(tmp_path), "kernels.f-10.py311", ("stamp", 1)).load(("sig",)) \
+        == b"kernel"

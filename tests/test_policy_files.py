@@ -24,7 +24,7 @@ import pytest
 
 from borders_sim import cli
 from borders_sim.agents import make
-from borders_sim.agents.network import (MAX_HIDDEN, Policy, load_policy, net_player,
+from borders_sim.policies.network import (MAX_HIDDEN, Policy, load_policy, net_player,
                                         policy_meta, save_policy)
 from borders_sim.rules.actions import NUM_ACTIONS
 from borders_sim.rules.observation import OBS_SIZE

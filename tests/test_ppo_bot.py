@@ -8,7 +8,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
 from borders_sim.agents.lineup import compiled_kinds, make_spec, split_spec
-from borders_sim.agents.network import (NO_NETS, SHIPPED_WEIGHTS, Policy, choose,
+from borders_sim.policies.network import (NO_NETS, SHIPPED_WEIGHTS, Policy, choose,
                                         load_policy, net_act, net_logits, save_policy,
                                         stack_nets)
 from borders_sim.arena import parse_lineup, run_tournament

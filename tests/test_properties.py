@@ -22,7 +22,7 @@ from hypothesis import strategies as hst
 from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
 from tests.perturb import perturb
 from tests.scenario import assert_mask_is_the_accepted_set
-from borders_sim.rules import rollout
+from borders_sim.batch import rollouts as rollout
 from borders_sim.rules.actions import PHASE_HI, PHASE_LO
 from borders_sim.game.invariants import check
 from borders_sim.rules.setup import new_state

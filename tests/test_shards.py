@@ -26,8 +26,8 @@ import pytest
 from borders_sim import cli
 from borders_sim.agents.demos import (COLUMNS, FORMAT, load_shard, record_demos,
                                       shard_decisions)
-from borders_sim.agents.network import SHIPPED_WEIGHTS
-from borders_sim.agents.npzfile import write_npz
+from borders_sim.policies.network import SHIPPED_WEIGHTS
+from borders_sim.npzfile import write_npz
 from borders_sim.rules.actions import NUM_ACTIONS
 from borders_sim.rules.observation import OBS_SIZE as FULL_OBS_SIZE
 from borders_sim.rules.observation import OBS_SIZE_V1 as OBS_SIZE  # the columns a shard stores

@@ -40,7 +40,7 @@ PACKAGE = Path(borders_sim.__file__).parent
 USE = """
 import numpy as np
 from borders_sim import GameConfig
-from borders_sim.agents.play import bot_seed, bot_seed_kernel
+from borders_sim.batch.seeds import bot_seed, bot_seed_kernel
 from borders_sim.rules import scoring, setup
 states = setup.new_state(GameConfig(num_players=4), 5)
 out = np.zeros(8, dtype=np.int64)
@@ -179,7 +179,8 @@ def test_an_edit_after_the_build_compiles_the_edited_kernel(native, reference, t
     mixing of piles.py, which bot_seed_kernel only imports (only the package's digest does)."""
     site = _copy(native, tmp_path)
     if edit == "kernel":
-        path, old, new = "agents/play.py", "mix_seed(np.uint64(seed), seat)", "mix_seed(np.uint64(seed), seat + 1)"
+        path, old, new = ("batch/seeds.py", "mix_seed(np.uint64(seed), seat)",
+                          "mix_seed(np.uint64(seed), seat + 1)")
     else:
         path, old, new = "rules/piles.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"
     source = site / "borders_sim" / path

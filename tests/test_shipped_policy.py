@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from borders_sim.agents.network import SHIPPED_WEIGHTS, load_policy, policy_meta
+from borders_sim.policies.network import SHIPPED_WEIGHTS, load_policy, policy_meta
 
 
 def test_the_shipped_weights_are_small_and_say_how_they_were_made():

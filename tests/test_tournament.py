@@ -8,7 +8,7 @@ import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, REGISTRY, make
-from borders_sim.agents.play import bot_seed
+from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
 from borders_sim.arena import Tournament, default_lineup, run_tournament, tournament

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from borders_sim import cli  # noqa: E402
 from borders_sim.agents import make  # noqa: E402
-from borders_sim.agents.network import load_policy  # noqa: E402
+from borders_sim.policies.network import load_policy  # noqa: E402
 from borders_sim.rules.actions import NUM_ACTIONS  # noqa: E402
 from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
@@ -99,7 +99,7 @@ def test_the_compiled_logits_are_torchs():
     """The one compiled forward pass (every ``ppo`` player's) gives torch's logits to 1e-4,
     for the shipped policy on positions of real games."""
     from borders_sim import Game, GameConfig
-    from borders_sim.agents.network import net_logits, shipped_policy, stack_nets
+    from borders_sim.policies.network import net_logits, shipped_policy, stack_nets
     from borders_sim.game.views import observe
     policy = shipped_policy()
     model = PolicyValueNet(policy.hidden)

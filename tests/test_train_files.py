@@ -23,7 +23,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from borders_sim import cli  # noqa: E402
-from borders_sim.agents.network import load_policy  # noqa: E402
+from borders_sim.policies.network import load_policy  # noqa: E402
 from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
 from borders_sim.train import config as config_module  # noqa: E402
 from borders_sim.train.rundir import CHECKPOINT_FORMAT, latest_checkpoint, load_checkpoint  # noqa: E402,E501

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig
-from borders_sim.agents.play import play_bot_games
+from borders_sim.batch.games import play_bot_games
 from borders_sim.envs import observe, world_from_observation
 from borders_sim.game.belief import rotate_seats
 from borders_sim.rules import state as st

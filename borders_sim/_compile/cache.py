@@ -2,7 +2,7 @@
 
 numba's cache (``cache=True``) checks only the source of the file that defines a function (a
 content hash, in numba 0.68). A kernel compiled together with the kernels it calls from other
-files (``agents.play.play_bot_games`` holds ``engine.step``, which holds ``piles.store``, ...)
+files (``batch.games.play_bot_games`` holds ``engine.step``, which holds ``piles.store``, ...)
 is therefore not recompiled when one of those other files changes, and a stale compiled kernel
 would run against a changed state layout or action space: a silent wrong result, or a write
 past a buffer.

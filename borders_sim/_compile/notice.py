@@ -5,7 +5,7 @@ in a fresh install compiles them, which takes tens of seconds to minutes, and la
 numba's on-disk cache in about a second. Without a word, a notebook's first ``Game(...)`` just
 hangs for that long. So the first use of
 each kind (the first :class:`~borders_sim.Game`, the first whole-game batch of
-:mod:`borders_sim.rules.rollout`) runs inside :func:`compile_notice`, which prints::
+:mod:`borders_sim.batch.rollouts`) runs inside :func:`compile_notice`, which prints::
 
     borders_sim: compiling the rules kernels in 2 processes (first use; the precompiled kernels
     are for CPU znver4, this process compiles for CPU znver5; cached for later runs) ...

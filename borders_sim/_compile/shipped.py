@@ -47,6 +47,7 @@ import contextlib
 import inspect
 import json
 import os
+import pickle
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -264,6 +265,22 @@ def _rebuild(target_context: Any, data: tuple | None) -> Any:
     return cres
 
 
+class ReadableIndex(IndexDataCacheFile):
+    """numba's cache index file, read as a miss (empty) when it cannot be unpickled, instead
+    of failing the kernel's first call. numba pickles an index with the argument types, which
+    name their modules (a kernel taking a ``NetStack`` names the module that defines it); an
+    index written by another version of the package from the same place (a training run left
+    going on one checkout while another commit is checked out) may name a module that no
+    longer exists. numba checks the index's source stamp only after unpickling it; such an
+    index is stale by that stamp anyway, and the next save overwrites it."""
+
+    def _load_index(self) -> dict:
+        try:
+            return super()._load_index()
+        except (ImportError, AttributeError, EOFError, pickle.UnpicklingError):
+            return {}
+
+
 class KernelCache(FunctionCache):
     """The numba cache of a ``@kernel``: numba's own (loads and saves, in the directory its
     locators choose), then the shipped kernels (loads only, under the shipped target), and a
@@ -272,12 +289,14 @@ class KernelCache(FunctionCache):
 
     def __init__(self, py_func: Any) -> None:
         super().__init__(py_func)
+        self._cache_file = ReadableIndex(self._cache_path, self._impl.filename_base,
+                                         self._impl.locator.get_source_stamp())
         self._shipped_file: IndexDataCacheFile | None = None
         locator = ShippedLocator.from_function(py_func, inspect.getfile(py_func))
         if locator is not None:
-            self._shipped_file = IndexDataCacheFile(locator.get_cache_path(),
-                                                    self._impl.filename_base,
-                                                    locator.get_source_stamp())
+            self._shipped_file = ReadableIndex(locator.get_cache_path(),
+                                               self._impl.filename_base,
+                                               locator.get_source_stamp())
 
     def _load_overload(self, sig: Any, target_context: Any) -> Any:
         """numba's cache lookup (called by ``load_overload``), then the shipped kernels."""

@@ -12,7 +12,7 @@ This module is a registry. It sits below the rules and the agents, so it imports
 module that owns a unit's kernels registers it (:func:`register`) with a provider that lists
 them with their argument types, and imports only point down. The owners are
 :mod:`borders_sim.rules.engine` (the three engine units), :mod:`borders_sim.rules.observation`,
-:mod:`borders_sim.rules.setup` (scoring and setup) and :mod:`borders_sim.agents.policies`; a
+:mod:`borders_sim.rules.setup` (scoring and setup) and :mod:`borders_sim.policies.dispatch`; a
 unit exists once its owner is imported, and asking for one before that is an error naming
 the unit. ``tests/test_parallel_compile.py`` checks that the providers' argument types are
 exactly the types the package's callers compile them for (a wrong type would compile a

@@ -6,7 +6,7 @@
 * ``ppo`` (:class:`~.ppo.PPOBot`): the learned policy the package ships, or any policy file
   (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup), sampled by default
   (``make("ppo", sample=False)``, ``ppo:argmax``: greedy); compiled too (the network,
-  its file and its one compiled sampler: :mod:`.network`).
+  its file and its one compiled sampler: :mod:`borders_sim.policies.network`).
 * ``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random`` (:mod:`borders_sim.openspiel`,
   imported when a name asks for one): OpenSpiel's bots over worlds rebuilt from the observation
   (need OpenSpiel: ``pip install ".[bench]"`` in
@@ -14,14 +14,14 @@
 * :mod:`.lineup`: bot *specs*, the names with options a lineup is written in
   (``ppo:argmax@PATH``, ``openspiel-ismcts:sims=50``), and how a lineup plays compiled.
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
-  kernels (:func:`borders_sim.agents.play.play_bot_games`) with the same choices as the
+  kernels (:func:`borders_sim.batch.games.play_bot_games`) with the same choices as the
   Python bot for the same seed.
 """
 
 from .bots import REGISTRY, Bot, CompiledBot, make
 from .ismcts import ISMCTSBot
 from .lineup import make_spec
-from .policies import COMPILED_BOTS
+from ..policies.dispatch import COMPILED_BOTS
 from .ppo import PPOBot
 
 __all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "PPOBot", "make",

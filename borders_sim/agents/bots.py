@@ -17,17 +17,18 @@ from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
 from .base import Bot
 from .ismcts import ISMCTSBot
-from .policies import COMPILED_BOTS, act_kernel
-from .network import NO_NETS
+from ..policies.dispatch import COMPILED_BOTS, act_kernel
+from ..policies.network import NO_NETS
 from .ppo import PPOBot
 
 
 class CompiledBot(Bot):
-    """A bot whose policy is a compiled kernel of :mod:`.policies`; the same kernel plays it
-    inside whole-game kernels (:mod:`.play`), so both make the same choices for the same seed.
+    """A bot whose policy is a compiled kernel of :mod:`borders_sim.policies.dispatch`; the same
+    kernel plays it inside whole-game kernels (:mod:`borders_sim.batch`), so both make the same
+    choices for the same seed.
 
     Args:
-        name: one of :data:`~.policies.COMPILED_BOTS`.
+        name: one of :data:`~borders_sim.policies.dispatch.COMPILED_BOTS`.
         seed: seeds the bot's own generator (a seed, 0 to ``2**64 - 1``,
             :mod:`borders_sim.args`).
 

@@ -28,12 +28,13 @@ array          dtype, shape            meaning
 ``meta``       JSON string             format, config, lineup, recorded seats, seed, reward mode
 =============  ======================  ==========================================================
 
-Shards are written atomically (:func:`~.npzfile.write_npz`) into a directory that holds none
-yet: the shards of an earlier run are refused, or removed first with ``overwrite``, so two data
-sets never mix. :func:`load_shard` reads a shard with bounds (:class:`~.npzfile.NpzFile`): the
-arrays' dtypes and shapes are checked on their headers before any data is read, then the rows
-against the meta (a legal action id of the row's mask, a recorded seat, a bot of the lineup, a
-finite reward); every problem is one ``ValueError`` naming the file.
+Shards are written atomically (:func:`~borders_sim.npzfile.write_npz`) into a directory that holds
+none yet: the shards of an earlier run are refused, or removed first with ``overwrite``, so two data
+sets never mix. :func:`load_shard` reads a shard with bounds
+(:class:`~borders_sim.npzfile.NpzFile`): the arrays' dtypes and shapes are checked on their headers
+before any data is read, then the rows against the meta (a legal action id of the row's mask, a
+recorded seat, a bot of the lineup, a finite reward); every problem is one ``ValueError`` naming the
+file.
 """
 
 from __future__ import annotations
@@ -46,22 +47,23 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._compile.batch import run_chunks
 from .._compile.jit import kernel
-from ..rules.actions import NUM_ACTIONS
 from ..args import as_bool, as_int, as_seed, is_int
+from ..batch.chunks import run_chunks
+from ..batch.loop import BOT_ILLEGAL, EXTERNAL, decide, play_seats
+from ..batch.rollouts import make_batch
+from ..batch.seeds import seed_bots
+from ..npzfile import NpzFile, as_path, shown_path, write_npz
+from ..policies.dispatch import BOT_RANDOM
+from ..policies.network import NetStack
+from ..rules.actions import NUM_ACTIONS
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance, step
 from ..rules.limits import max_game_length
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, fill_rates, observe_kernel
-from ..rules.piles import seed_rng
 from ..rules.rewards import final_rewards_at, reward_mode
-from ..rules.rollout import make_batch
 from ..rules.state import MAX_PLAYERS
 from .lineup import compiled_kinds
-from .play import bot_decision, bot_seed_kernel
-from .network import NetStack
-from .npzfile import NpzFile, as_path, shown_path, write_npz
 
 FORMAT = "borders_sim.demos/1"
 MASK_BYTES = (NUM_ACTIONS + 7) // 8
@@ -77,47 +79,55 @@ _SHARDS = "shard-*.npz"
 @kernel(nogil=True)
 def demo_chunk(lo, hi, states, kinds, seeds, record, max_steps, offsets, count_only, counts,
                obs_out, mask_out, action_out, seat_out, step_out, nets):
-    """Play games ``lo .. hi - 1`` (as :func:`~.play.play_bot_game`) and, for the seats with
-    ``record[p]``, count their decisions into ``counts[g]`` (``count_only``) or write them from
-    row ``offsets[g]`` on. A chunk kernel (:mod:`borders_sim._compile.batch`); a game whose bot
-    chose an illegal id stops there (``counts[g]`` becomes -1)."""
+    """Play games ``lo .. hi - 1`` (as :func:`~borders_sim.batch.games.play_bot_game`, the
+    recorded seats as external seats of :func:`~borders_sim.batch.loop.play_seats`) and, for the
+    seats with ``record[p]``, count their decisions into ``counts[g]`` (``count_only``) or write
+    them from row ``offsets[g]`` on. A chunk kernel (:mod:`borders_sim.batch.chunks`); a game whose
+    bot chose an illegal id stops there (``counts[g]`` becomes -1)."""
     mask = np.zeros(MASK_SIZE, dtype=np.uint8)
     words = mask.view(np.uint64)
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
+    seats = np.empty(MAX_PLAYERS, dtype=np.int64)  # the recorded seats played as external
     for g in range(lo, hi):
         s = states[g]
         for p in range(MAX_PLAYERS):
-            seed_rng(rngs[p], bot_seed_kernel(seeds[g], p))
-        count = advance(s, mask)
-        steps = 0
+            seats[p] = EXTERNAL if record[p] else kinds[g, p]
+        seed_bots(rngs, seeds[g])
+        count, steps = advance(s, mask), 0
         row = offsets[g]
         recorded = 0
-        while count > 0 and steps < max_steps:
-            p = s.turn
-            if record[p]:
-                observe_kernel(s, p, obs)
-            a = bot_decision(s, kinds[g, p], obs, mask, words, count, rngs[p], nets)
-            if a < 0:
-                recorded = -1
+        while True:
+            count, steps = play_seats(s, seats, rngs, count, mask, words, obs, nets, steps,
+                                      max_steps)
+            if count <= 0 or steps >= max_steps:
                 break
-            if record[p]:
-                if not count_only:
-                    for i in range(OBS_SIZE_V1):
-                        obs_out[row, i] = np.int16(obs[i])
-                    for b in range(MASK_BYTES):
-                        byte = 0
-                        for k in range(8):
-                            if 8 * b + k < NUM_ACTIONS and mask[8 * b + k] != 0:
-                                byte |= 1 << k
-                        mask_out[row, b] = byte
-                    action_out[row] = a
-                    seat_out[row] = p
-                    step_out[row] = steps
-                row += 1
-                recorded += 1
+            p = s.turn  # a recorded seat: its bot decides here, and the decision is written
+            kind = kinds[g, p]
+            a = decide(s, kind, obs, mask, words, count, rngs[p], nets)
+            if a < 0:
+                count = BOT_ILLEGAL
+                break
+            if not count_only:
+                if kind == BOT_RANDOM:  # decide() observed for every other bot
+                    observe_kernel(s, p, obs)
+                for i in range(OBS_SIZE_V1):
+                    obs_out[row, i] = np.int16(obs[i])
+                for b in range(MASK_BYTES):
+                    byte = 0
+                    for k in range(8):
+                        if 8 * b + k < NUM_ACTIONS and mask[8 * b + k] != 0:
+                            byte |= 1 << k
+                    mask_out[row, b] = byte
+                action_out[row] = a
+                seat_out[row] = p
+                step_out[row] = steps
+            row += 1
+            recorded += 1
             count = step(s, a, mask)
             steps += 1
+        if count == BOT_ILLEGAL:
+            recorded = -1
         if count_only:
             counts[g] = recorded
 

@@ -44,7 +44,7 @@ import time
 
 import numpy as np
 
-from .._compile.batch import run_chunks
+from ..batch.chunks import run_chunks
 from ..game.belief import world_states
 from ..rules.rewards import final_rewards, reward_mode
 from ..rules import state as st
@@ -52,14 +52,15 @@ from ..args import as_bool, as_float, as_int, as_seed
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
-from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE, observe_kernel
+from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE
 from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                            H_OFFERS_MADE, H_OPENS, NUM_HIST)
 from ..rules.piles import mix_seed, seed_rng
+from ..batch.loop import BOT_ILLEGAL, play_seats
+from ..batch.seeds import WORLD_STREAM, seed_bots
 from .base import Bot
-from .play import bot_seed_kernel
-from .policies import BOT_RANDOM, COMPILED_BOTS, act_kernel
-from .network import NO_NETS
+from ..policies.dispatch import COMPILED_BOTS, act_kernel
+from ..policies.network import NO_NETS
 
 #: Cap on the decisions of one rollout (far above any game's length, P-0.4).
 _MAX_STEPS = 1 << 20
@@ -71,24 +72,19 @@ ROLLOUTS_PER_CALL = 256
 @kernel
 def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards, nets):
     """Apply the viewer's ``action`` to world ``s`` (at the viewer's decision) and play it to
-    the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``; the viewer's
-    reward (NaN if ``action`` is not legal in this world)."""
-    seed_rng(s.rng, mix_seed(seed, 1 << 20))
-    for p in range(st.MAX_PLAYERS):
-        seed_rng(rngs[p], bot_seed_kernel(seed, p))
+    the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``
+    (:mod:`borders_sim.batch.seeds`); the viewer's reward (NaN if ``action`` is not legal in
+    this world, or a bot chose an illegal id)."""
+    seed_rng(s.rng, mix_seed(seed, WORLD_STREAM))
+    seed_bots(rngs, seed)
     words = mask.view(np.uint64)
     count = advance(s, mask)
     if count == 0 or s.turn != viewer or mask[action] == 0:
         return np.nan
-    count = step(s, action, mask)
-    steps = 0
-    while count > 0 and steps < _MAX_STEPS:
-        p = s.turn
-        kind = kinds[p]
-        if kind != BOT_RANDOM:  # the random policy reads no observation
-            observe_kernel(s, p, obs)
-        count = step(s, act_kernel(kind, obs, mask, words, count, rngs[p], nets), mask)
-        steps += 1
+    count, _ = play_seats(s, kinds, rngs, step(s, action, mask), mask, words, obs, nets, 0,
+                          _MAX_STEPS)
+    if count == BOT_ILLEGAL:
+        return np.nan
     final_rewards(s, mode, rewards)
     return rewards[viewer]
 
@@ -97,7 +93,7 @@ def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards, net
 def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out, nets):
     """Rollout ``i`` (``lo <= i < hi``) plays world ``worlds[i]`` (changed in place) from root
     action ``actions[i]`` with the bots ``kinds[i]`` (one per seat) and seed ``seeds[i]``;
-    ``out[i]`` gets the viewer's reward. A chunk kernel (:mod:`borders_sim._compile.batch`)."""
+    ``out[i]`` gets the viewer's reward. A chunk kernel (:mod:`borders_sim.batch.chunks`)."""
     mask = np.zeros(MASK_SIZE, dtype=np.uint8)
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     rngs = np.zeros((st.MAX_PLAYERS, 2), dtype=np.uint64)
@@ -126,8 +122,8 @@ class ISMCTSBot(Bot):
             rollouts (:data:`ROLLOUTS_PER_CALL`) that ends past it (then the bot is no longer
             deterministic).
         worlds: worlds rebuilt per decision; samples take them in turn.
-        rollout: the compiled bot (:data:`~.policies.COMPILED_BOTS`) that is the base policy
-            and plays the bot's own seat in the rollouts.
+        rollout: the compiled bot (:data:`~borders_sim.policies.dispatch.COMPILED_BOTS`) that is
+            the base policy and plays the bot's own seat in the rollouts.
         opponents: the compiled bots that may play the other seats of the rollouts (keys of
             :data:`HABITS`): one is drawn per seat and sample from the guess of who plays
             there.

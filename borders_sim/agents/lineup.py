@@ -4,12 +4,13 @@ lineup plays inside the whole-game kernels.
 A *spec* is a bot name of :data:`~.bots.REGISTRY` (``honest``, ``ismcts``, ``ppo``, ...),
 a network spec ``ppo[:argmax|:temp=T][@PATH]`` (the ``ppo`` bot greedy or at another
 temperature, playing the policy file ``PATH`` or the ``policy.npz`` of a ``borders-sim train``
-output directory: :func:`~.network.parse_net_spec`) or an OpenSpiel bot with options
-(``openspiel-ismcts:sims=50:rollout=honest``, :mod:`borders_sim.openspiel`, imported when
+output directory: :func:`~borders_sim.policies.network.parse_net_spec`) or an OpenSpiel bot with
+options (``openspiel-ismcts:sims=50:rollout=honest``, :mod:`borders_sim.openspiel`, imported when
 named). :func:`bot_factory` gives its factory ``(seed) -> bot``, :func:`make_spec` its bot;
 :func:`compiled_kinds` says how a lineup plays in the compiled kernels, when it can: every
 heuristic is a compiled kind, and the ``ppo`` specs of a lineup become the networks of one
-:class:`~.network.NetStack`, each at its temperature (so they must share their hidden sizes).
+:class:`~borders_sim.policies.network.NetStack`, each at its temperature (so they must share their
+hidden sizes).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..args import as_seed
+from ..batch.seats import is_compiled, seat_table
+from ..policies.network import (NetPlayer, NetStack, is_net_spec, load_policy, net_player,
+                                parse_net_spec)
 from .bots import REGISTRY, Bot, is_plugin, plugin_factory
-from .policies import BOT_NET, COMPILED_BOTS
-from .network import NetStack, load_policy, net_player, parse_net_spec, stack_nets
 
 
 def _name(spec: str) -> str:
@@ -60,8 +62,8 @@ def split_spec(spec: str) -> tuple[str, dict]:
 
 
 def bot_factory(spec: str) -> Callable[[int], Bot]:
-    """The factory ``(seed) -> bot`` of ``spec``; a ``ppo`` spec's policy file is read and checked, an
-    OpenSpiel spec's options too.
+    """The factory ``(seed) -> bot`` of ``spec``; a ``ppo`` spec's policy file is read and checked,
+    an OpenSpiel spec's options too.
 
     Raises:
         ValueError: naming the problem (an unknown name, a bad option, a file that is no
@@ -90,21 +92,15 @@ def make_spec(spec: str, seed: int = 0) -> Bot:
 
 def compiled_kinds(specs: Sequence[str]) -> tuple[dict[str, int], NetStack] | None:
     """The compiled kind of every distinct spec of ``specs`` and the networks of its ``ppo``
-    specs (each at its temperature), or None when some spec has no compiled twin (``ismcts``)
-    or the networks differ in hidden sizes."""
-    kinds: dict[str, int] = {}
-    players = []
-    for spec in dict.fromkeys(specs):
-        if not known(spec) or is_plugin(spec):
+    specs (each at its temperature), by the seat vocabulary of
+    :func:`~borders_sim.batch.seats.seat_table`; or None when some spec has no compiled twin
+    (``ismcts``, a plugin, an unknown name) or the networks differ in hidden sizes."""
+    distinct = list(dict.fromkeys(specs))
+    for spec in distinct:
+        if not known(spec) or is_plugin(spec) or not is_compiled(split_spec(spec)[0]):
             return None
-        name, _ = split_spec(spec)
-        if name in COMPILED_BOTS:
-            kinds[spec] = COMPILED_BOTS.index(name)
-        elif name == "ppo":
-            kinds[spec] = BOT_NET + len(players)
-            players.append(net_player(spec))
-        else:
-            return None
-    if len({p.policy.hidden for p in players}) > 1:
+    members = [net_player(s) if is_net_spec(s) else s for s in distinct]
+    if len({m.policy.hidden for m in members if isinstance(m, NetPlayer)}) > 1:
         return None
-    return kinds, stack_nets([p.policy for p in players], [p.temperature for p in players])
+    table = seat_table(members, external=False, what="bot")
+    return dict(zip(distinct, (int(k) for k in table.kinds))), table.nets

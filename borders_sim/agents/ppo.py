@@ -1,20 +1,20 @@
 """``ppo``: the learned bot, a masked policy network trained with PPO (:mod:`borders_sim.train`).
 
-The network and its file are :mod:`.network`'s: the bot reads a player's observation vector and
-legal mask only, like every bot, and plays through the same compiled kernel (:func:`~.network.
-net_act`) as a ``ppo`` seat inside the whole-game kernels, so both paths take the same actions.
-It needs no torch.
+The network and its file are :mod:`borders_sim.policies.network`'s: the bot reads a player's
+observation vector and legal mask only, like every bot, and plays through the same compiled kernel
+(:func:`~borders_sim.policies.network.net_act`) as a ``ppo`` seat inside the whole-game kernels,
+so both paths take the same actions. It needs no torch.
 
 **Sampled by default.** ``make("ppo")`` draws its action from the policy's softmax over the
-legal actions at temperature :data:`~.network.SAMPLE_TEMPERATURE` (1: the policy as trained),
-with the bot's own generator (seeded by ``make("ppo", seed)``, so it is reproducible for its
-seed). A bluffing game needs a mixed policy: a player who always declares, bribes or opens the
-same way in the same position is read and exploited by one opponent who learns that way (the
-``strict`` bot took 99% of the games from three copies of the greedy policy, README
+legal actions at temperature :data:`~borders_sim.policies.network.SAMPLE_TEMPERATURE` (1: the
+policy as trained), with the bot's own generator (seeded by ``make("ppo", seed)``, so it is
+reproducible for its seed). A bluffing game needs a mixed policy: a player who always declares,
+bribes or opens the same way in the same position is read and exploited by one opponent who learns
+that way (the ``strict`` bot took 99% of the games from three copies of the greedy policy, README
 "Exploitability"). ``make("ppo", sample=False)`` (spec ``ppo:argmax``) plays the most likely
 legal action; ``temperature=T`` (spec ``ppo:temp=T``) another temperature.
 
-``make("ppo")`` plays the shipped policy (:data:`~.network.SHIPPED_WEIGHTS`);
+``make("ppo")`` plays the shipped policy (:data:`~borders_sim.policies.network.SHIPPED_WEIGHTS`);
 ``make("ppo", weights=PATH)`` (spec ``ppo@PATH``) any policy file, or the ``policy.npz`` of a
 ``borders-sim train`` output directory.
 """
@@ -31,8 +31,8 @@ from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.piles import seed_words
 from .base import Bot
-from .network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, as_temperature, load_policy, net_act,
-                      shipped_policy, stack_nets)
+from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, as_temperature,
+                                load_policy, net_act, shipped_policy, stack_nets)
 
 
 class PPOBot(Bot):
@@ -41,11 +41,12 @@ class PPOBot(Bot):
     Args:
         seed: seeds the bot's generator (the draws of a sampled bot).
         weights: a policy file or a ``borders-sim train`` output directory (default: the
-            shipped policy, :data:`~.network.SHIPPED_WEIGHTS`).
+            shipped policy, :data:`~borders_sim.policies.network.SHIPPED_WEIGHTS`).
         sample: draw from the policy (default) instead of playing its most likely legal
             action.
         temperature: the temperature of the draws (default
-            :data:`~.network.SAMPLE_TEMPERATURE`; ignored with ``sample=False``).
+            :data:`~borders_sim.policies.network.SAMPLE_TEMPERATURE`; ignored with
+            ``sample=False``).
 
     Example::
 

@@ -1,6 +1,6 @@
 """Playing a chunk of a tournament's games, on either of the two paths that give the same
 games: the compiled path (every bot compiled: one whole-game kernel call,
-:func:`~borders_sim.agents.play.run_bot_games`) and the Python path (any bots: a loop over
+:func:`~borders_sim.batch.games.run_bot_games`) and the Python path (any bots: a loop over
 :class:`~borders_sim.Game` with ``bot.act(observe(game, seat), game.legal_mask())``).
 """
 
@@ -10,13 +10,13 @@ import numpy as np
 
 from .._compile.notice import compile_notice
 from ..agents.lineup import compiled_kinds, make_spec
-from ..agents.network import NetStack
-from ..agents.play import run_bot_games
+from ..policies.network import NetStack
+from ..batch.games import run_bot_games
 from ..game.game import Game, IllegalActionError
 from ..game.views import observe
 from ..rules import state as st
 from ..rules.limits import max_game_length
-from ..rules.rollout import final_scores, make_batch
+from ..batch.rollouts import final_scores, make_batch
 from .schedule import Tournament
 
 COMPILED_CHUNK = 256  # games per compiled call (~1.5 MB of states)

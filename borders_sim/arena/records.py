@@ -14,10 +14,10 @@ decisions replay the whole game. :func:`read_trace` reads no more than a trace c
 of at most :data:`MAX_LINE` characters, integers of at most :data:`MAX_DIGITS` digits, the
 header on line 1 and then at most ``max_game_length`` decisions of its config and the result),
 and checks the header against what :func:`write_game` writes (a config, a seed, known bots and
-their seeds), so a file that is not a trace fails at its first bad line. :func:`replay` checks every decision (its seat is the player
-to move, its id and string agree and are legal at that point) and that the game ends exactly
-after the last one with the recorded scores and winners; anything else raises
-:class:`TraceError` naming the line.
+their seeds), so a file that is not a trace fails at its first bad line. :func:`replay` checks every
+decision (its seat is the player to move, its id and string agree and are legal at that point) and
+that the game ends exactly after the last one with the recorded scores and winners; anything else
+raises :class:`TraceError` naming the line.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ import numpy as np
 
 from .. import __version__
 from ..agents import REGISTRY
-from ..agents.npzfile import write_whole
-from ..agents.play import bot_seed
+from ..npzfile import write_whole
+from ..batch.seeds import bot_seed
 from ..game.game import Game
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string

@@ -4,7 +4,7 @@
 * **Seats rotate.** Game ``g`` puts lineup entry ``(p + g) % n`` in seat ``p``, so every block
   of ``n`` consecutive games puts each entry in each seat once (:meth:`Tournament.seat_names`).
 * **Seeds.** Game ``g`` is dealt from seed ``S + g``; the bot in seat ``p`` is
-  ``make(name, bot_seed(S + g, p))`` (:func:`borders_sim.agents.play.bot_seed`). A game is
+  ``make(name, bot_seed(S + g, p))`` (:func:`borders_sim.batch.seeds.bot_seed`). A game is
   therefore fixed by ``(config, S + g, lineup, g)``, whatever runs it.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..agents import COMPILED_BOTS, REGISTRY
 from ..agents.lineup import check_spec, compiled_kinds, known
-from ..agents.play import bot_seed
+from ..batch.seeds import bot_seed
 from ..rules import state as st
 from ..args import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig

@@ -1,7 +1,7 @@
 """``borders-sim simulate``: seeded games of uniformly random play, a summary row per player count.
 
 It plays ``G`` games (default 1000) per player count with the compiled whole-game kernels of
-:func:`borders_sim.rules.rollout.random_games` (batches of games, each cut into chunks played
+:func:`borders_sim.batch.rollouts.random_games` (batches of games, each cut into chunks played
 on all numba threads), with a progress bar on stderr, then prints one row per player count
 (``--players all`` runs 3..8):
 
@@ -39,7 +39,7 @@ from ..rules import state as st
 from ..args import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
-from ..rules.rollout import final_scores, make_batch, play_batch, random_chunk
+from ..batch.rollouts import final_scores, make_batch, play_batch, random_chunk
 from .common import (INT64_MAX, check_seed_run, int_in, markdown_table, player_counts,
                      seed_arg, si)
 

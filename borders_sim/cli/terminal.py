@@ -13,7 +13,7 @@ import builtins
 from collections.abc import Callable, Sequence
 
 from ..agents import make
-from ..agents.play import bot_seed
+from ..batch.seeds import bot_seed
 from ..game.views import observe, observe_text
 from ..game.game import Game
 from ..args import as_seat, as_seed

@@ -1,4 +1,5 @@
-"""``borders-sim train``: train a policy with masked PPO against a league (:mod:`borders_sim.train`).
+"""``borders-sim train``: train a policy with masked PPO against a league
+(:mod:`borders_sim.train`).
 
 Needs PyTorch: ``pip install torch==2.13.0`` (the CPU build), then ``pip install ".[rl]"`` in the
 source checkout. The output directory gets ``policy.npz`` (play it with ``make("ppo",
@@ -22,8 +23,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from .. import __version__
-from ..agents.network import MAX_HIDDEN, parse_net_spec
-from ..agents.policies import COMPILED_BOTS
+from ..policies.network import MAX_HIDDEN, parse_net_spec
+from ..policies.dispatch import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
@@ -217,11 +218,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         players=args.players, opponents=args.opponents, minutes=args.minutes, seed=args.seed,
         max_updates=args.max_updates, num_envs=args.num_envs, steps=args.steps,
         hidden=tuple(args.hidden), lr=args.lr, reward=args.reward, dense=not args.sparse,
-        mixed=args.mixed, deviator=args.deviator, snapshots=args.snapshots, snapshot_every=args.snapshot_every,
-        exploiter_every=args.exploiter_every, exploiter_slots=args.exploiter_slots,
-        checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
-        eval_games=args.eval_games, torch_threads=args.torch_threads, device=args.device,
-        init=args.init,
+        mixed=args.mixed, deviator=args.deviator, snapshots=args.snapshots,
+        snapshot_every=args.snapshot_every, exploiter_every=args.exploiter_every,
+        exploiter_slots=args.exploiter_slots, checkpoint_every=args.checkpoint_every,
+        eval_every=args.eval_every, eval_games=args.eval_games, torch_threads=args.torch_threads,
+        device=args.device, init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,
         imitate_epochs=args.imitate_epochs,
         ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches,

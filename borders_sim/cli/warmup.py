@@ -25,8 +25,8 @@ owns it, which this module imports), so that the processes start on independent 
 1. the rules kernels of :class:`~borders_sim.Game` (new game, step, legal mask, scores);
 2. :class:`~borders_sim.envs.VectorEnv` (reset and step);
 3. the compiled bots (:data:`~borders_sim.agents.COMPILED_BOTS`) inside the whole-game bot
-   kernel :func:`~borders_sim.agents.play.run_bot_games` and one decision of each from Python;
-4. the whole-game kernels of :mod:`borders_sim.rules.rollout` (random play in batches);
+   kernel :func:`~borders_sim.batch.games.run_bot_games` and one decision of each from Python;
+4. the whole-game kernels of :mod:`borders_sim.batch.rollouts` (random play in batches);
 5. the training env (:class:`~borders_sim.envs.training.TrainingEnv`, reset and step);
 6. the search bot's rollout batch (:class:`~borders_sim.agents.ISMCTSBot`, one decision);
 7. the PettingZoo AEC env ``borders_v0`` (raw and wrapped, a whole game through ``raw_env``
@@ -59,7 +59,7 @@ from ..rules.config import GameConfig
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
 
 # The modules that own the compile units: importing them registers every unit of NAMES.
-from ..agents import policies  # noqa: F401
+from ..policies import dispatch  # noqa: F401
 from ..rules import engine, observation, setup  # noqa: F401
 
 
@@ -111,7 +111,7 @@ def _game() -> None:
 
 
 def _rollouts() -> None:
-    from ..rules.rollout import final_scores, make_batch, play_batch
+    from ..batch.rollouts import final_scores, make_batch, play_batch
     states, seeds = make_batch(GameConfig(num_players=MIN_PLAYERS), 0, 1)
     play_batch(states, seeds, 10**6)
     final_scores(states)
@@ -119,9 +119,9 @@ def _rollouts() -> None:
 
 def _bots() -> None:
     from ..agents import COMPILED_BOTS, make
-    from ..agents.play import run_bot_games
+    from ..batch.games import run_bot_games
     from ..game.views import observe
-    from ..rules.rollout import make_batch
+    from ..batch.rollouts import make_batch
     game = _a_position(moves=5)
     obs, mask = observe(game, game.current_player), game.legal_mask()
     for kind, name in enumerate(COMPILED_BOTS):

@@ -6,11 +6,12 @@ of opponents drawn per game from a *pool* of members. A member is either
 * a compiled bot, played inside the kernel with the seat's observation and mask, exactly as in
   a tournament game: a name of :data:`~borders_sim.agents.COMPILED_BOTS`, a network spec
   (``"ppo"``, the shipped policy sampled as the ``ppo`` bot plays it; ``"ppo:argmax@PATH"``
-  and the rest of :func:`~borders_sim.agents.network.parse_net_spec`), or a
-  :class:`~borders_sim.agents.network.NetPlayer` (any policy network, e.g. a frozen snapshot
+  and the rest of :func:`~borders_sim.policies.network.parse_net_spec`), or a
+  :class:`~borders_sim.policies.network.NetPlayer` (any policy network, e.g. a frozen snapshot
   of the learner, at a temperature); or
-* an *external* member, named ``"external:NAME"`` (:data:`EXTERNAL_PREFIX`): its decisions come
-  back to Python like the learner's, and the caller plays them in the same batch.
+* an *external* member, named ``"external:NAME"``
+  (:data:`~borders_sim.batch.seats.EXTERNAL_PREFIX`): its decisions come back to Python like the
+  learner's, and the caller plays them in the same batch.
 
 Any other name is refused with the known ones, so a typo (``"honset"``) is an error, not a seat
 handed back to a caller that does not expect it.
@@ -108,34 +109,33 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from numba import njit
 
-from .._compile.batch import run_chunks
+from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
 from .._compile.notice import compile_notice
 from .._compile.rowcopy import put_row
-from ..agents.play import IllegalBotAction, bot_decision, bot_seed_kernel
-from ..agents.policies import BOT_NET, COMPILED_BOTS
-from ..agents.network import NetPlayer, Policy, is_net_spec, net_player, stack_nets
+from ..batch.games import IllegalBotAction
+from ..batch.loop import BOT_ILLEGAL as BOT_CHOSE_ILLEGAL
+from ..batch.loop import EXTERNAL, deal, play_seats
+from ..batch.seats import seat_table
+from ..batch.seeds import LINEUP_STREAM, derived_seed, seed_bots
+from ..policies.dispatch import BOT_NET
+from ..policies.network import NetPlayer, Policy
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_float,
                           as_int, as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
-from ..rules.engine import MASK_SIZE, advance, engine_error, step
+from ..rules.engine import MASK_SIZE, engine_error, step
 from ..rules.observation import OBS_SIZE, observation_scales, observe_kernel
 from ..rules.piles import mix_seed, next_below, seed_rng
 from ..rules.rewards import REWARD_MODES, final_rewards, potential, reward_mode
 from ..rules.scoring import scores, winners
-from ..rules.setup import setup_kernel
 from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
-from .vector import derived_seed
 
-#: ``kinds`` entry of a seat played outside the kernel (the learner, an external member).
-EXTERNAL = -1
-#: The prefix of an external member's name in a pool (``"external:ismcts"``).
-EXTERNAL_PREFIX = "external:"
 #: ``members`` entries: the learner's seat, and a seat past the player count.
 LEARNER, NO_SEAT = -1, -2
-#: Stream index of the lineup draw, apart from the deal's and the bots' streams.
-_LINEUP_STREAM = 0x4C494E45
+#: The training env plays every game to its end: no cap on the compiled seats' decisions
+#: (a game ends within ``max_game_length``, P-0.4).
+_NO_CAP = 2**62
 #: ``status`` codes of a slot after a call.
 OK, BOT_ILLEGAL, GAVE_UP = 0, 1, 2
 _MASK64 = (1 << 64) - 1
@@ -190,36 +190,16 @@ def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, lea
           pot, seat_mode, pool_kinds, cum, mixed, deviator, self_member, lineup_rng):
     """Deal slot ``i``'s next game of the stream, draw its lineup and seed its bots; advance it
     to its first decision and return the number of legal actions there."""
-    row = raw[i]
-    for k in range(np.uint64(blank.shape[0])):
-        row[k] = blank[k]
-    s = states[i]
     game_seed = derived_seed(seed, i, episodes[i])
     episodes[i] += 1
-    seed_rng(s.rng, game_seed)
-    setup_kernel(s)
-    n = s.cfg[CFG_NUM_PLAYERS]
-    seed_rng(lineup_rng, mix_seed(game_seed, _LINEUP_STREAM))
+    count = deal(states, raw, blank, i, game_seed, mask)
+    n = states[i].cfg[CFG_NUM_PLAYERS]
+    seed_rng(lineup_rng, mix_seed(game_seed, LINEUP_STREAM))
     learner[i] = _draw_lineup(lineup_rng, n, seat_mode, pool_kinds, cum, mixed, deviator,
                               self_member, kinds[i], members[i])
-    for p in range(MAX_PLAYERS):
-        seed_rng(rngs[i, p], bot_seed_kernel(game_seed, p))
+    seed_bots(rngs[i], game_seed)
     first[i] = True
     pot[i] = 0.0
-    return advance(s, mask)
-
-
-@njit(inline="always")
-def _play_compiled(s, kinds, rngs, count, mask, words, scratch, nets):
-    """Play the compiled seats of ``s`` until an external seat decides or the game ends;
-    returns the number of legal actions then (0: over), ``ENGINE_ERROR``, or ``-1000`` when a
-    bot chose an illegal id (nothing applied)."""
-    while count > 0 and kinds[s.turn] != EXTERNAL:
-        p = s.turn
-        a = bot_decision(s, kinds[p], scratch, mask, words, count, rngs[p], nets)
-        if a < 0:
-            return -1000
-        count = step(s, a, mask)
     return count
 
 
@@ -249,14 +229,14 @@ def _finish(s, learner, mode, dense, pot, out_reward, final_obs, outcome, scratc
 @kernel(nogil=True)
 def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, reset_all,
                 actions, masks, kinds, members, learner, first, pot, rngs, pool_kinds, cum,
-                mixed, deviator, self_member, seat_mode, obs, mask_out, cur, cur_member, rewards, term, final_obs,
-                outcome, ended_members, status, nets, skip):
+                mixed, deviator, self_member, seat_mode, obs, mask_out, cur, cur_member, rewards,
+                term, final_obs, outcome, ended_members, status, nets, skip):
     """Step slots ``lo .. hi - 1`` (``reset_all``: deal each its next game instead), play the
     compiled seats to the next external decision, deal a new game where one ended, and write
     that decision's observation, mask and seat (module docstring). A slot with ``skip[i]`` (the
     step after its game ended, in ``NEXT_STEP`` mode) is not stepped: its pending decision, the
     first of the game already dealt, stays as it is, with reward 0 and no termination. A chunk
-    kernel (:mod:`borders_sim._compile.batch`); ``status[i]`` is ``OK``, ``BOT_ILLEGAL`` or
+    kernel (:mod:`borders_sim.batch.chunks`); ``status[i]`` is ``OK``, ``BOT_ILLEGAL`` or
     ``GAVE_UP``."""
     scratch = np.zeros(OBS_SIZE, dtype=np.float32)
     scratch_rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
@@ -281,7 +261,8 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
             count = step(s, actions[i], mask)
         while True:
             if count > 0:
-                count = _play_compiled(s, kinds[i], rngs[i], count, mask, words, scratch, nets)
+                count, _ = play_seats(s, kinds[i], rngs[i], count, mask, words, scratch, nets,
+                                      0, _NO_CAP)
             if count != 0:
                 break
             _finish(s, learner[i], mode, dense, pot[i], reward, final_obs[i], outcome[i],
@@ -293,7 +274,7 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
                           learner, first, pot, seat_mode, pool_kinds, cum, mixed, deviator,
                           self_member, lineup_rng)
         if count < 0:
-            status[i] = BOT_ILLEGAL if count == -1000 else GAVE_UP
+            status[i] = BOT_ILLEGAL if count == BOT_CHOSE_ILLEGAL else GAVE_UP
             rewards[i] = 0.0
             continue
         p = s.turn
@@ -331,7 +312,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         opponents: the pool's members, a list in order (their indices are
             ``infos["member"]``; one member is a list of one, ``["honest"]``): compiled bot
             names, network specs (``"ppo"``, ``"ppo@PATH"``, ...) and
-            :class:`~borders_sim.agents.network.NetPlayer` objects are played in the kernel;
+            :class:`~borders_sim.policies.network.NetPlayer` objects are played in the kernel;
             ``"external:NAME"`` is an external member that the caller plays (module
             docstring); any other name is refused.
         weights: the chance of each member per game (a list of finite non-negative numbers,
@@ -394,11 +375,13 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         self.scale_obs = as_bool(scale_obs, "scale_obs")
         self.config = GameConfig(num_players=num_players, **flags)
         n = self.config.num_players
-        self._pool_kinds, players = _pool(opponents)
+        members = as_sequence(opponents, "opponents",
+                              "a list of pool members (one member is a list of one: ['honest'])")
+        if not members:
+            raise ValueError("opponents must name at least one pool member")
+        self._pool_kinds, players, self._nets = seat_table(members, what="opponent")
         self.opponents = tuple(m.name if isinstance(m, NetPlayer) else m for m in players)
         self._players = {j: m for j, m in enumerate(players) if isinstance(m, NetPlayer)}
-        self._nets = stack_nets([m.policy for m in self._players.values()],
-                                [m.temperature for m in self._players.values()])
         self._seat_mode = -1 if isinstance(seat, str) and seat == "random" else as_int(
             seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
         self.mixed = as_float(mixed, "mixed", 0, 1)
@@ -753,33 +736,6 @@ def _described(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return f"{value.dtype} of shape {value.shape}"
     return f"{shown(value)}, not an array ({type(value).__name__})"
-
-
-def _pool(opponents: Sequence[str | NetPlayer]) -> tuple[np.ndarray, list]:
-    """The kind of every pool member (a compiled bot's index, ``BOT_NET + j`` for the ``j``-th
-    network member, or ``EXTERNAL``) and the members, with ``ppo`` specs loaded."""
-    members = as_sequence(opponents, "opponents",
-                          "a list of pool members (one member is a list of one: ['honest'])")
-    if not members:
-        raise ValueError("opponents must name at least one pool member")
-    kinds, players, nets = [], [], 0
-    for m in members:
-        if is_net_spec(m):
-            m = net_player(m)
-        if isinstance(m, NetPlayer):
-            kinds.append(BOT_NET + nets)
-            nets += 1
-        elif isinstance(m, str) and m in COMPILED_BOTS:
-            kinds.append(COMPILED_BOTS.index(m))
-        elif isinstance(m, str) and m.startswith(EXTERNAL_PREFIX) and m != EXTERNAL_PREFIX:
-            kinds.append(EXTERNAL)
-        else:
-            raise ValueError(f"opponent {shown(m)} is not a pool member: a member is a compiled "
-                             f"bot ({', '.join(COMPILED_BOTS)}), a network spec ('ppo', "
-                             f"'ppo:argmax', 'ppo@PATH', ...), a NetPlayer, or "
-                             f"'{EXTERNAL_PREFIX}NAME' for a member the caller plays")
-        players.append(m)
-    return np.array(kinds, dtype=np.int64), players
 
 
 _prepared = False  # the training kernel has run once in this process

@@ -33,49 +33,21 @@ from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..args import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
-from ..rules.engine import MASK_SIZE, advance, step
+from ..rules.engine import MASK_SIZE, step
 from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
-from ..rules.piles import mix_seed, seed_rng
 from .._compile.rowcopy import put_row
-from ..rules.setup import setup_kernel
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
+from ..batch.loop import deal
+from ..batch.seeds import derived_seed
 from ..rules.rewards import final_rewards, reward_mode
-
-INT64_MAX = 2**63 - 1  # slots and episodes are int64 in the kernels
-
-
-@kernel
-def derived_seed(seed, k, episode):
-    """uint64 deal seed of the ``episode``-th game of slot ``k`` of a stream seeded ``seed``."""
-    return mix_seed(mix_seed(seed, k), episode)
-
-
-def derive_seed(seed: int, k: int, episode: int) -> int:
-    """The seed of the ``episode``-th game (0-based, counted since the last seeded reset) dealt
-    to slot ``k`` of a :class:`VectorEnv` seeded ``seed``: that game is
-    ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is a seed (0 to ``2**64 - 1``,
-    :mod:`borders_sim.args`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
-    result is a seed."""
-    seed = as_seed(seed)
-    k = as_int(k, "k", 0, INT64_MAX)
-    episode = as_int(episode, "episode", 0, INT64_MAX)
-    return int(derived_seed(np.uint64(seed), np.int64(k), np.int64(episode)))
-
 
 @kernel(standalone=True)
 def _deal(states, raw, blank, i, seed, episodes, mask):
-    """Deal slot ``i``'s next game of the stream and advance it to its first decision."""
-    # the zeroed record with the rules (cfg, menu) set, as new_state makes it; a loop, since
-    # numba compiles a slice assignment with its shape-mismatch message (seconds of compiling)
-    row = raw[i]
-    for k in range(np.uint64(blank.shape[0])):
-        row[k] = blank[k]
-    s = states[i]
-    seed_rng(s.rng, derived_seed(seed, i, episodes[i]))
+    """Deal slot ``i``'s next game of the stream (:func:`~borders_sim.batch.seeds.derive_seed`)
+    and advance it to its first decision."""
+    deal(states, raw, blank, i, derived_seed(seed, i, episodes[i]), mask)
     episodes[i] += 1
-    setup_kernel(s)
-    advance(s, mask)
 
 
 @kernel
@@ -152,7 +124,8 @@ class VectorEnv:
     Args:
         num_envs: number of games N (>= 1).
         num_players: 3..8, the same in every game.
-        seed: the seed of the stream of games, 0 to ``2**64 - 1`` (see :func:`derive_seed`).
+        seed: the seed of the stream of games, 0 to ``2**64 - 1`` (see
+            :func:`~borders_sim.batch.seeds.derive_seed`).
         reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 

@@ -57,8 +57,8 @@ from ..args import as_choice, as_float, as_int, as_seed, as_str
 from ..rules.limits import max_game_length
 from ..rules.piles import mix_seed, seed_words
 from ..agents.base import Bot
-from ..agents.play import run_bot_games
-from ..agents.policies import COMPILED_BOTS
+from ..batch.games import run_bot_games
+from ..policies.dispatch import COMPILED_BOTS
 from ..rules.rewards import REWARD_MODES, final_rewards_at
 
 #: The OpenSpiel bot kinds and, for each, the options it takes.
@@ -153,14 +153,14 @@ def bot_factory(name: str) -> Callable[[int], "OpenSpielBot"]:
 class CompiledRolloutEvaluator:
     """An OpenSpiel MCTS evaluator (``evaluate`` and ``prior``) whose rollouts play the game to
     the end with one of our compiled bots in every seat, in one kernel call
-    (:func:`borders_sim.agents.play.run_bot_games`).
+    (:func:`borders_sim.batch.games.run_bot_games`).
 
     Each rollout gets a fresh chance stream (the state's generator is reseeded), so a leaf's
     rollouts do not share the future deal; the return is the mean of the game's rewards.
 
     Args:
-        policy: one of :data:`~.policies.COMPILED_BOTS` (``"random"``: uniform random actions,
-            the policy of OpenSpiel's ``RandomRolloutEvaluator``).
+        policy: one of :data:`~borders_sim.policies.dispatch.COMPILED_BOTS` (``"random"``: uniform
+            random actions, the policy of OpenSpiel's ``RandomRolloutEvaluator``).
         n_rollouts: rollouts per evaluation (at least 1).
         seed: seeds the rollouts (the k-th rollout of the evaluator is seeded from
             ``(seed, k)``); a seed, :mod:`borders_sim.args`.

@@ -10,8 +10,9 @@ for as long as that knowledge is certain (``know_hand`` / ``know_down`` of the s
 the seat ``r`` places to the viewer's left (row 0 is the viewer), so one policy serves every
 seat and player count. The ``seat`` block says which seat the viewer is, for the action ids
 that name seats (Robbery targets, crates to inspect), which are absolute. Rows at and beyond
-the player count are 0. Inspector blocks have two rows, badge A then badge B (B is 0 with one inspector). One-hot blocks are all 0 when there is
-nothing to mark (no crate under check, no badge B, ...). Counts are raw (not normalised).
+the player count are 0. Inspector blocks have two rows, badge A then badge B (B is 0 with one
+inspector). One-hot blocks are all 0 when there is nothing to mark (no crate under check, no badge
+B, ...). Counts are raw (not normalised).
 
 **Rates.** The ``rates`` block repeats, per seat, what the public history says of its
 behaviour as rates (how often it opens as an inspector, takes deals, gets caught lying, offers
@@ -23,7 +24,7 @@ observation of the earlier layout is this one's first :data:`OBS_SIZE_V1` entrie
 one-hots and flags, 100 for gold, 10 for card counts, 20 for the history counters, ...):
 :func:`observation_scales` repeats them per entry, and dividing an observation by them puts
 every feature of a real game mostly within ``[0, 2]`` (the input normalisation of the learned
-policies, :mod:`borders_sim.agents.network`). Scales are fixed, so a normalised observation means
+policies, :mod:`borders_sim.policies.network`). Scales are fixed, so a normalised observation means
 the same in every game and every checkpoint.
 
 :data:`OBSERVATION_LAYOUT` is the one definition of the layout: (name, offset, size, shape,
@@ -207,7 +208,7 @@ def _build_layout() -> tuple[tuple[LayoutEntry, ...], int]:
 #: The layout of the observation vector: one :class:`LayoutEntry` per block, in order.
 OBSERVATION_LAYOUT, OBS_SIZE = _build_layout()
 #: The observation's size before the ``rates`` block was added (its first entries keep that
-#: layout): policy files of that layout still load (:mod:`borders_sim.agents.network`).
+#: layout): policy files of that layout still load (:mod:`borders_sim.policies.network`).
 OBS_SIZE_V1 = OBS_SIZE - MAX_PLAYERS * NUM_RATES
 _AT = {e.name: e.offset for e in OBSERVATION_LAYOUT}
 

@@ -12,7 +12,7 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
 * :mod:`.ppo`: the rollout storage, GAE and the clipped update (:class:`~.ppo.PPO`), the
   update rule of :mod:`.learner` behind the interface of :mod:`.algorithm`.
 * :mod:`.model`: the policy-value network for the update, and its export to a policy file
-  (played without torch by the compiled network, :mod:`borders_sim.agents.network`).
+  (played without torch by the compiled network, :mod:`borders_sim.policies.network`).
 * :mod:`.acting`: the learner's actions during a rollout, drawn by that compiled network.
 """
 

@@ -4,7 +4,7 @@ Acting needs, per decision, a sample of the masked policy, its log-probability a
 estimate: a forward pass of the policy-value network. In torch that is a dense product over the
 1870 inputs and all 513 logits for a batch of ``num_envs`` rows, which costs about as much as
 learning from the sample. :func:`sample_chunk` runs the network's one compiled forward pass and
-draw (:mod:`borders_sim.agents.network`, the same code every ``ppo`` player runs) at
+draw (:mod:`borders_sim.policies.network`, the same code every ``ppo`` player runs) at
 temperature 1, plus the value head on the same trunk, on all threads without the GIL. The
 weights are the trainer's, exported after every update; the log-probabilities agree with
 torch's to float rounding, which PPO's ratio absorbs.
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compile.batch import run_chunks
+from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
-from ..agents.network import NetStack, choose, hidden_layer, legal_logits, stack_nets
+from ..policies.network import NetStack, choose, hidden_layer, legal_logits, stack_nets
 from ..rules.actions import NUM_ACTIONS
 from ..rules.piles import mix_seed, seed_rng
 from .model import PolicyValueNet
@@ -30,7 +30,7 @@ def sample_chunk(lo, hi, nets, value_w, value_b, obs, masks, rngs, action, logp,
     """For rows ``lo .. hi - 1``: a draw of network 0 of ``nets`` at its temperature over the
     legal ids of ``masks[i]`` (uint8) into ``action[i]``, its log-probability into ``logp[i]``
     and the value head (``value_w`` float32[H1], ``value_b``) into ``value[i]``. A chunk kernel
-    (:mod:`borders_sim._compile.batch`)."""
+    (:mod:`borders_sim.batch.chunks`)."""
     ids = np.empty(NUM_ACTIONS, dtype=np.int64)
     logits = np.empty(NUM_ACTIONS, dtype=np.float64)
     weights = np.empty(NUM_ACTIONS, dtype=np.float64)

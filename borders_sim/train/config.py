@@ -14,8 +14,8 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..agents.network import MAX_HIDDEN, Policy
-from ..agents.policies import COMPILED_BOTS
+from ..policies.network import MAX_HIDDEN, Policy
+from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
 from ..args import as_bool, as_choice, as_float, as_int, as_seed
 from ..rules.observation import OBS_SIZE

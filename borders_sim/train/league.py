@@ -2,11 +2,11 @@
 
 Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``strict``, ``random``),
 frozen policy networks (network specs: ``ppo``, the shipped policy; ``ppo@PATH``, a policy
-file; ``ppo:argmax``, greedy; :func:`~borders_sim.agents.network.parse_net_spec`) and, with
+file; ``ppo:argmax``, greedy; :func:`~borders_sim.policies.network.parse_net_spec`) and, with
 self-play, ``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's
 current policy is frozen into the oldest snapshot slot (the slots fill up first), so the
 learner plays its own past. Every network plays at its temperature through the one compiled
-sampler (:mod:`borders_sim.agents.network`): snapshots and plain specs sample their policy
+sampler (:mod:`borders_sim.policies.network`): snapshots and plain specs sample their policy
 (temperature 1, as the ``ppo`` bot plays), ``ppo:argmax`` takes its most likely legal action.
 All members play inside the
 compiled training env (:class:`~borders_sim.envs.training.TrainingEnv`); a game's opponents are
@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..agents.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_player,
+from ..policies.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_player,
                               parse_net_spec)
-from ..agents.policies import COMPILED_BOTS
+from ..policies.dispatch import COMPILED_BOTS
 
 #: Games an average of win shares mostly looks back on.
 WINDOW = 500

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ..agents.network import NetPlayer, Policy
+from ..policies.network import NetPlayer, Policy
 from ..envs.training import TrainingEnv
 from .acting import CompiledActor
 from .config import TrainConfig

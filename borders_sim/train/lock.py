@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from ..agents.npzfile import write_whole
+from ..npzfile import write_whole
 
 #: The lock file of an output directory (module docstring).
 LOCK_NAME = ".lock"

@@ -1,10 +1,10 @@
 """The policy-value network of the trainer, in PyTorch, and its export to a policy file.
 
 Its policy part is exactly the compiled network every ``ppo`` player runs
-(:mod:`borders_sim.agents.network`), here for the update only:
+(:mod:`borders_sim.policies.network`), here for the update only:
 the observation times the fixed inverse scales, two ``tanh`` layers, one logit per action id.
 A value head on the same trunk estimates the learner's return. :meth:`PolicyValueNet.policy`
-exports the policy part as numpy arrays (a :class:`~borders_sim.agents.network.Policy`), and
+exports the policy part as numpy arrays (a :class:`~borders_sim.policies.network.Policy`), and
 :meth:`PolicyValueNet.load_policy` loads one back, so a policy file can start a run or play as a
 frozen opponent.
 """
@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..agents.network import Policy
+from ..policies.network import Policy
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE, observation_scales
 from .sparse import SparseRows, first_layer, sparse_rows
@@ -85,7 +85,7 @@ class PolicyValueNet(nn.Module):
         return logits, self.v(h).squeeze(-1)
 
     def policy(self, meta: dict | None = None) -> Policy:
-        """The policy part as a :class:`~borders_sim.agents.network.Policy` (float32 copies)."""
+        """The policy part as a :class:`~borders_sim.policies.network.Policy` (float32 copies)."""
         def a(t: torch.Tensor) -> np.ndarray:
             return t.detach().cpu().numpy().astype(np.float32, copy=True)
         return Policy(a(self.inv_scale), a(self.l0.weight.T), a(self.l0.bias), a(self.l1.weight.T),

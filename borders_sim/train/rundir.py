@@ -37,8 +37,8 @@ from typing import Any, BinaryIO, Callable
 
 import torch
 
-from ..agents.network import Policy, save_policy
-from ..agents.npzfile import write_whole
+from ..policies.network import Policy, save_policy
+from ..npzfile import write_whole
 from .config import RESUMABLE, PPOSettings, TrainConfig, option_of
 
 #: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
@@ -65,7 +65,7 @@ def plain(value: Any) -> Any:
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
     """Write ``path`` by ``write(file)``, whole or not at all and forced to disk
-    (:func:`~borders_sim.agents.npzfile.write_whole`). Returns ``path``.
+    (:func:`~borders_sim.npzfile.write_whole`). Returns ``path``.
 
     Raises:
         OSError: the write failed (a full disk, ...): one line naming ``path``.
@@ -77,7 +77,7 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
 
 
 def write_policy(path: Path, policy: Policy) -> Path:
-    """:func:`~borders_sim.agents.network.save_policy` (atomic), a failed write reported as
+    """:func:`~borders_sim.policies.network.save_policy` (atomic), a failed write reported as
     :func:`write_atomically` reports it."""
     try:
         return save_policy(path, policy)

@@ -9,7 +9,7 @@ Here the observations of a rollout are stored once as their non-zero entries (:c
 entries alone: two compiled chunk kernels, the forward pass (:func:`forward_chunk`) on numba's
 threads without the GIL, the weight gradient (:func:`weight_grad_chunk`, a scatter into the
 rows of the entries) in one call. The acting kernel skips the zeros the same way
-(:func:`~borders_sim.agents.network.hidden_layer`).
+(:func:`~borders_sim.policies.network.hidden_layer`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .._compile.batch import run_chunks
+from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
 
 

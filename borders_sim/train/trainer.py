@@ -88,7 +88,7 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..agents.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
+from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
 from ..args import as_bool
 from .config import TrainConfig
 from .imitate import CloneStats, clone
@@ -102,7 +102,7 @@ from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, on
 
 #: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
-#: :func:`~borders_sim.envs.vector.derive_seed`).
+#: :func:`~borders_sim.batch.seeds.derive_seed`).
 EVAL_SEED = 10**15
 EVAL_BOTS = ("honest", "bluffer", "collector", "strict")
 #: The single deviators an evaluation plays against copies of the policy.

@@ -1,10 +1,15 @@
-"""Whole-game kernels: many games inside one compiled call.
+"""Random rollouts: many games played with uniformly random legal actions inside one compiled
+call, the library's fastest loop (the rollouts of the speed benchmarks).
 
 :func:`random_games` plays ``len(states)`` games with uniformly random legal actions, in
 parallel over games (the chunk kernel :func:`random_chunk` run by
-:func:`~borders_sim._compile.batch.run_chunks`). Each game owns its state (and so its chance), and the random
-policy of game ``i`` draws from its own generator seeded from ``seeds[i]``, so results do not
-depend on the batch size or the number of threads. :func:`make_batch`, :func:`play_batch` and
+:func:`~.chunks.run_chunks`). Each game owns its state (and so its chance), and the random policy
+of game ``i`` draws every seat's action from one generator of the game, seeded from
+``seeds[i]`` (:func:`~.seeds.seed_random_policy`; the pinned random games of the tests replay
+that stream), so results do not depend on the batch size or the number of threads. (The random
+bot of a seat table, :func:`~.loop.play_seats`, draws from one generator per seat instead.)
+
+:func:`make_batch`, :func:`play_batch` and
 :func:`final_scores` are the Python helpers the command line and the benchmarks share; the
 first of them to run compiles the batch kernels (or loads them from numba's cache), with a note
 on stderr while numba compiles (:mod:`borders_sim._compile.notice`).
@@ -15,17 +20,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.batch import run_chunks
-from .._compile.notice import compile_notice
-from .actions import PHASE_LO
-from ..args import as_int, as_seed, as_seed_array
-from .config import GameConfig
-from .engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
 from .._compile.jit import kernel
-from .piles import next_below
-from .scoring import scores, winners
-from .setup import new_state
-from .state import MAX_PLAYERS, STATE_DTYPE
+from .._compile.notice import compile_notice
+from ..args import as_int, as_seed, as_seed_array
+from ..rules.actions import PHASE_LO
+from ..rules.config import GameConfig
+from ..rules.engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
+from ..rules.piles import next_below
+from ..rules.scoring import scores, winners
+from ..rules.setup import new_state
+from ..rules.state import MAX_PLAYERS, STATE_DTYPE
+from .chunks import run_chunks
+from .seeds import policy_seeds, seed_random_policy
 
 
 @njit(inline="always")
@@ -44,39 +50,25 @@ def play_random(s, policy_rng, mask, max_steps):
 
 @kernel(nogil=True)
 def random_chunk(lo, hi, states, seeds, max_steps, out_steps):
-    """Play ``states[lo:hi]`` (fresh from :func:`~.setup.new_state`) to the end, game ``i``
-    with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions
+    """Play ``states[lo:hi]`` (fresh from :func:`~borders_sim.rules.setup.new_state`) to the end,
+    game ``i`` with a random policy seeded by ``seeds[i]``; ``out_steps[i]`` gets its decisions
     (``ENGINE_ERROR`` for a game the engine gave up on). A chunk kernel
-    (:mod:`borders_sim._compile.batch`): runs without the GIL."""
+    (:mod:`borders_sim.batch.chunks`): runs without the GIL."""
     mask = np.zeros(MASK_SIZE, dtype=np.uint8)
     rng = np.empty(2, dtype=np.uint64)
     for i in range(lo, hi):
-        rng[0] = np.uint64(seeds[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-        rng[1] = np.uint64(seeds[i]) ^ np.uint64(0xD1B54A32D192ED03)
+        seed_random_policy(rng, seeds[i])
         out_steps[i] = play_random(states[i], rng, mask, max_steps)
 
 
 def random_games(states: np.ndarray, seeds: np.ndarray, max_steps: int,
                  out_steps: np.ndarray) -> None:
-    """Play every state of ``states`` (fresh from :func:`~.setup.new_state`) to the end, game
-    ``i`` with a random policy seeded by ``seeds[i]`` (uint64); ``out_steps[i]`` (int64) gets
-    its decisions (``ENGINE_ERROR`` for a game the engine gave up on). On
-    ``numba.get_num_threads()`` threads (:func:`~borders_sim._compile.batch.run_chunks`); the
+    """Play every state of ``states`` (fresh from :func:`~borders_sim.rules.setup.new_state`) to the
+    end, game ``i`` with a random policy seeded by ``seeds[i]`` (uint64); ``out_steps[i]`` (int64)
+    gets its decisions (``ENGINE_ERROR`` for a game the engine gave up on). On
+    ``numba.get_num_threads()`` threads (:func:`~borders_sim.batch.chunks.run_chunks`); the
     results do not depend on the batch size or the number of threads."""
     run_chunks(random_chunk, states.shape[0], states, seeds, max_steps, out_steps)
-
-
-def policy_seeds(seeds: np.ndarray) -> np.ndarray:
-    """uint64 policy seeds for games dealt from ``seeds`` (a seed array,
-    :func:`~borders_sim.args.as_seed_array`): a splitmix64 hash of each seed with a different offset than
-    the deal's, so the random policy of a game is not its deal stream."""
-    x = as_seed_array(seeds) ^ np.uint64(0x5851F42D4C957F2D)
-    with np.errstate(over="ignore"):
-        x = x + np.uint64(0x9E3779B97F4A7C15)
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        x = x ^ (x >> np.uint64(31))
-    return x
 
 
 _prepared = False  # the batch kernels below have run once in this process
@@ -110,9 +102,10 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
-    """Play ``states`` in place with :func:`~borders_sim.rules.rollout.random_games`, game ``i``
-    with the policy seed ``seeds[i]`` (a seed array, :func:`~borders_sim.args.as_seed_array`); returns the
-    decisions per game (int64). Argument types are fixed so one compiled version serves all.
+    """Play ``states`` in place with :func:`~borders_sim.batch.rollouts.random_games`, game ``i``
+    with the policy seed ``seeds[i]`` (a seed array, :func:`~borders_sim.args.as_seed_array`);
+    returns the decisions per game (int64). Argument types are fixed so one compiled version serves
+    all.
 
     Raises:
         EngineError: the engine gave up on some of the states (only states built or edited by

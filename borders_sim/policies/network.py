@@ -9,9 +9,9 @@ The network reads a player's observation vector and legal mask only, like every 
 
 **Compiled, written once.** The forward pass (:func:`hidden_layer`, :func:`legal_logits`) and
 the choice among the legal logits (:func:`choose`) are numba code over plain numpy arrays, and
-every player of a network goes through them: the ``ppo`` bot (:mod:`.ppo`), a ``ppo`` seat
-inside the whole-game kernels (tournaments on the compiled path, the training env's opponents,
-the league's self-play snapshots) through :func:`net_act`, and the trainer's own acting
+every player of a network goes through them: the ``ppo`` bot (:mod:`borders_sim.agents.ppo`), a
+``ppo`` seat inside the whole-game kernels (tournaments on the compiled path, the training env's
+opponents, the league's self-play snapshots) through :func:`net_act`, and the trainer's own acting
 (:mod:`borders_sim.train.acting`), which adds the value head on the same trunk. Torch
 (:mod:`borders_sim.train.model`) holds the same function for the update only. The first layer
 skips the zero entries of the observation (about 160 of its 1870 are non-zero) and the policy
@@ -21,7 +21,7 @@ head computes the legal actions' logits only, so a decision costs a few microsec
 highest logit (the first on ties), ``T > 0`` draws from ``softmax(logits / T)`` over the legal
 actions with the player's own generator; ``T = 1`` is the policy as trained
 (:data:`SAMPLE_TEMPERATURE`, the default of the ``ppo`` bot: a bluffing game needs a mixed
-policy, see :mod:`.ppo`).
+policy, see :mod:`borders_sim.agents.ppo`).
 
 **The file** (:func:`save_policy`, :func:`load_policy`) is an ``.npz`` of float32 arrays
 ``inv_scale`` [OBS_SIZE], ``w0`` [OBS_SIZE, H0], ``b0`` [H0], ``w1`` [H0, H1], ``b1`` [H1],
@@ -32,10 +32,10 @@ A file of the first observation layout (``OBS_SIZE_V1`` inputs, before the behav
 ``rates`` block of :mod:`borders_sim.rules.observation`) loads with weights of 0 for the
 inputs it never saw, so it plays exactly as it was trained.
 
-**Files read with bounds.** A policy file is read by :class:`~.npzfile.NpzFile`, never by
+**Files read with bounds.** A policy file is read by :class:`~borders_sim.npzfile.NpzFile`, never by
 ``np.load``: every array's ``.npy`` header is checked against the layout the file must have
 before any array data is inflated, and every problem is one ``ValueError`` naming the file
-(:mod:`.npzfile`). It is written atomically.
+(:mod:`borders_sim.npzfile`). It is written atomically.
 
 **Specs.** A network player is written ``ppo[:OPTION][@PATH]`` in lineups and pools
 (:func:`parse_net_spec`): ``@PATH`` a policy file or ``borders-sim train`` output directory
@@ -60,7 +60,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..args import shown
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
 from ..rules.piles import next_below
-from .npzfile import NpzFile, as_path, refusal, shown_path, write_npz
+from ..npzfile import NpzFile, as_path, refusal, shown_path, write_npz
 
 FORMAT = "borders_sim.policy/1"
 #: The policy the package ships (``make("ppo")``).

@@ -1,6 +1,8 @@
-"""Compiled bot policies: one kernel per bot, each a function of a player's observation and
-legal mask only (never the state), and :func:`act_kernel`, the dispatch by bot kind that the
-whole-game kernel (:mod:`.play`) and the Python bots (:mod:`.bots`) share. The Python bot and
+"""The bot kinds and the one dispatch from a kind to its compiled policy.
+
+:func:`act_kernel` is the dispatch by bot kind that the game loop (:mod:`borders_sim.batch.loop`)
+and the Python bots (:mod:`borders_sim.agents.bots`) share, over one kernel per bot, each a
+function of a player's observation and legal mask only (never the state). The Python bot and
 its compiled twin are the same code, so they make the same choice from the same observation,
 mask and generator words.
 
@@ -10,12 +12,14 @@ legal mask padded to 64-bit words), ``words`` the same mask viewed as uint64, ``
 number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ words
 (uint64[2], advanced in place); it returns a legal action id.
 
-Kinds from :data:`BOT_NET` on are policy networks (the ``ppo`` bot, :mod:`.ppo`): kind
-``BOT_NET + j`` plays network ``j`` of the :class:`~.ppo.NetStack` that every caller passes
-(:data:`~.ppo.NO_NETS` where no network plays).
+Kinds from :data:`BOT_NET` on are policy networks (the ``ppo`` bot,
+:mod:`borders_sim.agents.ppo`): kind ``BOT_NET + j`` plays network ``j`` of the
+:class:`~.network.NetStack` that every caller passes (:data:`~.network.NO_NETS` where no network
+plays).
 
 :func:`act_kernel` is the compile unit ``"bot policies"`` (:mod:`borders_sim._compile.units`),
-registered here, where the kernel is, since the registry sits below the agents and imports none.
+registered here, where the kernel is, since the registry sits below the policies and imports
+none.
 """
 
 from __future__ import annotations

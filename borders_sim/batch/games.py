@@ -1,10 +1,11 @@
-"""Whole games between compiled bots inside one compiled call.
+"""Whole games between compiled bots inside one compiled call: the compiled path of a
+tournament.
 
 :func:`play_bot_games` plays a batch of dealt states to the end, in parallel over games (the
-chunk kernel :func:`bot_chunk` run by :func:`~borders_sim._compile.batch.run_chunks`), each
-decision taken by the compiled policy of the bot in that seat (``kinds[g, seat]``) from the
-seat's observation and legal mask. The bot in seat ``p`` of game ``g`` draws from its own
-generator seeded with :func:`bot_seed` ``(seeds[g], p)``, exactly as ``make(name,
+chunk kernel :func:`bot_chunk` run by :func:`~.chunks.run_chunks`), each decision taken by the
+compiled policy of the bot in that seat (``kinds[g, seat]``) through the one game loop
+(:func:`~.loop.play_seats`). The bot in seat ``p`` of game ``g`` draws from its own generator
+seeded with :func:`~.seeds.bot_seed` ``(seeds[g], p)``, exactly as ``make(name,
 bot_seed(seeds[g], p))`` seeds the Python bot, so a game played here and the same game played
 through :class:`~borders_sim.Game` with Python bots take the same actions, and results do not
 depend on the batch size or the thread count.
@@ -19,15 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compile.batch import run_chunks
-from ..args import as_int, as_seed, as_seed_array
-from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
-from ..rules.observation import OBS_SIZE, observe_kernel
-from ..rules.piles import mix_seed, seed_rng
+from ..args import as_seed_array
+from ..policies.dispatch import BOT_NET, COMPILED_BOTS
+from ..policies.network import NO_NETS, NetStack
+from ..rules.engine import MASK_SIZE, advance
+from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
-from .policies import BOT_NET, BOT_RANDOM, COMPILED_BOTS, act_kernel
-from .network import NO_NETS, NetStack
+from .chunks import run_chunks
+from .loop import BOT_ILLEGAL, play_seats
+from .seeds import seed_bots
 
 
 class IllegalBotAction(RuntimeError):
@@ -35,55 +37,21 @@ class IllegalBotAction(RuntimeError):
 
 
 @kernel
-def bot_seed_kernel(seed, seat):
-    return mix_seed(np.uint64(seed), seat)
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """Seed (0 to ``2**64 - 1``) of the bot in ``seat`` (0 to ``MAX_PLAYERS - 1``) of the game
-    dealt from ``seed`` (a seed, :mod:`borders_sim.args`)."""
-    return int(bot_seed_kernel(np.uint64(as_seed(seed)),
-                               np.int64(as_int(seat, "seat", 0, MAX_PLAYERS - 1))))
-
-
-@kernel
-def bot_decision(s, kind, obs, mask, words, count, rng, nets):
-    """The bot ``kind`` to move in ``s`` observes and chooses (``nets``: the networks of the
-    ``BOT_NET`` kinds); its action, or -1 if the action is not allowed by ``mask`` (nothing is
-    applied either way)."""
-    if kind != BOT_RANDOM:  # the random bot reads no observation
-        observe_kernel(s, s.turn, obs)
-    a = act_kernel(kind, obs, mask, words, count, rng, nets)
-    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
-        return -1
-    return a
-
-
-@kernel
 def play_bot_game(s, kinds, seed, mask, obs, rngs, max_steps, nets):
     """Play state ``s`` to the end with the bots ``kinds[seat]``; returns the decisions taken
     (``max_steps`` caps them), or ``-1 - k`` if the bot to move at decision ``k`` chose an
     illegal id (the game stops there, the id not applied)."""
-    for p in range(MAX_PLAYERS):
-        seed_rng(rngs[p], bot_seed_kernel(seed, p))
-    words = mask.view(np.uint64)
-    count = advance(s, mask)
-    steps = 0
-    while count > 0 and steps < max_steps:
-        p = s.turn
-        a = bot_decision(s, kinds[p], obs, mask, words, count, rngs[p], nets)
-        if a < 0:
-            return -1 - steps
-        count = step(s, a, mask)
-        steps += 1
-    return steps
+    seed_bots(rngs, seed)
+    count, steps = play_seats(s, kinds, rngs, advance(s, mask), mask, mask.view(np.uint64), obs,
+                              nets, 0, max_steps)
+    return -1 - steps if count == BOT_ILLEGAL else steps
 
 
 @kernel(nogil=True)
 def bot_chunk(lo, hi, states, kinds, seeds, max_steps, out_steps, nets):
     """Play ``states[lo:hi]`` to the end, game ``g`` with bots ``kinds[g]`` seeded from
     ``seeds[g]``; ``out_steps[g]`` gets its decisions (negative: a bot's illegal choice stopped
-    the game, see :func:`play_bot_game`). A chunk kernel (:mod:`borders_sim._compile.batch`)."""
+    the game, see :func:`play_bot_game`). A chunk kernel (:mod:`borders_sim.batch.chunks`)."""
     mask = np.zeros(MASK_SIZE, dtype=np.uint8)
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     rngs = np.zeros((MAX_PLAYERS, 2), dtype=np.uint64)
@@ -108,12 +76,13 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
     Args:
         states: dealt states (:data:`~borders_sim.rules.state.STATE_DTYPE`, shape ``(G,)``).
         kinds: int64-convertible ``(G, MAX_PLAYERS)``, indices of
-            :data:`~.policies.COMPILED_BOTS` per seat, or ``BOT_NET + j`` for network ``j``
-            of ``nets`` (seats past the player count ignored).
+            :data:`~borders_sim.policies.dispatch.COMPILED_BOTS` per seat, or ``BOT_NET + j`` for
+            network ``j`` of ``nets`` (seats past the player count ignored).
         seeds: ``(G,)`` game seeds (ints from 0 to ``2**64 - 1``, taken as uint64); the bot
             in seat ``p`` is seeded with :func:`bot_seed` ``(seeds[g], p)``.
         max_steps: cap on the decisions per game.
-        nets: the networks of the ``BOT_NET`` kinds (:func:`~.ppo.stack_nets`).
+        nets: the networks of the ``BOT_NET`` kinds
+        (:func:`~borders_sim.policies.network.stack_nets`).
 
     Raises:
         ValueError: arrays of the wrong dtype or shape, or an unknown bot kind.

@@ -1,5 +1,5 @@
-""".npz files read with bounds and written atomically: policy files (:mod:`.network`) and
-demonstration shards (:mod:`.demos`).
+""".npz files read with bounds and written atomically: policy files
+(:mod:`borders_sim.policies.network`) and demonstration shards (:mod:`borders_sim.agents.demos`).
 
 :class:`NpzFile` reads an ``.npz`` archive without ``np.load``: only a regular file is opened (a
 named pipe, a device or a directory is refused before it could block), every array's ``.npy``
@@ -29,7 +29,7 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 from numpy.lib import format as npy_format
 
-from ..args import ArgumentTypeError, shown
+from .args import ArgumentTypeError, shown
 
 _MAX_HEADER = 10_000  # the longest .npy header read (numpy's own limit)
 _HEADER_LENGTH = {(1, 0): "<H", (2, 0): "<I"}  # the .npy versions read: their length field

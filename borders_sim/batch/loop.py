@@ -1,0 +1,88 @@
+"""The one compiled game loop: deal a game, and play its compiled seats until an external seat
+must decide or the game ends.
+
+A game of a batch has a *seat table*, ``kinds[p]`` for each seat ``p`` (int64[MAX_PLAYERS]):
+a compiled bot kind (:data:`~borders_sim.policies.dispatch.COMPILED_BOTS`, or
+``BOT_NET + j`` for network ``j`` of the batch's :class:`~borders_sim.policies.network.NetStack`),
+or :data:`EXTERNAL`, a seat whose decisions go back to the caller (a learner, a Python bot, a
+player of a vector env). Seat ``p``'s bot draws from ``rngs[p]``, seeded by
+:func:`~.seeds.seed_bots` from the seed the game was dealt from.
+
+* :func:`deal` deals a game into a slot of a state array (the vector envs deal in the kernel);
+* :func:`decide`: the compiled bot of a seat observes and chooses (checked against the mask);
+* :func:`play_seats`: the compiled seats decide until an external one must, the game ends, or a
+  cap on the decisions is reached.
+
+Every whole-game kernel is a thin loop over these: the tournaments' bot games
+(:mod:`.games`), the demonstrations (:mod:`borders_sim.agents.demos`), the search's rollouts
+(:mod:`borders_sim.agents.ismcts`), :class:`~borders_sim.envs.VectorEnv` and
+:class:`~borders_sim.envs.training.TrainingEnv`, so they deal, seed and play a game the same way
+by construction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .._compile.jit import kernel
+from ..policies.dispatch import BOT_RANDOM, act_kernel
+from ..rules.engine import advance, step
+from ..rules.observation import observe_kernel
+from ..rules.piles import seed_rng
+from ..rules.setup import setup_kernel
+
+#: A seat-table entry: the seat is played outside the kernel (its decisions go to the caller).
+EXTERNAL = -1
+#: What :func:`play_seats` returns instead of a count when a bot chose an id its legal mask does
+#: not allow (the id is not applied; the game stays at that decision).
+BOT_ILLEGAL = -1000
+
+
+@njit(inline="always")
+def deal(states, raw, blank, i, seed, mask):
+    """Deal the game of ``seed`` (uint64) into slot ``i`` of ``states`` (``raw``: the same array
+    as bytes; ``blank``: the bytes of a zeroed record with the rules set, as
+    :func:`~borders_sim.rules.setup.new_state` makes it) and advance it to its first decision;
+    returns the number of legal actions there (``mask`` holds them). The bots of the game are
+    seeded apart (:func:`~.seeds.seed_bots`): a vector env has none."""
+    # a loop, since numba compiles a slice assignment with its shape-mismatch message (seconds
+    # of compiling)
+    row = raw[i]
+    for k in range(np.uint64(blank.shape[0])):
+        row[k] = blank[k]
+    s = states[i]
+    seed_rng(s.rng, seed)
+    setup_kernel(s)
+    return advance(s, mask)
+
+
+@kernel
+def decide(s, kind, obs, mask, words, count, rng, nets):
+    """The compiled bot ``kind`` to move in ``s`` observes (into ``obs``) and chooses
+    (``nets``: the networks of the ``BOT_NET`` kinds); its action, or -1 if the action is not
+    allowed by ``mask`` (nothing is applied either way). The random bot reads no observation,
+    so ``obs`` is left as it was for it."""
+    if kind != BOT_RANDOM:
+        observe_kernel(s, s.turn, obs)
+    a = act_kernel(kind, obs, mask, words, count, rng, nets)
+    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        return -1
+    return a
+
+
+@njit(inline="always")
+def play_seats(s, kinds, rngs, count, mask, words, obs, nets, steps, max_steps):
+    """From a decision of ``s`` with ``count`` legal actions (``mask``, ``words`` its uint64
+    view): while the seat to move is compiled and fewer than ``max_steps`` decisions were taken
+    (``steps`` so far), its bot decides and the action is applied. Returns ``(count, steps)``:
+    ``count`` is the number of legal actions at the decision reached (0: the game is over;
+    ``ENGINE_ERROR``; :data:`BOT_ILLEGAL`: the bot to move chose an illegal id, not applied)."""
+    while count > 0 and steps < max_steps and kinds[s.turn] != EXTERNAL:
+        p = s.turn
+        a = decide(s, kinds[p], obs, mask, words, count, rngs[p], nets)
+        if a < 0:
+            return BOT_ILLEGAL, steps
+        count = step(s, a, mask)
+        steps += 1
+    return count, steps
