@@ -87,7 +87,7 @@ def install(tmp_path):
 
 
 def cache_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("play.*.nb[ic]"))
+    return sorted(p for p in root.rglob("seeds.*.nb[ic]"))
 
 
 def compile_then_load(run, code: str, env: dict) -> tuple[dict, dict]:
