@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import csv
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -62,13 +63,13 @@ def test_tournament_writes_json_csv_and_plot(capsys, tmp_path):
 
 def test_tournament_defaults_to_four_players_and_the_compiled_bots(capsys, monkeypatch):
     seen = {}
-    real = tournament_module.run_tournament
+    real = tournament_module.play_tournament
 
-    def spy(players, bots, games, seed, **kwargs):
-        seen.update(players=players, bots=bots, games=games, seed=seed)
-        return real(players, bots, 4, seed, **kwargs)  # the default's size, cut for the test
+    def spy(t, **kwargs):
+        seen.update(players=t.players, bots=t.lineup, games=t.games, seed=t.seed)
+        return real(dataclasses.replace(t, games=4), **kwargs)  # the default's size, cut
 
-    monkeypatch.setattr(cli_tournament, "run_tournament", spy)
+    monkeypatch.setattr(cli_tournament, "play_tournament", spy)
     code, out, err = run(capsys, ["tournament", "--no-progress"])
     assert code == 0, err
     assert seen == {"players": 4, "bots": default_lineup(4), "games": cli_tournament.DEFAULT_TOURNAMENT_GAMES,

@@ -1,6 +1,7 @@
 """The arena: tournaments between bots, their statistics, ratings, records and figures.
 
-* :func:`run_tournament` (:mod:`.run`): seat-rotated games of a lineup, on all cores
+* :func:`run_tournament` (:mod:`.run`; :func:`play_tournament` for a :class:`Tournament`
+  already built): seat-rotated games of a lineup, on all cores
   (:mod:`.local`) or a Ray cluster (:mod:`.ray_backend`), returning :class:`Results`
   (:mod:`.results`); what is played is a :class:`Tournament` (:mod:`.schedule`), played a chunk
   at a time by :mod:`.play`.
@@ -13,7 +14,7 @@ The arena imports bots and the :class:`~borders_sim.Game` API, never PettingZoo 
 
 from .results import Results
 from .schedule import Tournament, default_lineup, parse_lineup, tournament
-from .run import run_tournament
+from .run import play_tournament, run_tournament
 
-__all__ = ["Results", "Tournament", "default_lineup", "parse_lineup", "run_tournament",
-           "tournament"]
+__all__ = ["Results", "Tournament", "default_lineup", "parse_lineup", "play_tournament",
+           "run_tournament", "tournament"]

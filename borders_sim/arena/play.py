@@ -11,12 +11,12 @@ import numpy as np
 from .._compile.notice import compile_notice
 from ..agents.lineup import compiled_kinds, make_spec
 from ..policies.network import NetStack
-from ..batch.games import run_bot_games
+from ..batch.games import play_games
 from ..game.game import Game, IllegalActionError
 from ..game.views import observe
 from ..rules import state as st
 from ..rules.limits import max_game_length
-from ..batch.rollouts import final_scores, make_batch
+from ..batch.rollouts import final_scores
 from .schedule import Tournament
 
 COMPILED_CHUNK = 256  # games per compiled call (~1.5 MB of states)
@@ -42,15 +42,14 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     """Games ``start .. start + count - 1`` of ``t`` in one compiled call (every bot of the
     lineup must be compiled); returns the chunk arrays (see :func:`play_chunk`)."""
     global _bots_prepared
-    states, _ = make_batch(t.config, t.seed + start, count)
     kinds, nets = _entry_kinds(t, start, count)
     seeds = np.arange(t.seed + start, t.seed + start + count, dtype=np.uint64)
     cap = max_game_length(t.config)
     if _bots_prepared:
-        run_bot_games(states, kinds, seeds, cap, nets)
+        states = play_games(t.config, seeds, kinds, cap, nets)
     else:
         with compile_notice("the bot kernels", "bots"):
-            run_bot_games(states, kinds, seeds, cap, nets)
+            states = play_games(t.config, seeds, kinds, cap, nets)
         _bots_prepared = True
     unfinished = np.flatnonzero(states["phase"] != st.PH_GAME_OVER)
     if unfinished.size:

@@ -3,7 +3,9 @@
 :func:`run_tournament` plays ``games`` games of a *lineup* of ``n`` bot names (any names of
 :data:`borders_sim.agents.REGISTRY`, repeats allowed) and returns :class:`~.results.Results`.
 What it plays is a :class:`~.schedule.Tournament` (seats rotate, game ``g`` is dealt from seed
-``S + g``); how a chunk of games is played is :mod:`.play`.
+``S + g``), checked once by :func:`~.schedule.tournament`; :func:`play_tournament` plays a
+checked one (the command line builds its own, to report it before the games start). How a
+chunk of games is played is :mod:`.play`.
 
 * **Two execution paths, one result.** When every bot has a compiled policy
   (:data:`~borders_sim.agents.COMPILED_BOTS`), chunks of games run in one compiled call each;
@@ -26,18 +28,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numba
 
 from ..agents.lineup import compiled_kinds
-from ..args import as_choice, as_int
+from ..args import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
 from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
 from .ray_backend import ray_chunks
 from .records import prepare_dir, write_game
 from .results import Results, results_from_chunks
-from .schedule import tournament
+from .schedule import Tournament, tournament
 
 BACKENDS = ("local", "ray")
 PATHS = ("auto", "compiled", "python")
@@ -48,15 +51,23 @@ def _chunks(games: int, size: int) -> list[tuple[int, int]]:
 
 
 def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0, *,
-                   config: GameConfig | None = None, backend: str = "local",
-                   threads: int | None = None, ray_address: str | None = None,
-                   path: str = "auto", chunk_size: int | None = None,
-                   record_dir: str | os.PathLike | None = None,
-                   progress: Callable[[int], None] | None = None) -> Results:
-    """Play a tournament and return its :class:`Results` (see the module docstring).
+                   config: GameConfig | None = None, **how: Any) -> Results:
+    """Play the tournament ``tournament(players, bots, games, seed, config)`` (checked there)
+    with :func:`play_tournament` (``how``: its keyword arguments) and return its
+    :class:`Results` (see the module docstring)."""
+    return play_tournament(tournament(players, bots, games, seed, config), **how)
+
+
+def play_tournament(t: Tournament, *, backend: str = "local", threads: int | None = None,
+                    ray_address: str | None = None, path: str = "auto",
+                    chunk_size: int | None = None,
+                    record_dir: str | os.PathLike | None = None,
+                    progress: Callable[[int], None] | None = None) -> Results:
+    """Play the checked tournament ``t`` (:func:`~.schedule.tournament`) and return its
+    :class:`Results` (see the module docstring).
 
     Args:
-        players, bots, games, seed, config: as :func:`tournament`.
+        t: what to play.
         backend: ``"local"`` or ``"ray"``.
         threads: local: numba threads (compiled path) or worker processes (Python path),
             default all cores; ray: CPUs of the local cluster started when no
@@ -76,7 +87,9 @@ def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: in
         RuntimeError: a bot chose an illegal action or a game did not end (bugs), or Ray
             could not start or reach its cluster.
     """
-    t = tournament(players, bots, games, seed, config)
+    if not isinstance(t, Tournament):
+        raise ArgumentTypeError(f"t must be a Tournament (arena.tournament(...)), got "
+                                f"{type(t).__name__}")
     backend = as_choice(backend, "backend", BACKENDS)
     if ray_address is not None and backend != "ray":
         raise ValueError("ray_address needs backend='ray'")

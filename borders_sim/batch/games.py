@@ -24,11 +24,12 @@ from .._compile.jit import kernel
 from ..args import as_seed_array
 from ..policies.dispatch import BOT_NET, COMPILED_BOTS
 from ..policies.network import NO_NETS, NetStack
+from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, advance
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS, STATE_DTYPE
 from .chunks import run_chunks
-from .loop import BOT_ILLEGAL, play_seats
+from .loop import BOT_ILLEGAL, deal_states, play_seats
 from .seeds import seed_bots
 
 
@@ -91,9 +92,26 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
     """
     if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
         raise ValueError("states must be a 1-d array of STATE_DTYPE records")
+    return _play_checked(states, kinds, as_seed_array(seeds), max_steps, nets)
+
+
+def play_games(config: GameConfig, seeds: np.ndarray, kinds: np.ndarray, max_steps: int,
+               nets: NetStack = NO_NETS) -> np.ndarray:
+    """Deal the games of ``seeds`` under ``config`` (:func:`~.loop.deal_states`) and play them
+    to the end with the bots ``kinds``, as :func:`run_bot_games` does (same arguments and
+    errors); returns the finished states. The compiled path of a tournament."""
+    seeds = as_seed_array(seeds)
+    states = deal_states(config, seeds)
+    _play_checked(states, kinds, seeds, max_steps, nets)
+    return states
+
+
+def _play_checked(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray, max_steps: int,
+                  nets: NetStack) -> np.ndarray:
+    """:func:`run_bot_games` once ``states`` and ``seeds`` are known to be arrays of records
+    and of uint64."""
     g = states.shape[0]
     kinds = np.ascontiguousarray(kinds, dtype=np.int64)
-    seeds = as_seed_array(seeds)
     if kinds.shape != (g, MAX_PLAYERS) or seeds.shape != (g,):
         raise ValueError(f"kinds must have shape ({g}, {MAX_PLAYERS}) and seeds ({g},), got "
                          f"{kinds.shape} and {seeds.shape}")

@@ -8,7 +8,8 @@ or :data:`EXTERNAL`, a seat whose decisions go back to the caller (a learner, a 
 player of a vector env). Seat ``p``'s bot draws from ``rngs[p]``, seeded by
 :func:`~.seeds.seed_bots` from the seed the game was dealt from.
 
-* :func:`deal` deals a game into a slot of a state array (the vector envs deal in the kernel);
+* :func:`deal` deals a game into a slot of a state array (the vector envs deal in the kernel),
+  :func:`deal_states` a batch of games from their seeds in Python;
 * :func:`decide`: the compiled bot of a seat observes and chooses (checked against the mask);
 * :func:`play_seats`: the compiled seats decide until an external one must, the game ends, or a
   cap on the decisions is reached.
@@ -30,7 +31,9 @@ from ..policies.dispatch import BOT_RANDOM, act_kernel
 from ..rules.engine import advance, step
 from ..rules.observation import observe_kernel
 from ..rules.piles import seed_rng
-from ..rules.setup import setup_kernel
+from ..rules.config import GameConfig
+from ..rules.setup import new_state, setup_kernel
+from ..rules.state import STATE_DTYPE
 
 #: A seat-table entry: the seat is played outside the kernel (its decisions go to the caller).
 EXTERNAL = -1
@@ -55,6 +58,15 @@ def deal(states, raw, blank, i, seed, mask):
     seed_rng(s.rng, seed)
     setup_kernel(s)
     return advance(s, mask)
+
+
+def deal_states(config: GameConfig, seeds: np.ndarray) -> np.ndarray:
+    """The games dealt from ``seeds`` (uint64, checked by the caller) under ``config``, as a
+    state array: state ``i`` is ``Game(config, seeds[i])``'s."""
+    states = np.empty(len(seeds), dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
+    for i, seed in enumerate(seeds):
+        states[i] = new_state(config, int(seed))[0]
+    return states
 
 
 @kernel

@@ -29,8 +29,9 @@ from ..rules.engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_l
 from ..rules.piles import next_below
 from ..rules.scoring import scores, winners
 from ..rules.setup import new_state
-from ..rules.state import MAX_PLAYERS, STATE_DTYPE
+from ..rules.state import MAX_PLAYERS
 from .chunks import run_chunks
+from .loop import deal_states
 from .seeds import policy_seeds, seed_random_policy
 
 
@@ -95,10 +96,7 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
     if not _prepared:
         _prepare()
     seeds = np.arange(first_seed, first_seed + count, dtype=np.uint64)
-    states = np.empty(count, dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
-    for i, seed in enumerate(seeds):
-        states[i] = new_state(config, int(seed))[0]
-    return states, policy_seeds(seeds)
+    return deal_states(config, seeds), policy_seeds(seeds)
 
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:

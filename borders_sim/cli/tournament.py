@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from .. import __version__
 from ..agents import REGISTRY
-from ..arena import default_lineup, parse_lineup, run_tournament, tournament
+from ..arena import default_lineup, parse_lineup, play_tournament, tournament
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..rules.extras import install_hint
@@ -163,9 +163,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     with tqdm(total=t.games, unit="game", desc="tournament", disable=args.no_progress,
               file=err, leave=False) as bar:
         try:
-            results = run_tournament(
-                t.players, t.lineup, t.games, t.seed, config=config, backend=backend,
-                threads=args.threads, ray_address=args.ray_address, record_dir=args.record,
+            results = play_tournament(
+                t, backend=backend, threads=args.threads, ray_address=args.ray_address, record_dir=args.record,
                 progress=bar.update)
         except KeyboardInterrupt:
             print("interrupted before any game finished", file=err)
