@@ -12,7 +12,7 @@ from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
 from borders_sim.arena import Tournament, default_lineup, run_tournament, tournament
-from borders_sim.arena.play import play_chunk
+from borders_sim.arena.paths import play_chunk
 
 
 def same(a, b) -> None:

@@ -4,7 +4,7 @@
   already built): seat-rotated games of a lineup, on all cores
   (:mod:`.local`) or a Ray cluster (:mod:`.ray_backend`), returning :class:`Results`
   (:mod:`.results`); what is played is a :class:`Tournament` (:mod:`.schedule`), played a chunk
-  at a time by :mod:`.play`.
+  at a time by :mod:`.paths`.
 * :mod:`.stats` (win shares, Wilson intervals, behaviour metrics), :mod:`.ratings` (openskill
   Plackett-Luce over finishing orders), :mod:`.records` (game traces and their replay),
   :mod:`.plot` (the figure).

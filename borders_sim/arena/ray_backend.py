@@ -1,7 +1,7 @@
 """The Ray backend of :func:`borders_sim.arena.run.run_tournament`: chunks of games as Ray
 tasks (one CPU each), on a local cluster started for the run or on a running cluster.
 
-Each task calls the function that plays a chunk (:func:`~borders_sim.arena.play.play_chunk`, as
+Each task calls the function that plays a chunk (:func:`~borders_sim.arena.paths.play_chunk`, as
 the local backend does), with
 numba on one thread (the cluster's CPUs are used by running tasks side by side), and the
 driver puts the chunks back in game order, so the results equal the local backend's exactly.

@@ -22,6 +22,7 @@ raises :class:`TraceError` naming the line.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +36,7 @@ from ..agents import REGISTRY
 from ..npzfile import write_whole
 from ..batch.seeds import bot_seed
 from ..game.game import Game
+from ..game.turns import play_turns
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
 from ..args import ArgumentTypeError, as_int, as_seed, is_int, shown
@@ -285,30 +287,39 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
             echo(line)
         echo(f"  scores now: {game.scores()}")
 
-    r, before = game.round, game.state[0]["hist"].copy()
-    for number, seat, a, text in trace.actions:
-        if game.is_terminal:
-            raise TraceError(f"{name} line {number}: the game is already over, yet the trace "
-                             "goes on")
+    decisions = iter(trace.actions)
+    rounds = [game.round, game.state[0]["hist"].copy()]  # the open round and its counters
+
+    def recorded(p: int, _observation: np.ndarray, mask: np.ndarray) -> int:
+        """The trace's next decision, checked against the game: seat ``p`` is to move."""
+        number, seat, a, text = next(decisions, (None, None, None, None))
+        if number is None:
+            raise TraceError(f"{name}: the trace ends before the game does (round "
+                             f"{game.round}, phase {game.phase!r}, p{p} to move)")
         where = f"{name} line {number} (round {game.round}, phase {game.phase!r})"
-        if seat != game.current_player:
-            raise TraceError(f"{where}: the action is by p{shown(seat)}, but "
-                             f"p{game.current_player} is to move")
+        if seat != p:
+            raise TraceError(f"{where}: the action is by p{shown(seat)}, but p{p} is to move")
         if not 0 <= a < NUM_ACTIONS or game.action_to_string(a) != text:
             raise TraceError(f"{where}: action id {shown(a)} does not match its string "
                              f"{shown(text)}")
-        if not game.legal_mask()[a]:
-            raise TraceError(f"{where}: action {shown(text)} (id {a}) is illegal for p{seat} here; "
-                             f"legal: {[game.action_to_string(b) for b in game.legal_actions()]}")
+        if not mask[a]:
+            raise TraceError(f"{where}: action {shown(text)} (id {a}) is illegal for p{seat} "
+                             f"here; legal: "
+                             f"{[game.action_to_string(b) for b in game.legal_actions()]}")
         if verbose:
             echo(f"  p{seat}: {text}")
-        game.step(a)
-        if game.round != r or game.is_terminal:
-            close_round(r, before)
-            r, before = game.round, game.state[0]["hist"].copy()
-    if not game.is_terminal:
-        raise TraceError(f"{name}: the trace ends before the game does (round {game.round}, "
-                         f"phase {game.phase!r}, p{game.current_player} to move)")
+        return a
+
+    def after(_p: int, _a: int) -> None:
+        if game.round != rounds[0] or game.is_terminal:
+            close_round(rounds[0], rounds[1])
+            rounds[:] = [game.round, game.state[0]["hist"].copy()]
+
+    play_turns(game, [functools.partial(recorded, p) for p in range(n)], on_step=after)
+    extra = next(decisions, None)
+    if extra is not None:
+        raise TraceError(f"{name} line {extra[0]}: the game is already over, yet the trace "
+                         "goes on")
     scores, winners = game.scores(), game.winners()
     if scores != trace.result["scores"] or winners != trace.result["winners"]:
         raise TraceError(f"{name}: the replay ends with scores {scores} and winners "

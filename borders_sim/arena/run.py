@@ -5,7 +5,7 @@
 What it plays is a :class:`~.schedule.Tournament` (seats rotate, game ``g`` is dealt from seed
 ``S + g``), checked once by :func:`~.schedule.tournament`; :func:`play_tournament` plays a
 checked one (the command line builds its own, to report it before the games start). How a
-chunk of games is played is :mod:`.play`.
+chunk of games is played is :mod:`.paths`.
 
 * **Two execution paths, one result.** When every bot has a compiled policy
   (:data:`~borders_sim.agents.COMPILED_BOTS`), chunks of games run in one compiled call each;
@@ -36,7 +36,7 @@ from ..agents.lineup import compiled_kinds
 from ..args import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
-from .play import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
+from .paths import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
 from .ray_backend import ray_chunks
 from .records import prepare_dir, write_game
 from .results import Results, results_from_chunks

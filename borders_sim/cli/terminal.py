@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 
 from ..agents import make
 from ..batch.seeds import bot_seed
-from ..game.views import observe, observe_text
+from ..game.turns import play_turns
+from ..game.views import observe_text
 from ..game.game import Game
 from ..args import as_seat, as_seed
 from ..rules.config import GameConfig
@@ -66,22 +67,23 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
     seat = as_seat(seat, players)
     seed = as_seed(seed)
     names = list(bots[:seat]) + ["you"] + list(bots[seat:])
-    seats = {p: make(names[p], bot_seed(seed, p)) for p in range(players) if p != seat}
     game = Game(config, seed=seed)
     output(f"BORDERS with {players} players, seed {seed}: "
            + ", ".join(f"p{p} {nm}" for p, nm in enumerate(names))
            + f". Answer with an action id or string; {QUIT[0]!r} quits.")
-    last_round = 0
-    while not game.is_terminal:
-        if game.round != last_round:
-            last_round = game.round
-            output(f"--- round {last_round} ---")
-        p = game.current_player
-        if p != seat:
-            a = seats[p].act(observe(game, p), game.legal_mask())
-            output(f"p{p} ({names[p]}): {game.action_to_string(a)}")
-            game.step(a)
-            continue
+    output(f"--- round {game.round} ---")
+    shown_round = [game.round]
+
+    def after(p: int, a: int) -> None:
+        """Say the decision, and the new round where it begins one."""
+        output(f"p{p} ({names[p]}): {game.action_to_string(a)}")
+        if not game.is_terminal and game.round != shown_round[0]:
+            shown_round[0] = game.round
+            output(f"--- round {game.round} ---")
+
+    deciders = [None if p == seat else make(names[p], bot_seed(seed, p)).act
+                for p in range(players)]
+    while play_turns(game, deciders, on_step=after) is not None:  # the human's turn
         output("")
         output(observe_text(game, seat))
         while True:
@@ -95,8 +97,8 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
             if isinstance(choice, int):
                 break
             output(choice)
-        output(f"p{seat} (you): {game.action_to_string(choice)}")
         game.step(choice)
+        after(seat, choice)
     scores, winners = game.scores(), game.winners()
     output("--- game over ---")
     for p in range(players):

@@ -15,7 +15,7 @@ learner's decision come from :meth:`SingleSeatEnv.action_masks` (what sb3-contri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -25,25 +25,21 @@ from gymnasium.utils import seeding
 
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS, action_id
-from ..args import as_choice, as_int, as_seed, is_int, shown
+from ..args import as_choice, as_int, as_seed, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
+from ..game.turns import Decider, IllegalChoice, play_turns
 from ..game.views import observe
 from ..rules.rewards import final_rewards_at, reward_mode
-
-#: ``(observation, action_mask) -> action``: a policy for an opponent seat; ``observation`` is
-#: float32[OBS_SIZE] (that seat's view, as :func:`~borders_sim.envs.observe` gives it) and
-#: ``action_mask`` bool[NUM_ACTIONS].
-Policy = Callable[[np.ndarray, np.ndarray], int]
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 
 
-def _policy(value: Any) -> Policy | None:
-    """``value`` as a :data:`Policy`: a callable as it is, an object with a callable ``act``
-    (a bot written to the :class:`~borders_sim.agents.Bot` protocol without subclassing it) as
-    that method; ``None`` for anything else."""
+def _policy(value: Any) -> Decider | None:
+    """``value`` as a :data:`~borders_sim.game.turns.Decider`: a callable as it is, an object with a
+    callable ``act`` (a bot written to the :class:`~borders_sim.agents.Bot` protocol without
+    subclassing it) as that method; ``None`` for anything else."""
     if callable(value):
         return value
     act = getattr(value, "act", None)
@@ -71,9 +67,9 @@ class SingleSeatEnv(gym.Env):
             one policy for every other seat, or a list of ``num_players - 1`` policies where
             ``opponents[j]`` plays the seat ``j + 1`` places after the learner (so the list keeps
             its meaning with ``seat="random"``). A policy is a callable
-            ``(observation, action_mask) -> action`` (see :data:`Policy`): a bot of
-            :func:`borders_sim.agents.make` is one (``opponents=[make("honest", seed=i) for i
-            in range(3)]``), and so is any object with such an ``act`` method.
+            ``(observation, action_mask) -> action`` (see :data:`~borders_sim.game.turns.Decider`):
+            a bot of :func:`borders_sim.agents.make` is one (``opponents=[make("honest", seed=i) for
+            i in range(3)]``), and so is any object with such an ``act`` method.
         reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
@@ -111,7 +107,7 @@ class SingleSeatEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, num_players: int = 4, seat: int | str = 0,
-                 opponents: Policy | Sequence[Policy] | None = None, reward: str = "win",
+                 opponents: Decider | Sequence[Decider] | None = None, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
                  illegal_action: str = "lose", **flags) -> None:
         self.config = GameConfig(num_players=num_players, **flags)
@@ -148,7 +144,7 @@ class SingleSeatEnv(gym.Env):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         self.game: Game | None = None
         self.seat = 0 if seat == "random" else seat
-        self._policies: list[Policy | None] = []  # by seat; None at the learner's
+        self._policies: list[Decider | None] = []  # by seat; None at the learner's
         self._done = False
         self._broken: str | None = None  # why an opponent stopped the game, if one did
 
@@ -252,25 +248,18 @@ class SingleSeatEnv(gym.Env):
                                f"({self._broken}); call reset()")
 
     def _play_opponents(self) -> None:
-        game = self.game
-        while not game.is_terminal and game.current_player != self.seat:
-            p = game.current_player
-            mask = game.legal_mask().astype(np.bool_)
-            try:
-                a = self._policies[p](observe(game, p), mask)
-            except Exception as err:
-                self._broken = (f"the opponent policy of seat p{p} raised "
-                                f"{type(err).__name__}: {shown(str(err))}")
-                raise
-            if isinstance(a, np.ndarray) and a.shape == ():
-                a = a.item()
-            if not is_int(a) or not 0 <= a < NUM_ACTIONS or not mask[a]:
-                self._broken = (f"the opponent policy of seat p{p} returned {shown(a)}, which "
-                                f"is not a legal action in phase {game.phase!r}")
-                raise IllegalActionError(
-                    f"{self._broken}; legal: "
-                    f"{[f'{b} {game.action_to_string(int(b))!r}' for b in np.flatnonzero(mask)]}")
-            game.step(int(a))
+        """The opponents' decisions up to the learner's next one, or the end of the game
+        (:func:`~borders_sim.game.turns.play_turns`)."""
+        try:
+            play_turns(self.game, self._policies)
+        except IllegalChoice as err:
+            self._broken = (f"the opponent policy of seat p{err.seat} returned "
+                            f"{shown(err.choice)}, which is not a legal action")
+            raise IllegalActionError(f"the opponent policy of {err}") from None
+        except Exception as err:
+            self._broken = (f"the opponent policy of seat p{self.game.current_player} raised "
+                            f"{type(err).__name__}: {shown(str(err))}")
+            raise
 
     def _observation(self) -> np.ndarray:
         return observe(self.game, self.seat)

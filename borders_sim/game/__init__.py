@@ -5,6 +5,8 @@
   :mod:`.saved.validate`).
 * :mod:`.views`: what one player knows, as the observation vector, JSON or text (the text
   rendered by :mod:`.text_view`).
+* :mod:`.turns`: the one Python game loop (each seat's player chooses in turn), shared by
+  tournaments, the single-seat env, the terminal game and replays.
 * :mod:`.belief`: games a player cannot tell from the real one (determinization).
 * :mod:`.invariants`: consistency checks of a state (cards and gold conserved, ...).
 """

@@ -1,7 +1,8 @@
 """Playing a chunk of a tournament's games, on either of the two paths that give the same
 games: the compiled path (every bot compiled: one whole-game kernel call,
-:func:`~borders_sim.batch.games.run_bot_games`) and the Python path (any bots: a loop over
-:class:`~borders_sim.Game` with ``bot.act(observe(game, seat), game.legal_mask())``).
+:func:`~borders_sim.batch.games.play_games`) and the Python path (any bots: a loop over
+:class:`~borders_sim.Game`, :func:`~borders_sim.game.turns.play_turns`, each seat's bot
+choosing with ``bot.act(observation, legal_mask)``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from .._compile.notice import compile_notice
 from ..agents.lineup import compiled_kinds, make_spec
 from ..policies.network import NetStack
 from ..batch.games import play_games
-from ..game.game import Game, IllegalActionError
-from ..game.views import observe
+from ..game.game import Game
+from ..game.turns import IllegalChoice, play_turns
 from ..rules import state as st
 from ..rules.limits import max_game_length
 from ..batch.rollouts import final_scores
@@ -74,23 +75,16 @@ def play_python_game(t: Tournament, g: int, record: bool = False
     game = Game(t.config, seed=t.seed + g)
     names = t.seat_names(g)
     bots = [make_spec(nm, s) for nm, s in zip(names, t.bot_seeds(g))]
-    cap = max_game_length(t.config)
     actions: list[tuple[int, int]] = []
-    steps = 0
-    while not game.is_terminal:
-        if steps == cap:
-            raise RuntimeError(f"game {g} did not end within max_game_length = {cap} decisions "
-                               "(P-0.4): an engine bug")
-        p = game.current_player
-        a = bots[p].act(observe(game, p), game.legal_mask())
-        try:
-            game.step(a)
-        except IllegalActionError as err:
-            raise RuntimeError(f"bot {names[p]!r} in seat p{p} of game {g} chose an illegal "
-                               f"action: {err}") from None
-        if record:
-            actions.append((p, int(a)))
-        steps += 1
+    try:
+        play_turns(game, [bot.act for bot in bots],
+                   on_step=(lambda p, a: actions.append((p, a))) if record else None,
+                   max_steps=max_game_length(t.config))
+    except IllegalChoice as err:
+        raise RuntimeError(f"bot {names[err.seat]!r} in game {g} chose an illegal action: "
+                           f"{err}") from None
+    except RuntimeError as err:
+        raise RuntimeError(f"game {g}: {err}") from None
     return game, actions
 
 
