@@ -34,7 +34,7 @@ from borders_sim.batch.games import run_bot_games
 from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules.limits import max_game_length
-from borders_sim.rules.piles import next_below
+from borders_sim.rules.rng import next_below
 from borders_sim.batch.rollouts import make_batch, play_batch
 
 FIXTURE = Path(__file__).parent / "data" / "pinned_games.json"

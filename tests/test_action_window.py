@@ -12,7 +12,7 @@ import pytest
 from borders_sim.rules import state as st
 from borders_sim.rules.cards import (FIRST_ACTION, LAWYER, NIGHT_RAID, ROBBERY,
                                      SECRET_ROUTE)
-from borders_sim.rules.piles import seed_words
+from borders_sim.rules.rng import seed_words
 from tests.scenario import (assert_consistent, card, inspectors, legal_strings, make_game,
                             passive, play_until, put_on_top, reseek, set_counts, set_gold)
 

@@ -11,10 +11,10 @@ from borders_sim import Game, GameConfig, NUM_ACTIONS
 from borders_sim.envs import OBS_SIZE, VectorEnv, observe
 from borders_sim.rules.rewards import final_rewards_at, reward_mode
 from borders_sim.envs.vector import VectorStep
-from borders_sim.rules.piles import seed_rng
+from borders_sim.rules.rng import seed_rng
 from borders_sim.batch.seeds import derive_seed
 from borders_sim.game.invariants import check
-from borders_sim.rules.piles import seed_words
+from borders_sim.rules.rng import seed_words
 from borders_sim.rules.state import MAX_PLAYERS
 
 

@@ -20,7 +20,7 @@ PACKAGE = Path(borders_sim.__file__).parent
 
 def test_kernel_files_are_the_files_with_kernels():
     names = {p.name for p in kernel_files(PACKAGE)}
-    assert {"engine.py", "piles.py", "observation.py", "games.py", "loop.py", "vector.py"} <= names
+    assert {"engine.py", "piles.py", "rng.py", "observation.py", "games.py", "loop.py", "vector.py"} <= names
     assert "cli.py" not in names and "_kernel_cache.py" not in names
 
 

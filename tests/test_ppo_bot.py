@@ -16,7 +16,7 @@ from borders_sim.game.views import observe
 from borders_sim.rules.actions import NUM_ACTIONS
 from borders_sim.rules.engine import MASK_SIZE
 from borders_sim.rules.observation import OBS_SIZE, observation_scales
-from borders_sim.rules.piles import seed_words
+from borders_sim.rules.rng import seed_words
 
 
 def random_policy(seed: int, hidden=(16, 8), scale: float = 0.3) -> Policy:

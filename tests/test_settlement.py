@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from borders_sim.rules.cards import CARD_FINE, NUM_LEGAL
-from borders_sim.rules.piles import seed_words
+from borders_sim.rules.rng import seed_words
 from tests.scenario import (KEY, ONE_AND_TWO, S, assert_consistent, gold, legal_strings, make_game,
                             play, set_counts)
 from tests.scenario import at_check as scenario_at_check

@@ -176,13 +176,13 @@ def test_a_baseline_build_serves_every_x86_64_target(reference, tmp_path):
 def test_an_edit_after_the_build_compiles_the_edited_kernel(native, reference, tmp_path, edit):
     """The edit changes the kernel's result: a stale shipped kernel would give the old one.
     ``kernel``: bot_seed_kernel's own file (numba's stamp sees it); ``import``: the seed
-    mixing of piles.py, which bot_seed_kernel only imports (only the package's digest does)."""
+    mixing of rules/rng.py, which bot_seed_kernel only imports (only the package's digest does)."""
     site = _copy(native, tmp_path)
     if edit == "kernel":
         path, old, new = ("batch/seeds.py", "mix_seed(np.uint64(seed), seat)",
                           "mix_seed(np.uint64(seed), seat + 1)")
     else:
-        path, old, new = "rules/piles.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"
+        path, old, new = "rules/rng.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"
     source = site / "borders_sim" / path
     text = source.read_text()
     assert old in text

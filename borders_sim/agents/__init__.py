@@ -3,7 +3,7 @@
 * :func:`make` ``(name, seed=0)``: a bot with ``act(observation, action_mask) -> int``.
 * ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
   rebuilt from the observation, with rollouts by compiled bots.
-* ``ppo`` (:class:`~.ppo.PPOBot`): the learned policy the package ships, or any policy file
+* ``ppo`` (:class:`~.ppo_bot.PPOBot`): the learned policy the package ships, or any policy file
   (``make("ppo", weights=PATH)``, ``ppo@PATH`` in a lineup), sampled by default
   (``make("ppo", sample=False)``, ``ppo:argmax``: greedy); compiled too (the network,
   its file and its one compiled sampler: :mod:`borders_sim.policies.network`).
@@ -22,7 +22,7 @@ from .bots import REGISTRY, Bot, CompiledBot, make
 from .ismcts import ISMCTSBot
 from .lineup import make_spec
 from ..policies.dispatch import COMPILED_BOTS
-from .ppo import PPOBot
+from .ppo_bot import PPOBot
 
 __all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "PPOBot", "make",
            "make_spec"]

@@ -14,12 +14,12 @@ from ..rules.actions import NUM_ACTIONS
 from ..args import as_choice, as_seed, shown
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
-from ..rules.piles import seed_words
+from ..rules.rng import seed_words
 from .base import Bot
 from .ismcts import ISMCTSBot
 from ..policies.dispatch import COMPILED_BOTS, act_kernel
 from ..policies.network import NO_NETS
-from .ppo import PPOBot
+from .ppo_bot import PPOBot
 
 
 class CompiledBot(Bot):

@@ -55,9 +55,9 @@ from .._compile.jit import kernel
 from ..rules.observation import O_HISTORY, O_NUM_PLAYERS, O_SEAT, OBS_SIZE
 from ..rules.state import (H_CRATES, H_CRATES_INSPECTED, H_CRATES_OPENED, H_LIES_CAUGHT,
                            H_OFFERS_MADE, H_OPENS, NUM_HIST)
-from ..rules.piles import mix_seed, seed_rng
+from ..rules.rng import seed_rng
 from ..batch.loop import BOT_ILLEGAL, play_seats
-from ..batch.seeds import WORLD_STREAM, seed_bots
+from ..batch.seeds import search_seed, seed_bots, seed_world_chance
 from .base import Bot
 from ..policies.dispatch import COMPILED_BOTS, act_kernel
 from ..policies.network import NO_NETS
@@ -75,7 +75,7 @@ def _rollout(s, action, viewer, kinds, seed, mode, mask, obs, rngs, rewards, net
     the end with bot ``kinds[p]`` in seat ``p`` and fresh chance from ``seed``
     (:mod:`borders_sim.batch.seeds`); the viewer's reward (NaN if ``action`` is not legal in
     this world, or a bot chose an illegal id)."""
-    seed_rng(s.rng, mix_seed(seed, WORLD_STREAM))
+    seed_world_chance(s.rng, seed)
     seed_bots(rngs, seed)
     words = mask.view(np.uint64)
     count = advance(s, mask)
@@ -101,12 +101,6 @@ def rollout_chunk(lo, hi, worlds, actions, viewer, kinds, seeds, mode, out, nets
     for i in range(lo, hi):
         out[i] = _rollout(worlds[i], actions[i], viewer, kinds[i], seeds[i], mode, mask, obs,
                           rngs, rewards, nets)
-
-
-def _mix(*words: int) -> int:
-    """A 63-bit seed from non-negative ints (deterministic, unlike ``hash``)."""
-    return int(np.random.SeedSequence(list(words)).generate_state(1, np.uint64)[0]
-               & (2**63 - 1))
 
 
 class ISMCTSBot(Bot):
@@ -186,10 +180,10 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return int(legal[0])
         start = time.perf_counter()
-        key = _mix(self.seed, self.decisions)
+        key = search_seed(self.seed, self.decisions)
         base = self._base_action(obs, mask, key)
         seat = int(np.argmax(obs[O_SEAT:O_SEAT + st.MAX_PLAYERS]))  # the observation's seat block
-        worlds = world_states(obs, [_mix(key, w) for w in range(self.num_worlds)])
+        worlds = world_states(obs, [search_seed(key, w) for w in range(self.num_worlds)])
         belief = opponent_belief(obs, seat, self.opponents, self.floor)
         n = len(legal)
         b = int(np.flatnonzero(legal == base)[0])
@@ -255,12 +249,12 @@ class ISMCTSBot(Bot):
         kinds = np.empty((k, st.MAX_PLAYERS), dtype=np.int64)
         seeds = np.empty(k, dtype=np.uint64)
         for i, j in enumerate(samples):
-            draw = np.random.default_rng(_mix(key, int(j), 7))
+            draw = np.random.default_rng(search_seed(key, int(j), 7))
             for p in range(st.MAX_PLAYERS):
                 kinds[i, p] = self._opponent_kinds[draw.choice(len(self._opponent_kinds),
                                                                p=belief[p])]
             kinds[i, seat] = self.kind
-            seeds[i] = _mix(key, int(j), 11)
+            seeds[i] = search_seed(key, int(j), 11)
         out = np.empty(a * k, dtype=np.float64)
         run_chunks(rollout_chunk, a * k, worlds[np.tile(ids, a)],
                    np.repeat(actions, k).astype(np.int64), seat, np.tile(kinds, (a, 1)),

@@ -30,7 +30,7 @@ from .._compile.jit import kernel
 from ..policies.dispatch import BOT_RANDOM, act_kernel
 from ..rules.engine import advance, step
 from ..rules.observation import observe_kernel
-from ..rules.piles import seed_rng
+from ..rules.rng import seed_rng
 from ..rules.config import GameConfig
 from ..rules.setup import new_state, setup_kernel
 from ..rules.state import STATE_DTYPE

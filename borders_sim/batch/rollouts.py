@@ -26,7 +26,7 @@ from ..args import as_int, as_seed, as_seed_array
 from ..rules.actions import PHASE_LO
 from ..rules.config import GameConfig
 from ..rules.engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
-from ..rules.piles import next_below
+from ..rules.rng import next_below
 from ..rules.scoring import scores, winners
 from ..rules.setup import new_state
 from ..rules.state import MAX_PLAYERS

@@ -1,6 +1,6 @@
 """The seeding rules: every seed a batch of games derives, in one place.
 
-All derivations are splitmix64 mixes (:func:`~borders_sim.rules.piles.mix_seed`) of a seed and
+All derivations are splitmix64 mixes (:func:`~borders_sim.rules.rng.mix_seed`) of a seed and
 an index, so distinct indices give unrelated streams:
 
 * **a stream of games** (the vector envs): the ``j``-th game dealt to slot ``k`` of a stream
@@ -12,12 +12,15 @@ an index, so distinct indices give unrelated streams:
   the Python bot, so a game played compiled and the same game played through
   :class:`~borders_sim.Game` take the same actions (:func:`seed_bots` seeds all eight);
 * **the lineup** the training env draws for a game dealt from ``G``: ``mix(G,``
-  :data:`LINEUP_STREAM` ``)``;
+  :data:`LINEUP_STREAM` ``)`` (:func:`seed_lineup`);
 * **random rollouts** (:mod:`.rollouts`) draw every seat's action from one generator per game,
   seeded :func:`seed_random_policy` from :func:`policy_seeds` of the deal seed;
-* **a search rollout** (:mod:`borders_sim.agents.ismcts`) redraws a world's hidden chance from
-  ``mix(R, ``:data:`WORLD_STREAM` ``)`` and seeds its bots with :func:`seed_bots` ``(R)``, ``R``
-  the rollout's seed.
+* **a search** (:mod:`borders_sim.agents.ismcts`) derives the keys of its decisions, worlds
+  and rollouts with :func:`search_seed`; a rollout of seed ``R`` redraws its world's hidden
+  chance from ``mix(R, ``:data:`WORLD_STREAM` ``)`` (:func:`seed_world_chance`) and seeds its
+  bots with :func:`seed_bots` ``(R)``;
+* **the learner's sampling** (:mod:`borders_sim.train.acting`): slot ``k`` of a run seeded
+  ``S`` draws from a generator seeded ``mix(S, k)`` (:func:`slot_generators`).
 
 The kernels take and return uint64; the Python functions check their arguments
 (:mod:`borders_sim.args`).
@@ -30,7 +33,7 @@ from numba import njit
 
 from .._compile.jit import kernel
 from ..args import as_int, as_seed, as_seed_array
-from ..rules.piles import mix_seed, seed_rng
+from ..rules.rng import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS
 
 #: Stream index of a training game's lineup draw, apart from the deal's and the bots' streams.
@@ -80,10 +83,39 @@ def seed_bots(rngs, seed):
 
 
 @njit(inline="always")
+def seed_lineup(rng, seed):
+    """Seed the generator of the lineup draw of the training game dealt from ``seed``."""
+    seed_rng(rng, mix_seed(seed, LINEUP_STREAM))
+
+
+@njit(inline="always")
+def seed_world_chance(rng, seed):
+    """Seed a world's own generator (a state's ``rng``) for the search rollout of ``seed``."""
+    seed_rng(rng, mix_seed(seed, WORLD_STREAM))
+
+
+@njit(inline="always")
 def seed_random_policy(rng, seed):
     """Seed the one generator (uint64[2]) of a random rollout from its policy seed."""
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
     rng[1] = np.uint64(seed) ^ np.uint64(0xD1B54A32D192ED03)
+
+
+def slot_generators(seed: int, count: int) -> np.ndarray:
+    """uint64[count, 2]: the generators of slots ``0 .. count - 1`` of a run seeded ``seed``
+    (slot ``k``'s seeded ``mix(seed, k)``)."""
+    seed = np.uint64(as_seed(seed))
+    rngs = np.zeros((as_int(count, "count", lo=0), 2), dtype=np.uint64)
+    for k in range(rngs.shape[0]):
+        seed_rng(rngs[k], np.uint64(mix_seed(seed, np.int64(k))))
+    return rngs
+
+
+def search_seed(*words: int) -> int:
+    """A 63-bit seed from non-negative ints (deterministic, unlike ``hash``): a search's key
+    of a decision from its seed and count, of a world or a rollout from that key."""
+    return int(np.random.SeedSequence(list(words)).generate_state(1, np.uint64)[0]
+               & (2**63 - 1))
 
 
 def policy_seeds(seeds: np.ndarray) -> np.ndarray:

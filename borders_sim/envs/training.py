@@ -117,7 +117,7 @@ from ..batch.games import IllegalBotAction
 from ..batch.loop import BOT_ILLEGAL as BOT_CHOSE_ILLEGAL
 from ..batch.loop import EXTERNAL, deal, play_seats
 from ..batch.seats import seat_table
-from ..batch.seeds import LINEUP_STREAM, derived_seed, seed_bots
+from ..batch.seeds import derived_seed, seed_bots, seed_lineup
 from ..policies.dispatch import BOT_NET
 from ..policies.network import NetPlayer, Policy
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
@@ -126,7 +126,7 @@ from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_f
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, engine_error, step
 from ..rules.observation import OBS_SIZE, observation_scales, observe_kernel
-from ..rules.piles import mix_seed, next_below, seed_rng
+from ..rules.rng import next_below
 from ..rules.rewards import REWARD_MODES, final_rewards, potential, reward_mode
 from ..rules.scoring import scores, winners
 from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
@@ -194,7 +194,7 @@ def _deal(i, states, raw, blank, seed, episodes, mask, rngs, kinds, members, lea
     episodes[i] += 1
     count = deal(states, raw, blank, i, game_seed, mask)
     n = states[i].cfg[CFG_NUM_PLAYERS]
-    seed_rng(lineup_rng, mix_seed(game_seed, LINEUP_STREAM))
+    seed_lineup(lineup_rng, game_seed)
     learner[i] = _draw_lineup(lineup_rng, n, seat_mode, pool_kinds, cum, mixed, deviator,
                               self_member, kinds[i], members[i])
     seed_bots(rngs[i], game_seed)

@@ -29,7 +29,8 @@ from ..rules.engine import seek_at
 from .invariants import check
 from ..rules.observation import (OBS_SIZE, OBS_SIZE_V1, OBSERVATION_LAYOUT, decode, fill_rates,
                                  observe_at)
-from ..rules.piles import is_deferred_for_inspector, seed_words
+from ..rules.piles import is_deferred_for_inspector
+from ..rules.rng import seed_words
 from ..args import as_seed
 from .views import check_seat
 

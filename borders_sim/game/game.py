@@ -33,7 +33,7 @@ from .._compile.notice import compile_notice
 from ..rules import actions as act
 from ..rules.actions import IllegalActionError
 from ..rules import engine, scoring
-from .saved import dict_format as serialize
+from .saved import dict_format
 from ..rules import state as st
 from ..args import as_seat, as_seed, is_int, shown
 from ..rules.config import GameConfig
@@ -115,7 +115,7 @@ class Game:
             ValueError: not a state the engine can play; the message names the field
                 (:func:`~borders_sim.game.saved.dict_format.check_state`).
         """
-        serialize.check_state(state)
+        dict_format.check_state(state)
         return cls._wrap(state)
 
     @classmethod
@@ -168,7 +168,7 @@ class Game:
                 :class:`~borders_sim.rules.engine.EngineError` until a ``refresh()`` succeeds.
         """
         try:
-            serialize.check_state(self.state)
+            dict_format.check_state(self.state)
         except ValueError as err:
             self._refuse(str(err))
             raise
@@ -195,7 +195,7 @@ class Game:
         """The whole game (rules, cards, gold, negotiation, random generator) as a JSON-ready
         dict in game words; the layout is documented in :mod:`borders_sim.game.saved.dict_format`.
         ``Game.from_dict(game.to_dict())`` continues exactly as ``game`` would."""
-        return serialize.state_to_dict(self.state)
+        return dict_format.state_to_dict(self.state)
 
     @classmethod
     def from_dict(cls, d: dict, reachable: bool = True) -> "Game":
@@ -250,7 +250,7 @@ class Game:
             ['demand 1', 'demand 2', 'demand 3', 'demand 4', 'demand 5', 'demand 6', 'demand 7',
              'demand 8', 'demand 10', 'demand 12', 'open', 'pass', 'wait']
         """
-        return cls._wrap(serialize.state_from_dict(d, reachable))
+        return cls._wrap(dict_format.state_from_dict(d, reachable))
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -502,7 +502,7 @@ class Game:
         return {"state": self.state}
 
     def __setstate__(self, d: dict) -> None:
-        serialize.check_state(d["state"])
+        dict_format.check_state(d["state"])
         self._load(d["state"])
 
     def __repr__(self) -> str:

@@ -55,7 +55,7 @@ from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
 from ..args import as_choice, as_float, as_int, as_seed, as_str
 from ..rules.limits import max_game_length
-from ..rules.piles import mix_seed, seed_words
+from ..rules.rng import mix_seed, seed_words
 from ..agents.base import Bot
 from ..batch.games import run_bot_games
 from ..policies.dispatch import COMPILED_BOTS

@@ -13,7 +13,7 @@ number of legal actions (at least 1) and ``rng`` the bot's own xorshift128+ word
 (uint64[2], advanced in place); it returns a legal action id.
 
 Kinds from :data:`BOT_NET` on are policy networks (the ``ppo`` bot,
-:mod:`borders_sim.agents.ppo`): kind ``BOT_NET + j`` plays network ``j`` of the
+:mod:`borders_sim.agents.ppo_bot`): kind ``BOT_NET + j`` plays network ``j`` of the
 :class:`~.network.NetStack` that every caller passes (:data:`~.network.NO_NETS` where no network
 plays).
 
@@ -30,7 +30,7 @@ from numba.core import types
 from ..rules.engine import kth_legal
 from .._compile import units
 from .._compile.jit import kernel
-from ..rules.piles import next_below
+from ..rules.rng import next_below
 from .bluffer import bluffer_policy
 from .collector import collector_policy
 from .honest import honest_policy

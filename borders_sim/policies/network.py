@@ -9,7 +9,7 @@ The network reads a player's observation vector and legal mask only, like every 
 
 **Compiled, written once.** The forward pass (:func:`hidden_layer`, :func:`legal_logits`) and
 the choice among the legal logits (:func:`choose`) are numba code over plain numpy arrays, and
-every player of a network goes through them: the ``ppo`` bot (:mod:`borders_sim.agents.ppo`), a
+every player of a network goes through them: the ``ppo`` bot (:mod:`borders_sim.agents.ppo_bot`), a
 ``ppo`` seat inside the whole-game kernels (tournaments on the compiled path, the training env's
 opponents, the league's self-play snapshots) through :func:`net_act`, and the trainer's own acting
 (:mod:`borders_sim.train.acting`), which adds the value head on the same trunk. Torch
@@ -21,7 +21,7 @@ head computes the legal actions' logits only, so a decision costs a few microsec
 highest logit (the first on ties), ``T > 0`` draws from ``softmax(logits / T)`` over the legal
 actions with the player's own generator; ``T = 1`` is the policy as trained
 (:data:`SAMPLE_TEMPERATURE`, the default of the ``ppo`` bot: a bluffing game needs a mixed
-policy, see :mod:`borders_sim.agents.ppo`).
+policy, see :mod:`borders_sim.agents.ppo_bot`).
 
 **The file** (:func:`save_policy`, :func:`load_policy`) is an ``.npz`` of float32 arrays
 ``inv_scale`` [OBS_SIZE], ``w0`` [OBS_SIZE, H0], ``b0`` [H0], ``w1`` [H0, H1], ``b1`` [H1],
@@ -59,7 +59,7 @@ from .._compile.jit import kernel
 from ..rules.actions import NUM_ACTIONS
 from ..args import shown
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
-from ..rules.piles import next_below
+from ..rules.rng import next_below
 from ..npzfile import NpzFile, as_path, refusal, shown_path, write_npz
 
 FORMAT = "borders_sim.policy/1"

@@ -1,6 +1,7 @@
-"""Random numbers, card movements and asset queries shared by every phase.
+"""Card movements and asset queries shared by every phase, and the state's own random draws.
 
-All randomness comes from the xorshift128+ generator in ``s.rng`` (RULINGS P-0.2).
+All randomness comes from the xorshift128+ generator in ``s.rng`` (RULINGS P-0.2;
+:mod:`.rng`): :func:`rand_below`.
 """
 
 from __future__ import annotations
@@ -11,66 +12,8 @@ from numba import njit
 from .cards import (CARD_CLASS, CARD_FINE, CARD_VALUE, CLASS_LEGAL, FIRST_ACTION, HAND_LIMIT,
                     NIGHT_RAID, NUM_CARD_TYPES, NUM_GOODS, ROBBERY)
 from .._compile.jit import kernel
+from .rng import next_below
 from .state import CFG_NUM_INSPECTORS, CFG_NUM_PLAYERS, CFG_ROLLOVER_2_5, END_FALLBACK, H_PLAYED
-
-_U11 = np.uint64(11)
-_U23 = np.uint64(23)
-_U17 = np.uint64(17)
-_U26 = np.uint64(26)
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_U30, _U27, _U31 = np.uint64(30), np.uint64(27), np.uint64(31)
-_MASK64 = (1 << 64) - 1
-
-
-@kernel
-def splitmix64(z):
-    """The splitmix64 output function, a bijection of uint64 (seeds and seed derivations)."""
-    z = (z ^ (z >> _U30)) * _MIX1
-    z = (z ^ (z >> _U27)) * _MIX2
-    return z ^ (z >> _U31)
-
-
-@kernel
-def seed_rng(rng, seed):
-    """Fill ``rng`` (uint64[2]) with two non-zero xorshift128+ words from ``seed`` (uint64):
-    two consecutive splitmix64 outputs."""
-    x = seed
-    for i in range(2):
-        x = x + _GOLDEN
-        z = splitmix64(x)
-        rng[i] = z if z != 0 else np.uint64(1)
-
-
-@kernel
-def mix_seed(seed, k):
-    """A uint64 seed derived from ``seed`` and the index ``k`` (a seat, a game, an episode):
-    distinct ``k`` give unrelated streams."""
-    return splitmix64((splitmix64(seed + _GOLDEN) ^ np.uint64(k)) + _GOLDEN)
-
-
-def seed_words(seed: int) -> np.ndarray:
-    """Two non-zero xorshift128+ words from any int seed (taken modulo 2**64), as
-    :func:`seed_rng` makes them inside compiled code."""
-    out = np.zeros(2, dtype=np.uint64)
-    seed_rng(out, np.uint64(int(seed) & _MASK64))
-    return out
-
-
-@kernel
-def next_below(rng, k):
-    """Uniform int in ``[0, k)`` (k >= 1) from xorshift128+ words ``rng`` (uint64[2])."""
-    a = rng[0]
-    b = rng[1]
-    rng[0] = b
-    a ^= a << _U23
-    a ^= a >> _U17
-    a ^= b ^ (b >> _U26)
-    rng[1] = a
-    return np.int64(((a + b) >> _U11) % np.uint64(k))
 
 
 @kernel

@@ -18,7 +18,8 @@ from .config import GameConfig
 from .phases.end_of_round import start_round
 from .._compile import units
 from .._compile.jit import kernel
-from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below, seed_words
+from .piles import draw_up_to_limit, num_inspectors, num_players, rand_below
+from .rng import seed_words
 from .state import CFG_ACTION_CARDS, CFG_FIRST_INSPECTOR, STATE_DTYPE, state_type
 
 

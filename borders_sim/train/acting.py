@@ -21,7 +21,7 @@ from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
 from ..policies.network import NetStack, choose, hidden_layer, legal_logits, stack_nets
 from ..rules.actions import NUM_ACTIONS
-from ..rules.piles import mix_seed, seed_rng
+from ..batch.seeds import slot_generators
 from .model import PolicyValueNet
 
 
@@ -52,9 +52,7 @@ class CompiledActor:
     (module docstring); :meth:`load` takes the current weights, :meth:`act` one batch."""
 
     def __init__(self, num_envs: int, seed: int) -> None:
-        self.rngs = np.zeros((num_envs, 2), dtype=np.uint64)
-        for k in range(num_envs):
-            seed_rng(self.rngs[k], np.uint64(mix_seed(np.uint64(seed), np.int64(k))))
+        self.rngs = slot_generators(seed, num_envs)
         self.action = np.zeros(num_envs, dtype=np.int64)
         self.logp = np.zeros(num_envs, dtype=np.float64)
         self.value = np.zeros(num_envs, dtype=np.float64)

@@ -29,7 +29,7 @@ from ..rules.actions import NUM_ACTIONS
 from ..args import as_bool
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
-from ..rules.piles import seed_words
+from ..rules.rng import seed_words
 from .base import Bot
 from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, as_temperature,
                                 load_policy, net_act, shipped_policy, stack_nets)
