@@ -12,7 +12,7 @@ machine's speed drifts within minutes, so only a pair's own ratio is trusted, an
 shows the median of the pairs' ratios (``after / before``, above 1: faster) with the lowest and
 highest. Kernels are compiled (or loaded from each tree's cache) before the first pair.
 
-Probes (5 players, the rulebook; rates are decisions per second):
+Probes (5 players, the rulebook; rates are decisions per second unless said):
 
 * ``rollouts``: whole games of uniformly random play in one compiled call;
 * ``bots``: whole games of honest, bluffer, collector, strict and the shipped ppo in one
@@ -20,7 +20,9 @@ Probes (5 players, the rulebook; rates are decisions per second):
 * ``vector 1t`` / ``vector 2t``: :class:`~borders_sim.envs.VectorEnv` with 1024 games, random
   legal actions picked by a small compiled helper, on one thread and on two;
 * ``training``: :class:`~borders_sim.envs.training.TrainingEnv` with 256 games against
-  honest, bluffer and the shipped ppo, random learner actions.
+  honest, bluffer and the shipped ppo, random learner actions;
+* ``search``: the ``ismcts`` bot's decisions of 256 rollouts each, in one position (rollouts
+  per second, not decisions).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PROBES = ("rollouts", "bots", "vector 1t", "vector 2t", "training")
+PROBES = ("rollouts", "bots", "vector 1t", "vector 2t", "training", "search")
 
 CHILD = r'''
 import json, sys, time
@@ -105,6 +107,18 @@ elif probe == "training":
             pick(info["action_mask"], state, actions)
             _o, _r, _t, _u, info = env.step(actions)
         return 20 * 256
+elif probe == "search":
+    from borders_sim import Game
+    from borders_sim.agents import make
+    from borders_sim.envs import observe
+    game = Game(config, 3)
+    for _ in range(12):
+        game.step(game.legal_actions()[-1])
+    bot = make("ismcts", 0, simulations=256)
+    def run():
+        p = game.current_player
+        bot.act(observe(game, p), game.legal_mask())
+        return 256
 print(json.dumps(timed(run)))
 '''
 
