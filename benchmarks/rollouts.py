@@ -8,8 +8,8 @@ Usage::
 
 For each player count it measures, in one run on the same machine:
 
-* :func:`borders_sim.batch.rollouts.random_games` (uniformly random legal play, ``prange`` over
-  the games of a batch) with one numba thread and with all of them: games/s and decisions/s.
+* :func:`borders_sim.batch.rollouts.random_games` (uniformly random legal play, chunks of
+  the games of a batch on threads) with one numba thread and with all of them: games/s and decisions/s.
   States are dealt before the clock starts; each timed call plays a fresh copy of the same batch.
   The first call (compilation, or loading numba's cache) is timed apart and excluded;
 * the same random play through the Python API (:meth:`borders_sim.Game.step` with a random
