@@ -53,3 +53,33 @@ def test_play_games_deals_and_plays_as_run_bot_games_does():
     run_bot_games(states, kinds, np.arange(40, 46), 10**6)
     played = play_games(config, np.arange(40, 46, dtype=np.uint64), kinds, 10**6)
     assert played.tobytes() == states.tobytes()
+
+
+@pytest.mark.parametrize("chunks_per_thread", [1, 4])
+def test_run_chunks_covers_every_item_once_and_raises_a_chunks_error(chunks_per_thread):
+    import numba
+
+    from borders_sim.batch.chunks import run_chunks
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: run_chunks calls the kernel once")
+    saved = numba.get_num_threads()
+    numba.set_num_threads(2)
+    try:
+        seen = np.zeros(10, dtype=np.int64)
+
+        def count(lo, hi, out):
+            out[lo:hi] += 1
+
+        run_chunks(count, 10, seen, chunks_per_thread=chunks_per_thread)
+        assert seen.tolist() == [1] * 10
+
+        def fails_at_the_end(lo, hi, out):
+            out[lo:hi] += 1
+            if hi == 10:
+                raise ValueError("chunk at the end")
+
+        with pytest.raises(ValueError, match="chunk at the end"):
+            run_chunks(fails_at_the_end, 10, seen, chunks_per_thread=chunks_per_thread)
+        assert seen.tolist() == [2] * 10  # every other chunk ran to its end
+    finally:
+        numba.set_num_threads(saved)
