@@ -57,6 +57,7 @@ def test_play_games_deals_and_plays_as_run_bot_games_does():
 
 @pytest.mark.parametrize("chunks_per_thread", [1, 4])
 def test_run_chunks_covers_every_item_once_and_raises_a_chunks_error(chunks_per_thread):
+    """Every chunk runs to its end, and then the first chunk's error is raised."""
     import numba
 
     from borders_sim.batch.chunks import run_chunks

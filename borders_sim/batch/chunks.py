@@ -7,15 +7,13 @@ arrays of ``args``; items own their state and their generators, so a result neve
 how the batch is cut. :func:`run_chunks` cuts ``range(n)`` into :data:`CHUNKS_PER_THREAD`
 chunks per thread (items differ in length, so a thread done early takes the next chunk) and
 runs them on a thread pool of ``numba.get_num_threads()`` threads (``numba.set_num_threads``
-sets it); with one thread, or one item, it calls the kernel once in the calling thread. Items of
-equal length (a vector env's step: one decision per game) take one chunk per thread
-(``chunks_per_thread=1``): then the calling thread plays the last chunk itself, so a call
-costs one hand-off to the pool fewer (a 1024-game ``VectorEnv`` step on two threads went from
-0.76x to 1.1x the speed of its former ``prange`` kernel).
+sets it); with one thread, or one item, it calls the kernel once in the calling thread.
 
 A ``prange`` loop would do the same, but numba compiles a parallel kernel for several times as
 long as a plain one (10 s against 3 s for the random-play kernel on a fresh install), and every
-whole-game kernel would pay that.
+whole-game kernel would pay that. The one ``prange`` kernel is
+:class:`~borders_sim.envs.VectorEnv`'s step, where each item is a single decision and a hand-off to
+the pool would cost more than the work (:mod:`borders_sim.envs.vector`).
 """
 
 from __future__ import annotations
@@ -52,24 +50,13 @@ def run_chunks(kernel: Callable, n: int, *args: Any,
                chunks_per_thread: int = CHUNKS_PER_THREAD) -> None:
     """Call the chunk kernel ``kernel(lo, hi, *args)`` over ``range(n)``, cut into chunks of
     consecutive items run on ``numba.get_num_threads()`` threads (module docstring); returns
-    when every chunk is done, re-raising the first error of a chunk (after waiting for the
-    others)."""
+    when every chunk is done, re-raising the first error of a chunk."""
     threads = min(numba.get_num_threads(), n)
     if threads <= 1:
         if n > 0:
             kernel(0, n, *args)
         return
     cuts = np.linspace(0, n, min(n, threads * chunks_per_thread) + 1).astype(np.int64)
-    spans = [(int(lo), int(hi)) for lo, hi in zip(cuts[:-1], cuts[1:])]
-    if len(spans) == threads:  # one chunk per thread: the calling thread plays the last one
-        pool = _threads()
-        pending = [pool.submit(kernel, lo, hi, *args) for lo, hi in spans[:-1]]
-        try:
-            kernel(*spans[-1], *args)
-        finally:
-            for done in pending:
-                done.result()
-        return
     # at most `threads` chunks run at once, whatever the pool's size
     running = threading.Semaphore(threads)
 
@@ -78,5 +65,5 @@ def run_chunks(kernel: Callable, n: int, *args: Any,
             kernel(lo, hi, *args)
 
     pool = _threads()
-    for done in [pool.submit(play, lo, hi) for lo, hi in spans]:
+    for done in [pool.submit(play, int(lo), int(hi)) for lo, hi in zip(cuts[:-1], cuts[1:])]:
         done.result()

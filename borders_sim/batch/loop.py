@@ -26,7 +26,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.jit import kernel
 from ..policies.dispatch import BOT_RANDOM, act_kernel
 from ..rules.engine import advance, step
 from ..rules.observation import observe_kernel
@@ -69,7 +68,7 @@ def deal_states(config: GameConfig, seeds: np.ndarray) -> np.ndarray:
     return states
 
 
-@kernel
+@njit(inline="always")
 def decide(s, kind, obs, mask, words, count, rng, nets):
     """The compiled bot ``kind`` to move in ``s`` observes (into ``obs``) and chooses
     (``nets``: the networks of the ``BOT_NET`` kinds); its action, or -1 if the action is not

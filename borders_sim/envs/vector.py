@@ -1,11 +1,16 @@
 """Many games stepped in one compiled, multi-threaded call (Pgx / EnvPool style).
 
 :class:`VectorEnv` holds ``num_envs`` games in one state array. :meth:`VectorEnv.step` takes one
-action per game, checks every action against its game's legal mask in one numba call, then
-applies them in parallel over games (the chunk kernel :func:`vector_chunk`, one chunk per thread,
-run by :func:`~borders_sim.batch.chunks.run_chunks` without the GIL), writes each game's next
-observation, mask and seat to move, and deals a new game wherever one ended
-(:func:`~borders_sim.batch.loop.deal`). There is no Python work per game.
+action per game and runs one numba kernel that checks every action against its game's legal mask,
+then applies them in parallel over games (``prange``), writes each game's next observation, mask
+and seat to move, and deals a new game wherever one ended (:func:`~borders_sim.batch.loop.deal`).
+There is no Python work per game.
+
+Whole games run as chunks on a thread pool (:mod:`borders_sim.batch.chunks`); a step is one
+decision per game, a microsecond or so, and there numba's ``prange`` wins: its workers wait hot
+between calls, where a pool's hand-off costs tens of microseconds a call (1024 games on two
+threads: a chunked step ran at 0.67-0.84x of this kernel's speed, paired runs of
+``benchmarks/compare.py``).
 
 **Auto-reset.** On the call in which game ``k`` ends, ``terminated[k]`` is True and
 ``rewards[k]`` holds the finished game's final rewards (by the ``reward`` mode of
@@ -28,7 +33,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .._compile.notice import compile_notice
 from ..game.game import Game
@@ -40,7 +45,6 @@ from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from .._compile.rowcopy import put_row
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
-from ..batch.chunks import run_chunks
 from ..batch.loop import deal
 from ..batch.seeds import derived_seed
 from ..rules.rewards import final_rewards, reward_mode
@@ -68,39 +72,40 @@ def _clear(row):
         row[k] = 0
 
 
-@kernel(nogil=True)
-def vector_chunk(lo, hi, states, raw, blank, seed, mode, episodes, reset_all, actions, masks,
-                 obs, mask_out, cur, rewards, term):
-    """Games ``lo .. hi - 1``: with ``reset_all``, deal each its next game; otherwise apply its
-    action (checked by :func:`first_illegal` first) and deal a new game where one ended; then
-    write the next decision. A chunk kernel (:mod:`borders_sim.batch.chunks`)."""
-    for i in range(lo, hi):
+@kernel(parallel=True)
+def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions, masks, obs,
+                   mask_out, cur, rewards, term):
+    """With ``reset_all``: deal the next game in every slot. Otherwise check every action first
+    (returns the first illegal game's index, changing nothing), then step all games in
+    parallel, dealing a new game where one ended. Returns -1 unless an action was illegal.
+    (One kernel for both, so numba compiles the engine into it once.)"""
+    n = states.shape[0]
+    if not reset_all:
+        for i in range(n):
+            a = actions[i]
+            if a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0:
+                return i
+    for i in prange(n):
         s = states[i]
+        # one int type for _deal's slot: numba types prange's index differently in the two
+        # branches below, which compiled _deal twice
+        slot = np.int64(i)
         if reset_all:
-            _deal(states, raw, blank, i, seed, episodes, masks[i])
+            _deal(states, raw, blank, slot, seed, episodes, masks[i])
             _clear(rewards[i])
             term[i] = False
         elif step(s, actions[i], masks[i]) == 0:
             final_rewards(s, mode, rewards[i])
             term[i] = True
-            _deal(states, raw, blank, i, seed, episodes, masks[i])
+            _deal(states, raw, blank, slot, seed, episodes, masks[i])
         else:
             _clear(rewards[i])
             term[i] = False
         cur[i] = _emit(s, masks[i], obs[i], mask_out[i])
-
-
-@kernel
-def first_illegal(actions, masks):
-    """The first game whose action its mask does not allow, or -1."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0:
-            return i
     return -1
 
 
-_prepared = False  # the vector kernels have run once in this process
+_prepared = False  # _vector_kernel has run once in this process
 
 
 class VectorStep(NamedTuple):
@@ -145,10 +150,11 @@ class VectorEnv:
 
     The seat to move differs from game to game; ``rewards`` rows are indexed by absolute seat
     (``rewards[k, p]`` for seat ``p``), observations are seat-relative (the viewer first).
-    The threads are ``numba.get_num_threads()`` (``numba.set_num_threads`` sets it); results do
-    not depend on them. Each call costs some 10-50 us of Python and thread dispatch plus
-    ~1-1.5 us per game and thread (the observation is most of it), so use N in the hundreds or
-    more.
+    The threads are numba's (``numba.set_num_threads``); results do not depend on them. Each
+    call costs ~10 us of Python and dispatch plus ~1-1.5 us per game and thread (the observation
+    is most of it), so use N in the hundreds or more. On a machine whose cores are busy with
+    other work, OpenMP's spin-waiting can make a second thread slower than one;
+    ``OMP_WAIT_POLICY=passive`` (set before numba starts) or one thread avoids that.
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, seed: int = 0, reward: str = "win",
@@ -227,26 +233,16 @@ class VectorEnv:
         return self._out
 
     def _run(self, reset_all: bool) -> int:
-        """Deal (``reset_all``) or step every game; returns the first game whose action is
-        illegal (nothing changed then), or -1."""
         global _prepared
-        if not _prepared:
-            with compile_notice("the vector env kernels", "vector"):
-                first_illegal(self._actions, self._masks)
-                vector_chunk(0, 0, *self._args(True))
-            _prepared = True
-        if not reset_all:
-            bad = first_illegal(self._actions, self._masks)
-            if bad >= 0:
-                return bad
-        run_chunks(vector_chunk, self.num_envs, *self._args(reset_all),
-                   chunks_per_thread=1)
-        return -1
-
-    def _args(self, reset_all: bool) -> tuple:
-        return (self._states, self._raw, self._blank, np.uint64(self.seed), self._mode,
+        args = (self._states, self._raw, self._blank, np.uint64(self.seed), self._mode,
                 self._episodes, reset_all, self._actions, self._masks, self._obs,
                 self._mask_out, self._cur, self._rewards, self._term)
+        if _prepared:
+            return _vector_kernel(*args)
+        with compile_notice("the vector env kernels", "vector"):
+            bad = _vector_kernel(*args)
+        _prepared = True
+        return bad
 
     def _illegal_message(self, k: int, action: int) -> str:
         phase = PHASE_NAMES[int(self._states[k]["phase"])]
