@@ -7,7 +7,7 @@ import pytest
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
-from borders_sim.game.turns import IllegalChoice, play_turns
+from borders_sim.game.turns import GameTooLong, IllegalChoice, play_turns
 
 
 def first_legal(observation, mask):
@@ -38,5 +38,5 @@ def test_a_choice_that_is_not_a_legal_id_is_refused_and_nothing_changes(choice):
 
 def test_the_cap_on_decisions_is_an_error():
     game = Game(GameConfig(num_players=3), 0)
-    with pytest.raises(RuntimeError, match="did not end within max_game_length = 5"):
+    with pytest.raises(GameTooLong, match="did not end within max_game_length = 5"):
         play_turns(game, [first_legal] * 3, max_steps=5)

@@ -14,7 +14,7 @@ from ..agents.lineup import compiled_kinds, make_spec
 from ..policies.network import NetStack
 from ..batch.games import play_games
 from ..game.game import Game
-from ..game.turns import IllegalChoice, play_turns
+from ..game.turns import GameTooLong, IllegalChoice, play_turns
 from ..rules import state as st
 from ..rules.limits import max_game_length
 from ..batch.rollouts import final_scores
@@ -83,8 +83,8 @@ def play_python_game(t: Tournament, g: int, record: bool = False
     except IllegalChoice as err:
         raise RuntimeError(f"bot {names[err.seat]!r} in game {g} chose an illegal action: "
                            f"{err}") from None
-    except RuntimeError as err:
-        raise RuntimeError(f"game {g}: {err}") from None
+    except GameTooLong as err:
+        raise GameTooLong(f"game {g}: {err}") from None
     return game, actions
 
 

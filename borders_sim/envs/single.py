@@ -167,7 +167,8 @@ class SingleSeatEnv(gym.Env):
             policies = [self.opponents] * (n - 1)
         else:
             policies = self.opponents
-        self._policies = [None if p == self.seat else policies[(p - self.seat - 1) % n]
+        self._policies = [None if p == self.seat
+                          else self._marked(p, policies[(p - self.seat - 1) % n])
                           for p in range(n)]
         self.game = Game(self.config, game_seed)
         self._done = False
@@ -256,10 +257,17 @@ class SingleSeatEnv(gym.Env):
             self._broken = (f"the opponent policy of seat p{err.seat} returned "
                             f"{shown(err.choice)}, which is not a legal action")
             raise IllegalActionError(f"the opponent policy of {err}") from None
-        except Exception as err:
-            self._broken = (f"the opponent policy of seat p{self.game.current_player} raised "
-                            f"{type(err).__name__}: {shown(str(err))}")
-            raise
+
+    def _marked(self, p: int, policy: Decider) -> Decider:
+        """``policy`` playing seat ``p``, marking the episode stopped if it raises."""
+        def decide(observation: np.ndarray, action_mask: np.ndarray) -> int:
+            try:
+                return policy(observation, action_mask)
+            except Exception as err:
+                self._broken = (f"the opponent policy of seat p{p} raised "
+                                f"{type(err).__name__}: {shown(str(err))}")
+                raise
+        return decide
 
     def _observation(self) -> np.ndarray:
         return observe(self.game, self.seat)

@@ -32,6 +32,11 @@ from .views import observe
 Decider = Callable[[np.ndarray, np.ndarray], int]
 
 
+class GameTooLong(RuntimeError):
+    """A game went on past the cap on its decisions (``max_game_length``, P-0.4: an engine
+    bug)."""
+
+
 class IllegalChoice(IllegalActionError):
     """A seat's player chose something that is not a legal action id now (the game did not
     change); ``seat`` and ``choice`` say who and what."""
@@ -53,7 +58,7 @@ def play_turns(game: Game, seats: Sequence[Decider | None],
     Raises:
         IllegalChoice: a player chose a non-int, an id outside the action space or an illegal
             one (nothing applied; the message names the seat, the choice and the legal ids).
-        RuntimeError: more than ``max_steps`` decisions were taken in this call (a game ends
+        GameTooLong: more than ``max_steps`` decisions were taken in this call (a game ends
             within ``max_game_length`` decisions, P-0.4: an engine bug).
         Exception: whatever a player raised, unchanged.
     """
@@ -64,8 +69,8 @@ def play_turns(game: Game, seats: Sequence[Decider | None],
         if decide is None:
             return p
         if max_steps is not None and steps == max_steps:
-            raise RuntimeError(f"the game did not end within max_game_length = {max_steps} "
-                               "decisions (P-0.4): an engine bug")
+            raise GameTooLong(f"the game did not end within max_game_length = {max_steps} "
+                              "decisions (P-0.4): an engine bug")
         mask = game.legal_mask().astype(np.bool_)
         a = decide(observe(game, p), mask)
         if isinstance(a, np.ndarray) and a.shape == ():
