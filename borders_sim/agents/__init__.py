@@ -1,6 +1,9 @@
 """Bots: policies that see a player's observation and legal mask only, never the state.
 
 * :func:`make` ``(name, seed=0)``: a bot with ``act(observation, action_mask) -> int``.
+* ``random``, ``honest``, ``bluffer``, ``collector``, ``strict``: compiled policies
+  (:mod:`borders_sim.policies`, where each bot's module says how it plays) behind
+  :class:`~.bots.CompiledBot`.
 * ``ismcts`` (:class:`~.ismcts.ISMCTSBot`): determinized Monte Carlo search over worlds
   rebuilt from the observation, with rollouts by compiled bots.
 * ``ppo`` (:class:`~.ppo_bot.PPOBot`): the learned policy the package ships, or any policy file
