@@ -80,10 +80,10 @@ def run_bot_games(states: np.ndarray, kinds: np.ndarray, seeds: np.ndarray,
             :data:`~borders_sim.policies.dispatch.COMPILED_BOTS` per seat, or ``BOT_NET + j`` for
             network ``j`` of ``nets`` (seats past the player count ignored).
         seeds: ``(G,)`` game seeds (ints from 0 to ``2**64 - 1``, taken as uint64); the bot
-            in seat ``p`` is seeded with :func:`bot_seed` ``(seeds[g], p)``.
+            in seat ``p`` is seeded with :func:`~.seeds.bot_seed` ``(seeds[g], p)``.
         max_steps: cap on the decisions per game.
         nets: the networks of the ``BOT_NET`` kinds
-        (:func:`~borders_sim.policies.network.stack_nets`).
+            (:func:`~borders_sim.policies.network.stack_nets`).
 
     Raises:
         ValueError: arrays of the wrong dtype or shape, or an unknown bot kind.
