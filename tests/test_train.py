@@ -148,6 +148,78 @@ def test_the_sparse_first_layer_is_the_dense_one():
             assert torch.allclose(a, b, atol=1e-4), (a - b).abs().max()
 
 
+def real_rows(players: int, games: int, **flags) -> tuple[np.ndarray, torch.Tensor, torch.Tensor]:
+    """Observations, legal masks and the actions taken at every decision of ``games`` games
+    between heuristics (every phase of the rules the flags switch on)."""
+    from borders_sim import Game, GameConfig
+    from borders_sim.game.views import observe
+    obs, masks, actions = [], [], []
+    for g in range(games):
+        game = Game(GameConfig(num_players=players, **flags), seed=g)
+        bots = [make(("bluffer", "collector", "honest")[p % 3], seed=p) for p in range(players)]
+        while not game.is_terminal:
+            seat = game.current_player
+            o, m = observe(game, seat), game.legal_mask()
+            actions.append(bots[seat].act(o, m))
+            obs.append(o)
+            masks.append(m)
+            game.step(actions[-1])
+    return np.stack(obs), torch.from_numpy(np.stack(masks) != 0), torch.tensor(actions)
+
+
+@pytest.mark.parametrize("players,flags", [(4, {}), (7, {"smuggler_transfers": True,
+                                                       "bounty_goods": True})])
+def test_the_phase_columns_head_is_the_dense_one(players, flags):
+    """The update's head over each decision's phase columns (:mod:`borders_sim.train.columns`)
+    gives the dense head's log-probabilities, entropies and anchor KLs on positions of real
+    games, and the same gradient of every weight, to float rounding."""
+    from borders_sim.train.columns import ColumnGroups, kl_rows, policy_terms
+    from borders_sim.train.model import take
+    obs, mask, action = real_rows(players, 2, **flags)
+    torch.manual_seed(3)
+    model, anchor = PolicyValueNet((32, 16)), PolicyValueNet((32, 16))
+    with torch.no_grad():
+        model.pi.weight.mul_(50.0)  # far from uniform
+    inputs = model.inputs(obs)
+    rows = torch.arange(0, len(obs), 3)
+    x = take(inputs, rows)
+
+    def grads(loss):
+        model.zero_grad()
+        loss.backward()
+        return [p.grad.clone() for p in model.parameters()]
+
+    logits, value = model.forward_inputs(x, mask[rows])
+    logp_all = torch.log_softmax(logits, -1)
+    with torch.no_grad():
+        anchor_logp = torch.log_softmax(anchor.forward_inputs(x, mask[rows])[0], -1)
+    want = (logp_all.gather(1, action[rows, None]).squeeze(1),
+            -(logp_all.exp() * logp_all.masked_fill(~mask[rows], 0)).sum(-1),
+            kl_rows(logp_all, anchor_logp, mask[rows]))
+    want_grads = grads(sum(w.mean() for w in want) + value.pow(2).mean())
+
+    groups = ColumnGroups(mask, action).split(rows)
+    assert len(groups) > 5
+    if not flags:  # a default game's rows use a tenth of the head's columns or less
+        assert sum(len(g.rows) * len(g.cols) for g in groups) < len(rows) * NUM_ACTIONS / 10
+    h = model.trunk(x)
+    terms = policy_terms(model, h, groups, anchor, anchor.trunk(x).detach())
+    got = (terms.logp, terms.entropy, terms.anchor_kl)
+    for w, g in zip(want, got):
+        assert torch.allclose(w[terms.order], g, atol=1e-5), (w[terms.order] - g).abs().max()
+    got_grads = grads(sum(g.mean() for g in got) + model.value(h).pow(2).mean())
+    for w, g in zip(want_grads, got_grads):
+        assert torch.allclose(w, g, atol=1e-5), (w - g).abs().max()
+
+
+def test_a_rollout_action_outside_its_mask_is_refused():
+    from borders_sim.train.columns import ColumnGroups
+    mask = torch.zeros((3, NUM_ACTIONS), dtype=torch.bool)
+    mask[:, 46:50] = True
+    with pytest.raises(ValueError, match="row 1, action 7"):
+        ColumnGroups(mask, torch.tensor([46, 7, 49]))
+
+
 def test_a_device_torch_cannot_use_is_refused(tmp_path):
     from borders_sim.train.trainer import training_device
     assert training_device("cpu") == torch.device("cpu")

@@ -58,7 +58,7 @@ class PolicyValueNet(nn.Module):
         self.v = _init(nn.Linear(h1, 1), 1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.heads(self.l0(obs * self.inv_scale), mask)
+        return self.forward_inputs(obs, mask)
 
     def inputs(self, obs: np.ndarray) -> SparseRows | torch.Tensor:
         """A batch of observations (``[B, OBS_SIZE]``, any numeric dtype) as the update reads
@@ -73,16 +73,26 @@ class PolicyValueNet(nn.Module):
                        ) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`forward` of observations in the form of :meth:`inputs` (the same function,
         to float rounding)."""
-        if isinstance(x, SparseRows):
-            return self.heads(first_layer(self.l0.weight, self.l0.bias, x,
-                                          self.inv_scale.numpy()), mask)
-        return self(x, mask)
+        h = self.trunk(x)
+        return self.pi(h).masked_fill(~mask, MASKED_LOGIT), self.value(h)
 
-    def heads(self, h0: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits and values from the first layer's pre-activation ``h0``."""
-        h = torch.tanh(self.l1(torch.tanh(h0)))
-        logits = self.pi(h).masked_fill(~mask, MASKED_LOGIT)
-        return logits, self.v(h).squeeze(-1)
+    def trunk(self, x: SparseRows | torch.Tensor) -> torch.Tensor:
+        """The second hidden layer's output (``[B, H1]``) for observations in the form of
+        :meth:`inputs` (or a dense float tensor)."""
+        if isinstance(x, SparseRows):
+            h0 = first_layer(self.l0.weight, self.l0.bias, x, self.inv_scale.numpy())
+        else:
+            h0 = self.l0(x * self.inv_scale)
+        return torch.tanh(self.l1(torch.tanh(h0)))
+
+    def value(self, h: torch.Tensor) -> torch.Tensor:
+        """The values (``[B]``) of trunk outputs ``h``."""
+        return self.v(h).squeeze(-1)
+
+    def logits_at(self, h: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
+        """The unmasked logits of the action ids ``cols`` only (``[B, len(cols)]``) for trunk
+        outputs ``h`` (the update's head, :mod:`.columns`)."""
+        return torch.nn.functional.linear(h, self.pi.weight[cols], self.pi.bias[cols])
 
     def policy(self, meta: dict | None = None) -> Policy:
         """The policy part as a :class:`~borders_sim.policies.network.Policy` (float32 copies)."""
