@@ -358,6 +358,11 @@ def test_behaviour_cloning_learns_the_teachers_choices(tmp_path):
                             **TINY), tmp_path, progress=False)
     meta = load_policy(run.policy).meta
     assert meta["imitated"]["teacher"] == "honest" and meta["imitated"]["decisions"] > 0
+    assert meta["init"] is None
+    # a run that goes on from that file keeps its record: a recipe in stages says each stage
+    again = train(TrainConfig(seed=8, init=str(run.policy), **TINY), tmp_path / "stage2",
+                  progress=False)
+    assert load_policy(again.policy).meta["init"] == meta
 
 
 def test_the_anchor_holds_the_policy_near_where_it_started(tmp_path):

@@ -140,8 +140,12 @@ class Trainer:
         torch.set_num_threads(c.torch_threads)
         torch.manual_seed(c.seed)
         model = PolicyValueNet(c.hidden)
+        #: the starting file's own record (a run that goes on from another keeps its history)
+        self.init_meta: dict | None = None
         if c.init is not None:
-            model.load_policy(load_policy(c.init))
+            started = load_policy(c.init)
+            model.load_policy(started)
+            self.init_meta = dict(started.meta)
         model.to(device)
         self.league = c.league(model.policy())
         self.main = Learner(c, model, self.league.members(), self.league.weights(), c.seed)
@@ -260,7 +264,8 @@ class Trainer:
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
                 "mixed": c.mixed, "deviator": c.deviator, "anchor_coef": c.ppo.anchor_coef,
-                "anchor_every": c.ppo.anchor_every, "exploiter_every": c.exploiter_every}
+                "anchor_every": c.ppo.anchor_every, "exploiter_every": c.exploiter_every,
+                "init": self.init_meta}
 
     def state(self) -> dict:
         """What a checkpoint holds (module docstring): tensors and plain values only."""
