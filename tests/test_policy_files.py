@@ -64,6 +64,29 @@ def test_a_policy_written_by_numpy_itself_loads(good, tmp_path):
     assert same(load_policy(path), p) and policy_meta(path) == p.meta
 
 
+def test_a_file_of_the_first_observation_layout_plays_as_it_was_trained(tmp_path):
+    """A file written before the behaviour rates (``OBS_SIZE_V1`` inputs) loads with zero
+    weights for the rates, so its logits on any observation are those of its own inputs."""
+    from borders_sim.policies.network import net_logits, stack_nets
+    from borders_sim.rules.observation import OBS_SIZE_V1, observation_scales
+    p = small_policy()
+    path = tmp_path / "v1.npz"
+    arrays = {name: getattr(p, name) for name in ARRAYS}
+    arrays["inv_scale"] = (1.0 / observation_scales()[:OBS_SIZE_V1]).astype(np.float32)
+    arrays["w0"] = p.w0[:OBS_SIZE_V1]
+    np.savez(path, format=np.array("borders_sim.policy/1"), meta=np.array(json.dumps(p.meta)),
+             **arrays)
+    q = load_policy(path)
+    assert q.w0.shape == (OBS_SIZE, 4) and not q.w0[OBS_SIZE_V1:].any()
+    assert np.array_equal(q.w0[:OBS_SIZE_V1], arrays["w0"])
+    obs = np.random.default_rng(2).integers(0, 5, OBS_SIZE).astype(np.float32)
+    seen = obs.copy()
+    seen[OBS_SIZE_V1:] = 0  # what the first layout's network could see
+    nets = stack_nets([q])
+    out = np.zeros(NUM_ACTIONS)
+    assert np.allclose(net_logits(nets, 0, obs, out.copy()), net_logits(nets, 0, seen, out))
+
+
 # --- damaged files -----------------------------------------------------------------------------
 def test_truncated_policy_files_are_refused(good, tmp_path):
     data = good.read_bytes()
