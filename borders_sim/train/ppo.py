@@ -34,7 +34,7 @@ import torch
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE
 from .config import PPOSettings, TrainConfig
-from .columns import ColumnGroups, kl_rows, policy_terms
+from .columns import ColumnGroups, policy_terms
 from .model import PolicyValueNet, take
 
 
@@ -99,12 +99,6 @@ def normalized(adv: torch.Tensor) -> torch.Tensor:
     if adv.numel() < 2:
         return adv
     return (adv - adv.mean()) / torch.sqrt(adv.var() + 1e-8)
-
-
-def anchor_kl(logp: torch.Tensor, anchor_logp: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """The mean over the rows of ``KL(pi || pi_anchor)`` over the legal actions (log-probabilities
-    ``[B, NUM_ACTIONS]``; illegal entries count 0)."""
-    return kl_rows(logp, anchor_logp, mask).mean()
 
 
 def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout: Rollout,
