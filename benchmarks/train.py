@@ -105,7 +105,7 @@ def trainer_rate(updates: int, config: TrainConfig) -> dict:
 
 
 def dense_inputs(self: PolicyValueNet, obs: np.ndarray) -> torch.Tensor:
-    """The update's input as a dense tensor (:meth:`PolicyValueNet.forward_inputs` then runs
+    """The update's input as a dense tensor (:meth:`PolicyValueNet.trunk` then runs
     the dense first layer): the ablation row."""
     return torch.from_numpy(np.asarray(obs, dtype=np.float32))
 
