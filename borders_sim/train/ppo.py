@@ -136,7 +136,8 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
             terms = policy_terms(model, h, groups.split(idx), anchor if anchored else None,
                                  anchor_h)
             at = idx[terms.order]
-            ratio = torch.exp(terms.logp - old_logp[at])
+            log_ratio = terms.logp - old_logp[at]
+            ratio = torch.exp(log_ratio)
             a = adv[at]
             policy_loss = torch.max(-a * ratio,
                                     -a * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
@@ -155,7 +156,6 @@ def ppo_update(model: PolicyValueNet, optimizer: torch.optim.Optimizer, rollout:
             torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
-                log_ratio = terms.logp - old_logp[at]
                 kl = ((ratio - 1) - log_ratio).mean()
                 clipped = ((ratio - 1).abs() > settings.clip).float().mean()
             totals += [policy_loss.item(), value_loss.item(), entropy.item(), kl.item(),
