@@ -69,21 +69,38 @@ def test_a_slot_that_takes_a_new_policy_starts_its_window_again():
 
 def test_the_evaluation_defaults_follow_the_budget():
     short = TrainConfig(minutes=3)
-    assert short.evaluation_every() == 8 and short.evaluation_games() == 50
-    assert 3 * SLOW_PACE // short.evaluation_every() >= 1  # a slow 3-minute run evaluates
-    assert TrainConfig(minutes=30).evaluation_every() == 75
-    assert TrainConfig(minutes=30).evaluation_games() == 200
-    assert TrainConfig(minutes=30, max_updates=20).evaluation_every() == 5
-    assert TrainConfig(minutes=3, num_envs=64).evaluation_every() == 15  # a faster rollout
-    assert TrainConfig(minutes=0.1).evaluation_every() == 1
+    assert short.evaluation_games() == 50 and TrainConfig(minutes=30).evaluation_games() == 200
     given = TrainConfig(minutes=3, eval_every=100, eval_games=7)
-    assert given.evaluation_every() == 100 and given.evaluation_games() == 7
-    assert TrainConfig(eval_every=0).evaluation_every() == 0
+    assert given.evaluation_games() == 7
     with pytest.raises(ValueError, match="eval_every"):
         TrainConfig(eval_every=-1).check()
 
 
-SLOW_PACE = 5  # updates a minute: half the pace the default assumes
+@pytest.mark.parametrize("updates_a_minute", [2, 10, 56, 400])
+def test_a_run_evaluates_four_times_at_any_pace(updates_a_minute):
+    """By default a run evaluates after the update that completes each quarter of its budget:
+    4 times whatever the machine's pace (the earlier rule assumed 10 updates a minute and a
+    machine doing 56 evaluated every 7 updates, 20 times in 2.5 minutes)."""
+    config = TrainConfig(minutes=2.5)
+    seconds_each = 60.0 / updates_a_minute
+    done, at, update = 0, [], 0
+    while update * seconds_each < 150.0:  # the trainer's loop: stop once the clock is spent
+        update += 1
+        due = config.evaluations_due(update, update * seconds_each)
+        if due > done:
+            done, at = due, at + [update]
+    assert done == 4 and len(at) == 4
+    assert at[-1] == update  # the last after the final update
+
+
+def test_a_run_with_max_updates_evaluates_at_its_quarters():
+    config = TrainConfig(minutes=600, max_updates=20)
+    due = [config.evaluations_due(u, 1.0) for u in range(21)]
+    assert [u for u in range(1, 21) if due[u] > due[u - 1]] == [5, 10, 15, 20]
+    # the clock ends it first: the clock's quarters
+    assert TrainConfig(minutes=1, max_updates=10**6).evaluations_due(3, 30.0) == 2
+    # a resumed run counts the evaluations its first part made
+    assert TrainConfig(minutes=10).evaluations_due(40, 301.0) == 2
 
 
 def test_a_curve_without_evaluations_says_when_the_first_comes(tmp_path, monkeypatch):
@@ -93,6 +110,7 @@ def test_a_curve_without_evaluations_says_when_the_first_comes(tmp_path, monkeyp
     from borders_sim.train.plot import plot_curve
     assert no_evaluation_text(100) == "no evaluation yet (first at update 100)"
     assert no_evaluation_text(0) == "no evaluations in this run (eval_every 0)"
+    assert no_evaluation_text(None) == "no evaluation yet (first after a quarter of the budget)"
     said = []
     original = Axes.text
     monkeypatch.setattr(Axes, "text", lambda self, *a, **k: said.append(a[2]) or

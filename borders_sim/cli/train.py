@@ -29,7 +29,7 @@ from ..rules import state as st
 from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
 from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
-                            SHORT_MINUTES, SLOW_UPDATES_PER_MINUTE)
+                            SHORT_MINUTES)
 from .common import fail, float_in, int_in, seed_arg
 
 
@@ -86,8 +86,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "member of the pool for all opponent seats (or, with --mixed, one per "
                     "seat), the members the learner beats "
                     "least most often. 'league' is honest, bluffer, collector, strict and "
-                    "random plus self-play (frozen snapshots of the learner). The defaults are "
-                    "the recipe of the shipped policy. Needs PyTorch: "
+                    "random plus self-play (frozen snapshots of the learner). The defaults "
+                    "(below) are one run of 30 minutes against the league: no imitation, no "
+                    "anchor, no exploiter. They are not the shipped policy's recipe, which is "
+                    "two runs, the second started from the first (README.md, Training: every "
+                    "stage's command, seed and wall time). Needs PyTorch: "
                     f"{install_hint('rl', alone=())}.",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
                "--seed 1 --out runs/ppo --plot")
@@ -148,15 +151,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     default=d["checkpoint_every"], metavar="U", help="updates between checkpoints")
     tr.add_argument("--eval-every", type=int_in(0, 10**6), default=d["eval_every"],
                     metavar="U", help="updates between evaluations against the heuristics "
-                                      f"(0: none; default: from the budget, about "
-                                      f"{DEFAULT_EVALUATIONS} a run: --max-updates/"
-                                      f"{DEFAULT_EVALUATIONS}, or --minutes x "
-                                      f"{SLOW_UPDATES_PER_MINUTE}/{DEFAULT_EVALUATIONS} at the "
-                                      "default rollout size (a slow machine's pace, faster in "
-                                      "proportion for smaller rollouts), whichever is less, "
-                                      "rounded up: every "
-                                      f"{TrainConfig(minutes=3).evaluation_every()} updates in 3 "
-                                      "minutes)")
+                                      f"(0: none; default: {DEFAULT_EVALUATIONS} a run, after "
+                                      "the update that completes each quarter of the budget, "
+                                      "--minutes or --max-updates, whichever ends the run)")
     tr.add_argument("--eval-games", type=int_in(1, 10**6), default=d["eval_games"],
                     metavar="G", help=f"games per heuristic in an evaluation (default: "
                                       f"{EVAL_GAMES}, or {SHORT_EVAL_GAMES} for a budget under "

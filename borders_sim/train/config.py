@@ -25,12 +25,10 @@ from .league import LEAGUE_BOTS, League
 
 #: The longest budget of a run, in minutes (a week).
 MAX_MINUTES = 7 * 24 * 60
-#: The evaluations a run makes by default (:meth:`TrainConfig.evaluation_every`), and the pace
-#: the default assumes for a run without ``max_updates``: updates a minute of the default
-#: rollout (128 games x 64 decisions) on a slow machine (the shipped recipe made 12 a minute on
-#: 2 busy cores, evaluations included); a smaller rollout is assumed faster in proportion.
+#: The evaluations a run makes by default (``eval_every`` None): one after the update that
+#: completes each ``1/DEFAULT_EVALUATIONS`` of the budget (:meth:`TrainConfig.evaluations_due`),
+#: measured in the wall clock and the updates the run actually did, so on any machine.
 DEFAULT_EVALUATIONS = 4
-SLOW_UPDATES_PER_MINUTE = 10
 #: Evaluation games by default (:meth:`TrainConfig.evaluation_games`): ``EVAL_GAMES``, or
 #: ``SHORT_EVAL_GAMES`` for a budget under ``SHORT_MINUTES`` (an evaluation of 200 games took
 #: about a minute on 2 busy cores).
@@ -121,7 +119,9 @@ class PPOSettings:
 
 @dataclass
 class TrainConfig:
-    """One experiment; the defaults are the recipe of the shipped policy (README).
+    """One experiment. The defaults are one 30-minute run of seed 1 against the league (no
+    imitation, anchor or exploiter): a sound start, not the shipped policy's recipe, which is
+    two runs, the second from the first's policy (README.md, Training).
 
     * ``players``: the player count of every game; ``opponents``: the pool (compiled bot names,
       ``ppo``, ``ppo@PATH``, ``league``: see :meth:`league`).
@@ -144,7 +144,8 @@ class TrainConfig:
       ``exploiter_slots`` slots (the oldest) and it starts again (:mod:`.trainer`).
     * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
       against 3 copies of each heuristic; ``eval_every`` 0: none). Left None, both follow the
-      budget: :meth:`evaluation_every`, :meth:`evaluation_games`.
+      budget: :data:`DEFAULT_EVALUATIONS` evaluations spread over it
+      (:meth:`evaluations_due`), :meth:`evaluation_games`.
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
@@ -236,20 +237,23 @@ class TrainConfig:
                              "anchor_every > 0)")
         self.check_memory()
 
-    def evaluation_every(self) -> int:
-        """``eval_every``, or when None one from the budget, so that a run evaluates about
-        :data:`DEFAULT_EVALUATIONS` times: ``max_updates / 4`` (rounded up), or with the
-        clock alone ``minutes * pace / 4`` at the pace of :data:`SLOW_UPDATES_PER_MINUTE`
-        scaled by the rollout (``128 * 64 / (num_envs * steps)``), the smaller of the two
-        with both, at least 1. A 3-minute run of the default settings evaluates every 8
-        updates."""
-        if self.eval_every is not None:
-            return self.eval_every
-        pace = SLOW_UPDATES_PER_MINUTE * 128 * 64 / (self.num_envs * self.steps)
-        updates = self.minutes * pace
+    def budget_share(self, update: int, seconds: float) -> float:
+        """How much of the budget a run has spent after ``update`` updates and ``seconds`` of
+        wall clock: the larger of the clock's share (of ``minutes``) and, with
+        ``max_updates``, the updates' share, so 1.0 where the run stops."""
+        share = seconds / (60.0 * self.minutes)
         if self.max_updates is not None:
-            updates = min(updates, self.max_updates)
-        return max(1, math.ceil(updates / DEFAULT_EVALUATIONS))
+            share = max(share, update / self.max_updates)
+        return share
+
+    def evaluations_due(self, update: int, seconds: float) -> int:
+        """How many evaluations a run of ``eval_every`` None has made once it has done
+        ``update`` updates in ``seconds``: one for each whole ``1/DEFAULT_EVALUATIONS`` of the
+        budget spent (:meth:`budget_share`), so it evaluates after the update that completes
+        a quarter, a half, three quarters and the whole of its budget, at any pace. An
+        evaluation's own time counts toward the budget, as everything else does."""
+        share = min(1.0, self.budget_share(update, seconds))
+        return math.floor(share * DEFAULT_EVALUATIONS + 1e-9)
 
     def evaluation_games(self) -> int:
         """``eval_games``, or when None :data:`EVAL_GAMES` (:data:`SHORT_EVAL_GAMES` for a

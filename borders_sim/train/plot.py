@@ -16,18 +16,19 @@ from .league import RECENT_GAMES
 
 def no_evaluation_text(eval_every: int | None) -> str:
     """What an evaluation panel without evaluations says: when the first comes (``eval_every``
-    updates; 0: never; None: not known)."""
+    updates; 0: never; None: after a quarter of the budget, the trainer's default)."""
     if eval_every == 0:
         return "no evaluations in this run (eval_every 0)"
     if eval_every is None:
-        return "no evaluation yet"
+        return "no evaluation yet (first after a quarter of the budget)"
     return f"no evaluation yet (first at update {eval_every})"
 
 
 def plot_curve(curve: list[dict], path: str | os.PathLike, title: str = "",
                eval_every: int | None = None) -> None:
     """Draw ``curve`` (the rows of ``curve.json``) into ``path`` (.png, .pdf or .svg);
-    ``eval_every``: the run's evaluation interval, which an empty evaluation panel names."""
+    ``eval_every``: the run's evaluation interval (None: the budget's quarters), which an
+    empty evaluation panel names."""
     try:
         from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
     except ModuleNotFoundError as err:

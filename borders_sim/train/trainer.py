@@ -13,8 +13,8 @@
 3. every ``checkpoint_every`` updates write a checkpoint (``checkpoints/update-NNNNNN.pt``, with
    everything needed to resume: weights, optimizer, league, every game in flight, the random
    generators; and ``checkpoints/update-NNNNNN.npz``, the policy file of that moment); every
-   ``eval_every`` updates (by default chosen from the budget,
-   :meth:`~.config.TrainConfig.evaluation_every`) play the policy against each heuristic, and
+   ``eval_every`` updates (by default after each quarter of the budget,
+   :meth:`~.config.TrainConfig.evaluations_due`) play the policy against each heuristic, and
    each heuristic and random play as a single deviator against copies of the policy, through
    the tournament code (:func:`evaluate`, seat-rotated, on seeds the training never uses);
 4. at the end write ``policy.npz`` (the final policy, ``make("ppo", weights=DIR)``), the
@@ -449,10 +449,11 @@ def run(trainer: Trainer, progress: bool, plot: bool,
         trainer.imitate()
         say(f"  {trainer.cloned.decisions:,} decisions, accuracy {trainer.cloned.accuracy:.1%} "
             f"({trainer.seconds_imitating:.0f} s)")
-    eval_every = c.evaluation_every()
-    if c.eval_every is None and eval_every:
-        say(f"evaluating every {eval_every} updates ({c.evaluation_games()} games a bot; "
-            f"chosen from the budget, --eval-every sets it)")
+    by_budget = c.eval_every is None
+    evaluated = c.evaluations_due(trainer.update, trainer.wall) if by_budget else 0
+    if by_budget:
+        say(f"evaluating after each quarter of the budget ({c.evaluation_games()} games a bot; "
+            f"--eval-every U: every U updates instead)")
 
     def line(steps_per_s: float) -> str:
         league = trainer.league
@@ -470,7 +471,12 @@ def run(trainer: Trainer, progress: bool, plot: bool,
             bar.set_description_str(line(row["steps_per_s"]))
             if trainer.update % c.checkpoint_every == 0:
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
-            if eval_every and trainer.update % eval_every == 0:
+            if by_budget:
+                due = c.evaluations_due(trainer.update, trainer.wall)
+                if due > evaluated:
+                    evaluated = due
+                    evaluate_now(trainer, row, bar.write)
+            elif c.eval_every and trainer.update % c.eval_every == 0:
                 evaluate_now(trainer, row, bar.write)
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
@@ -479,7 +485,7 @@ def run(trainer: Trainer, progress: bool, plot: bool,
     trainer.write_curve()
     if plot:
         from .plot import plot_curve
-        plot_curve(trainer.curve, out / "curve.png", eval_every=eval_every)
+        plot_curve(trainer.curve, out / "curve.png", eval_every=c.eval_every)
     say(f"{trainer.update} updates, {trainer.learner_steps:,} learner steps in "
         f"{trainer.wall / 60:.1f} min ({trainer.seconds / 60:.1f} min of updates); policy "
         f"written to {policy}")
