@@ -117,6 +117,29 @@ def test_rewards_by_mode_are_reported_once():
                 assert score[win > 0].min() >= score[win < 0].max()
 
 
+def test_the_readme_shapes_rewards_have_a_column_per_possible_seat():
+    """``from borders_sim.envs import OBS_SIZE, NUM_ACTIONS`` (the README names them together;
+    ``NUM_ACTIONS`` is the package's own), and ``VectorEnv(256, num_players=4)`` as the README
+    runs it: rewards of shape ``(256, MAX_PLAYERS)`` = ``(256, 8)``, the 4 seats' rewards in
+    the rows of the games that ended, the columns past the player count always 0."""
+    import borders_sim
+    from borders_sim.envs import NUM_ACTIONS as ENVS_NUM_ACTIONS, OBS_SIZE as ENVS_OBS_SIZE
+    assert ENVS_NUM_ACTIONS is borders_sim.NUM_ACTIONS and ENVS_OBS_SIZE is OBS_SIZE
+    assert MAX_PLAYERS == 8
+    env = VectorEnv(256, num_players=4, seed=0)
+    ts = env.reset()
+    assert ts.observation.shape == (256, OBS_SIZE) and ts.action_mask.shape == (256, NUM_ACTIONS)
+    assert ts.rewards.shape == (256, 8)
+    ended = 0
+    while not ended:
+        ts = env.step(ts.action_mask.argmax(axis=1))
+        assert ts.rewards.shape == (256, 8) and not ts.rewards[:, 4:].any()
+        assert not ts.rewards[~ts.terminated].any()
+        ended = int(ts.terminated.sum())
+    # reward="win": the winners share +1, the others -1; no seat of an ended game has 0
+    assert (ts.rewards[ts.terminated, :4] != 0).all()
+
+
 def test_reset_seeding_and_the_stream():
     env = VectorEnv(4, num_players=5, seed=2)
     first = env.reset().observation.copy()

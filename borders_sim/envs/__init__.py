@@ -6,6 +6,8 @@
 * :class:`VectorEnv`: N games stepped in one compiled, multi-threaded call (Pgx-style).
 * :class:`TrainingEnv`: N games of one learning seat each, the opponents played inside the
   compiled call (a ``gymnasium.vector.VectorEnv``); :mod:`.sb3` wraps it for stable-baselines3.
+* :data:`OBS_SIZE`, :data:`NUM_ACTIONS`: the length of an observation and of a legal mask, the
+  same for every player count (``NUM_ACTIONS`` is ``borders_sim.NUM_ACTIONS``, re-exported).
 * :func:`observe`: the observation vector of one player (layout :data:`OBSERVATION_LAYOUT`);
   :func:`observation_scales`: the documented scale of each entry (``obs / observation_scales()``
   is the normalised observation, what ``TrainingEnv(..., scale_obs=True)`` returns).
@@ -16,6 +18,7 @@
   the game ``python_borders`` with ``pyspiel``.
 """
 
+from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observation_scales
 from . import borders_v0
 from ..game.belief import sample_consistent_state, world_from_observation
@@ -31,6 +34,7 @@ SINGLE_SEAT_ID = "borders_sim/SingleSeat-v0"
 if SINGLE_SEAT_ID not in gymnasium.registry:
     gymnasium.register(id=SINGLE_SEAT_ID, entry_point="borders_sim.envs.single:SingleSeatEnv")
 
-__all__ = ["OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv", "TrainingEnv",
-           "VectorEnv", "VectorStep", "borders_v0", "observation_scales", "observe",
-           "observe_json", "observe_text", "sample_consistent_state", "world_from_observation"]
+__all__ = ["NUM_ACTIONS", "OBSERVATION_LAYOUT", "OBS_SIZE", "SINGLE_SEAT_ID", "SingleSeatEnv",
+           "TrainingEnv", "VectorEnv", "VectorStep", "borders_v0", "observation_scales",
+           "observe", "observe_json", "observe_text", "sample_consistent_state",
+           "world_from_observation"]

@@ -118,8 +118,9 @@ class VectorStep(NamedTuple):
     observation: np.ndarray
     #: bool[N, NUM_ACTIONS]: True where the action is legal for that seat.
     action_mask: np.ndarray
-    #: float32[N, 8]: final rewards by seat (absolute seats, 0 past the player count) of the
-    #: games that ended in this call; 0 in every other row.
+    #: float32[N, MAX_PLAYERS] (MAX_PLAYERS = 8 whatever the player count): final rewards by
+    #: absolute seat of the games that ended in this call, 0 in the columns past the player
+    #: count; 0 in every other row.
     rewards: np.ndarray
     #: bool[N]: the game in that slot ended in this call (and was replaced by a new one).
     terminated: np.ndarray
@@ -150,6 +151,10 @@ class VectorEnv:
 
     The seat to move differs from game to game; ``rewards`` rows are indexed by absolute seat
     (``rewards[k, p]`` for seat ``p``), observations are seat-relative (the viewer first).
+    ``rewards`` has :data:`~borders_sim.rules.state.MAX_PLAYERS` (8) columns for every player
+    count, the layout of the state array: ``VectorEnv(256, num_players=4)`` returns rewards of
+    shape ``(256, 8)`` whose columns 4 to 7 are always 0 (``rewards[:, :num_players]`` is the
+    part that carries the games' rewards).
     The threads are numba's (``numba.set_num_threads``); results do not depend on them. Each
     call costs ~10 us of Python and dispatch plus ~1-1.5 us per game and thread (the observation
     is most of it), so use N in the hundreds or more. On a machine whose cores are busy with
