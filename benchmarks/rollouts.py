@@ -52,8 +52,10 @@ from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
 GOAL = 10e6  # decisions/s per core
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argparse.Namespace:
+    """The command line's options; ``prog`` names the command in usage lines and errors (the
+    script's file name unless given: ``borders-sim bench`` passes its own)."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int_in(1, MAX_BATCH), default=None,
                         help=f"games per player count for the kernel, one batch of 1 to "
                              f"{MAX_BATCH} (default 1000; --quick 200)")
@@ -218,8 +220,10 @@ def time_sheriff(repeat: int, budget: float = 1.0) -> str:
             f"{si(s)} decisions/s")
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Run the benchmark with ``argv`` (``sys.argv[1:]`` if None), print its table; the exit
+    status (1 where the threads changed a game or a game did not end)."""
+    args = parse_args(argv, prog)
     all_threads = numba.config.NUMBA_NUM_THREADS
     print("# borders_sim rollout benchmark\n")
     load = "n/a" if not hasattr(os, "getloadavg") else f"{os.getloadavg()[0]:.2f}"

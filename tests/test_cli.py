@@ -10,6 +10,7 @@
   the kernels take uint64 seeds) and it works;
 * ``bench --help`` works without a source checkout and ``bench`` there says in one line where
   the benchmarks are; in a checkout, ``bench --help`` shows the script's options;
+* every command's ``--help`` names it (``usage: borders-sim NAME``) and describes it;
 * ``simulate`` streams its statistics batch by batch: the row does not depend on the batch size.
 """
 
@@ -191,6 +192,27 @@ def test_bench_help_in_a_checkout_is_the_scripts_help(capsys):
     out = capsys.readouterr().out
     assert "--quick" in out and "--py-games" in out
     assert sys.argv == argv
+
+
+COMMANDS = sorted(next(a for a in build_parser()._actions
+                        if isinstance(a, argparse._SubParsersAction)).choices)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_help_names_the_command_and_describes_it(capsys, name):
+    """``borders-sim NAME --help`` starts ``usage: borders-sim NAME`` (``bench`` too, whose help
+    in a checkout is the benchmark script's) and has a description before its options."""
+    try:
+        status = cli.main([name, "--help"])
+    except SystemExit as stop:
+        status = stop.code
+    assert status == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: borders-sim {name} ") or out.startswith(
+        f"usage: borders-sim {name}\n"), out[:200]
+    paragraphs = out.split("\n\n")
+    assert len(paragraphs) > 2 and not paragraphs[1].startswith(
+        ("options:", "positional arguments:")), f"{name} --help has no description"
 
 
 def test_the_module_entry_point_refuses_without_traceback():

@@ -29,8 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in (tournament, play, replay, simulate, train, exploit, demos):
         command.add_parser(sub)
-    sub.add_parser("actions", help="print the table of action-id ranges (P-0.1)").set_defaults(
-        run=_actions)
+    sub.add_parser(
+        "actions", help="print the table of action-id ranges (P-0.1)",
+        description="Print the table of action-id ranges (P-0.1): one flat action space for "
+                    "every phase and player count, each kind of decision a named range of ids, "
+                    "as the legal masks and the environments' Discrete actions number them."
+    ).set_defaults(run=_actions)
     warmup.add_parser(sub)
     bench.add_parser(sub)
     for name, command_parser in sub.choices.items():

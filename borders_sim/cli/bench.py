@@ -4,8 +4,7 @@ every argument passed on to it. The benchmarks are not part of the installed pac
 from __future__ import annotations
 
 import argparse
-import runpy
-import sys
+import importlib.util
 from pathlib import Path
 
 
@@ -39,11 +38,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "borders-sim bench: the benchmarks live in a source checkout "
                        "(benchmarks/rollouts.py), not in the installed package; run this "
                        "command from a checkout of the repository\n")
-    saved, sys.argv = sys.argv, [str(path)] + extra
-    try:
-        runpy.run_path(str(path), run_name="__main__")
+    spec = importlib.util.spec_from_file_location("borders_sim_benchmark_rollouts", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    try:  # named as this command in its usage and errors, not as the script's file
+        return script.main(extra, prog=parser.prog)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    finally:
-        sys.argv = saved
-    return 0
