@@ -1,6 +1,7 @@
-"""What a training run reports while it runs: the progress line at any terminal width, the win
-shares over the last games against each member, the evaluation defaults chosen from the
-budget, and a curve without evaluations yet. No torch needed."""
+"""What a training run reports while it runs: the progress line at any terminal width (its
+steps/s kept as members join), the win shares over the last games against each member, the
+evaluation defaults chosen from the budget, and a curve without evaluations yet. No torch
+needed."""
 
 from __future__ import annotations
 
@@ -32,11 +33,38 @@ def test_the_line_at_60_80_and_120_columns():
     three = LEAGUE[:3]
     assert line(120, three) == ("update 37 | 1:23 / 3 min, 1:37 left | 7,250 steps/s | "
                                 "win, last 200 games: honest 100% bluffer 91% collector 88%")
-    assert line(80, three) == "update 37 | 1:37 left | win, last 200 games: hon 100 blu 91 col 88"
-    assert line(60, three) == "update 37 | 1:37 left | last 200: hon 100 blu 91 col 88"
+    assert line(80, three) == ("update 37 | 1:37 left | 7,250 steps/s | "
+                               "last 200 games: hon 100 blu 91 col 88")
+    assert line(60, three) == "update 37 | 1:37 left | 7,250 steps/s | last 200: ..."
     # a league at 80 columns: the last members give way, said by "..."
-    assert line(80) == "update 37 | 1:37 left | last 200: hon 100 blu 91 col 88 str 10 ran 100 ..."
+    assert line(80) == "update 37 | 1:37 left | 7,250 steps/s | last 200: hon 100 blu 91 col 88 ..."
     assert line(200).endswith("self-0 52% self-1 -")  # no games yet: no figure
+
+
+BIG_LEAGUE = LEAGUE[:5] + [("self-0", 0.52), ("self-1", 0.4), ("self-2", 0.45),
+                           ("exploiter-0", 0.3), ("exploiter-1", None)]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 100, 120, 200])
+@pytest.mark.parametrize("members", [LEAGUE[:3], LEAGUE[:3] + [("self-0", 0.52)], LEAGUE,
+                                     BIG_LEAGUE])
+def test_the_steps_per_s_stay_when_members_join(width, members):
+    """A snapshot or an exploiter joining the league shortens and drops members, never the
+    learner's steps/s."""
+    assert " | 7,250 steps/s" in line(width, members)
+    assert len(line(width, members)) <= width - 1
+
+
+def test_a_league_with_snapshots_at_120_columns():
+    assert line(120, LEAGUE[:3] + [("self-0", 0.52)]) == (
+        "update 37 | 1:23 / 3 min, 1:37 left | 7,250 steps/s | "
+        "win, last 200 games: hon 100 blu 91 col 88 s0 52")
+    assert line(120, BIG_LEAGUE) == (
+        "update 37 | 1:37 left | 7,250 steps/s | "
+        "last 200: hon 100 blu 91 col 88 str 10 ran 100 s0 52 s1 40 s2 45 x0 30 x1 -")
+    assert line(100, BIG_LEAGUE) == (
+        "update 37 | 1:37 left | 7,250 steps/s | last 200: hon 100 blu 91 col 88 str 10 ran 100 "
+        "s0 52 ...")
 
 
 def test_the_budget_in_updates_and_in_minutes():

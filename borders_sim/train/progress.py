@@ -4,9 +4,10 @@
 ``shutil.get_terminal_size``): the budget (``update k/N`` with ``--max-updates``, the clock
 ``m:ss / M min, m:ss left``), the learner's steps/s, and its win share against each pool member
 over the last :data:`~borders_sim.train.league.RECENT_GAMES` finished games against it (``-``
-before the first). Where the full line is too wide, it drops and shortens parts in turn: the
-steps/s, the clock's spent part, the names (``hon`` for ``honest``, ``s0`` for ``self-0``, ``x1``
-for ``exploiter-1``) and ``%`` signs, the word ``games``, then the last members (``...``).
+before the first). Where the full line is too wide, it shortens and drops parts in turn: the
+names (``hon`` for ``honest``, ``s0`` for ``self-0``, ``x1`` for ``exploiter-1``) and ``%``
+signs, the clock's spent part, the word ``games``, then the last members (``...``). The steps/s
+stay to the last: only a line too narrow for ``update | left | steps/s`` loses them.
 """
 
 from __future__ import annotations
@@ -63,15 +64,16 @@ def progress_line(width: int, update: int, max_updates: int | None, elapsed: flo
     rate = f"{steps_per_s:,.0f} steps/s"
     full, shorter, shortest = (f"win, last {window} games:", f"last {window} games:",
                                f"last {window}:")
-    # (clock, steps/s, short names, label), from the richest line to the barest
-    variants = [(spent, rate, False, full), (spent, rate, True, full), (spent, "", True, full),
-                (left, "", True, full), (left, "", True, shorter), (left, "", True, shortest)]
+    # (clock, short names, label), from the richest line to the barest; steps/s in every one
+    variants = [(spent, False, full), (spent, True, full), (left, True, full),
+                (left, True, shorter), (left, True, shortest)]
     limit = max(1, width - 1)
     for keep in range(len(members), -1, -1):
-        for clock_text, rate_text, short, label in variants if keep == len(members) \
-                else variants[-1:]:
-            parts = [done, clock_text, rate_text, _wins(members, short, label, keep)]
-            line = " | ".join(p for p in parts if p)
+        for clock_text, short, label in variants if keep == len(members) else variants[-1:]:
+            line = " | ".join([done, clock_text, rate, _wins(members, short, label, keep)])
             if len(line) <= limit:
                 return line
-    return f"{done} | {left}"[:limit]
+    for line in (f"{done} | {left} | {rate}", f"{done} | {left}"):
+        if len(line) <= limit:
+            return line
+    return line[:limit]
