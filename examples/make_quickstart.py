@@ -28,9 +28,10 @@ CELLS: list[tuple[str, str, str]] = [
 This notebook plays a game of BORDERS, runs a tournament of the bots, trains a policy with masked
 PPO for a few minutes, puts it in a tournament against the heuristics and the shipped `ppo`
 policy, and plots the training curve and the tournaments. It runs top to bottom in Jupyter or
-Colab on a CPU: about `MINUTES` (3 by default) plus two or three minutes, after the install.
+Colab on a CPU: `MINUTES` of training (3 by default) plus the tournaments, after the install.
 
-Each step has a note saying what it does and what it costs. The command-line twins are
+Each step has a note saying what it does and what it costs; each cell that takes more than a
+moment prints its own time, so the figures below are always this run's. The command-line twins are
 `borders-sim tournament`, `borders-sim train` and `borders-sim play` (README.md)."""),
 
     ("settings-md", "markdown", """\
@@ -65,8 +66,9 @@ the notebook sits in one, else from `SOURCE` (set it to a clone of the repositor
   package (an unpinned torch would pull a CUDA build of several GB); off those machines add
   `--index-url https://download.pytorch.org/whl/cpu` for the CPU build. Colab's preinstalled
   torch also works (the `rl` extra accepts torch 2.1 to 2.14).
-- **Cost**: a few minutes once: pip builds the package and compiles the rules kernels into it
-  (about a minute on 2 cores). Restart the kernel afterwards if pip asks you to."""),
+- **Cost**: minutes, once: pip builds the package and compiles the rules kernels into it
+  (README, Performance: the build's time on 2 cores). Restart the kernel afterwards if pip
+  asks you to."""),
 
     ("install", "code", """\
 import importlib.util
@@ -99,14 +101,15 @@ else:
 A `Game` is one record and every rule a compiled kernel over it. Four bots play one game: each sees
 only its own observation (`observe(game, seat)`) and the legal mask, and returns an action id.
 `observe_text` shows what a seat knows, in words: here the inspector's view at the first border
-check. **Cost**: a second or two with the kernels compiled; the first use on a machine whose
-kernels are not compiled yet compiles them (a minute or so, said on stderr) and caches them."""),
+check. **Cost**: seconds with the kernels compiled (the time is printed); the first use on a
+machine whose kernels are not compiled yet compiles them (said on stderr) and caches them."""),
 
     ("play", "code", """\
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
 from borders_sim.envs import observe, observe_text
 
+started = time.perf_counter()
 names = ["honest", "bluffer", "collector", "ppo"]     # the bot of each seat
 game = Game(GameConfig(num_players=PLAYERS), seed=SEED)
 bots = [make(name, seed=seat) for seat, name in enumerate(names)]
@@ -119,6 +122,7 @@ while not game.is_terminal:
 
 print(f"{game.round} rounds; scores {dict(zip(names, game.scores()))}")
 print("winners:", ", ".join(f"p{seat} ({names[seat]})" for seat in game.winners()))
+print(f"({time.perf_counter() - started:.1f} s)")
 print()
 print(view)"""),
 
@@ -128,7 +132,8 @@ print(view)"""),
 `run_tournament` plays `GAMES` seat-rotated games between the compiled bots (`random`, `honest`,
 `bluffer`, `collector`) on all cores, as `borders-sim tournament` does, and the table is the
 command's: win rate with its 95% Wilson interval, score, openskill rating and three behaviour
-figures from the public history. **Cost**: under a minute for 4200 games on 2 cores."""),
+figures from the public history. **Cost**: the games' time, on the progress bar and printed
+below the table."""),
 
     ("tournament", "code", """\
 import sys
@@ -139,9 +144,11 @@ from borders_sim.arena import default_lineup, run_tournament
 from borders_sim.cli.tournament import tournament_table
 
 lineup = default_lineup(PLAYERS)
+started = time.perf_counter()
 with tqdm(total=GAMES, unit="game", desc="tournament", file=sys.stderr) as bar:
     bots_results = run_tournament(PLAYERS, lineup, GAMES, seed=SEED, progress=bar.update)
-print(tournament_table(bots_results))"""),
+print(tournament_table(bots_results))
+print(f"{bots_results.games_played} games in {time.perf_counter() - started:.0f} s")"""),
 
     ("train-md", "markdown", """\
 ## 4. Train a policy
@@ -150,10 +157,10 @@ Masked PPO (`borders_sim.train.train`, the trainer of `borders-sim train`) train
 `MINUTES` of wall clock against the three heuristics, 64 games side by side, 64 decisions of each
 per update. The progress line shows the updates, the time left, the learner's steps/s and its
 win share over its last 200 games against each opponent. The outputs land in `OUT`: `policy.npz` (the policy, played without torch),
-`curve.json` / `curve.csv` (a row per update) and a checkpoint. The shipped `ppo` came from
-`TrainConfig()`'s defaults (a league with self-play, 128 games, 30 minutes; README, Training).
-On this project's 2-core machine, 3 minutes were about 170 updates (0.7 million learner steps),
-and the learner's win share in training rose to over 90%.
+`curve.json` / `curve.csv` (a row per update) and a checkpoint. The cell prints how far the
+budget went (updates, learner steps) and the win share against each opponent at the end.
+This is not how the shipped `ppo` was made: that took two longer runs against a league with
+self-play and an exploiter (README, Training, every stage's command).
 **Cost**: `MINUTES` plus the start (torch's import, the training env's kernels: seconds)."""),
 
     ("train", "code", """\
@@ -163,26 +170,50 @@ config = TrainConfig(players=PLAYERS, opponents=("honest", "bluffer", "collector
                      minutes=MINUTES, seed=SEED, num_envs=64, steps=64, eval_every=0)
 run = train(config, OUT)   # the progress bar is on stderr
 print(f"{run.updates} updates, {run.learner_steps:,} learner steps in {run.seconds:.0f} s of "
-      f"updates; policy: {run.policy}")"""),
+      f"updates; policy: {run.policy}")
+last = run.curve[-1]
+print("win share in training, last 200 games: " + ", ".join(
+    f"{key[len('win_vs_'):]} {last[key]:.0%}" for key in last
+    if key.startswith("win_vs_") and last[key] is not None))"""),
 
     ("evaluate-md", "markdown", """\
 ## 5. The trained policy against the heuristics and the shipped `ppo`
 
 `ppo@PATH` plays a policy file inside the compiled tournament, sampled as it trained. The games
 are dealt from seeds no training run deals (`EVAL_SEED`, the trainer's evaluations' range).
-A fair share is 25%. After 3 minutes of training, on this project's machine, the policy came
-second to the shipped `ppo` (22% of the wins against its 77%), with `honest` and `bluffer` under
-1%: it beats the bots it trained against, not a policy trained ten times longer against a league.
-**Cost**: about a minute for 4200 games on 2 cores (two seats play a network)."""),
+A fair share is 25%. Below the table, the cell says which of the trained policy and the shipped
+`ppo` won more of these games, with the figures of this run: the comparison is read from the
+tournament, never written in advance.
+**Cost**: the games' time, printed (two seats play a network, so slower than step 3)."""),
 
     ("evaluate", "code", """\
 from borders_sim.train.trainer import EVAL_SEED
 
 trained = f"ppo@{run.policy}"
 lineup = (trained, "ppo", "honest", "bluffer")
+started = time.perf_counter()
 with tqdm(total=GAMES, unit="game", desc="tournament", file=sys.stderr) as bar:
     final = run_tournament(PLAYERS, lineup, GAMES, seed=EVAL_SEED, progress=bar.update)
-print(tournament_table(final))"""),
+print(tournament_table(final))
+print(f"{final.games_played} games in {time.perf_counter() - started:.0f} s")
+
+
+def share(name):  # a bot's win rate in this tournament, and as text with its 95% interval
+    bot = next(b for b in final.bots if b["name"] == name)
+    lo, hi = bot["win_rate_ci95"]
+    return bot["win_rate"], f"{bot['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+(mine, mine_text), (shipped, shipped_text) = share(trained), share("ppo")
+print(f"\\nThe policy trained here for {MINUTES:g} min won {mine_text} of the games, the shipped "
+      f"ppo {shipped_text}.")
+if mine > shipped:
+    print("The trained policy won more: it learned to exploit honest and bluffer, who sit at "
+          "this table; the shipped ppo was trained to be hard to exploit (README, "
+          "Exploitability), not to exploit weak players.")
+else:
+    print("The shipped ppo won more: a policy trained for minutes against the heuristics "
+          "does not out-play it at a table it shares with them.")"""),
 
     ("plots-md", "markdown", """\
 ## 6. Plots
@@ -224,8 +255,9 @@ plt.show()"""),
     ("next-md", "markdown", """\
 ## Next
 
-- Train longer or against the league: `TrainConfig(opponents=("league",), minutes=30)` is the
-  recipe of the shipped policy; `borders-sim train --help` lists every setting.
+- Train longer or against the league: `TrainConfig(opponents=("league",), minutes=30)` (the
+  defaults); the shipped policy's two-stage recipe is in README.md, Training;
+  `borders-sim train --help` lists every setting.
 - How exploitable a policy is: `borders-sim exploit --bots honest,strict,ppo@OUT` (one
   deviator against three copies of each bot).
 - Environments for your own learner (PettingZoo, Gymnasium, a compiled vector env, OpenSpiel):

@@ -51,6 +51,12 @@ def table_bots(text: str) -> list[str]:
     return [row.split("|")[1].strip() for row in rows[2:]]
 
 
+def table_rates(text: str) -> list[str]:
+    """The win-rate column (the third) of the markdown table in ``text``."""
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    return [row.split("|")[3].strip() for row in rows[2:]]
+
+
 @pytest.mark.slow
 def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
     nbclient = pytest.importorskip("nbclient")
@@ -100,6 +106,18 @@ def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
     assert policy.is_file() and (runs[0] / "curve.json").is_file()
     assert re.search(r"update \d+ \| .* left \| .*last 200", stream("train", "stderr"))  # its bar
     assert re.search(r"\d+ updates, [\d,]+ learner steps .* policy: ", stream("train"))
+    assert re.search(r"win share in training, last 200 games: honest \d+%", stream("train"))
+    # the comparison is this run's: its figures are the table's, its verdict follows them
+    said = re.search(r"won ([\d.]+)% \[.*\] of the games, the shipped ppo ([\d.]+)%",
+                     stream("evaluate"))
+    assert said, stream("evaluate")
+    mine, shipped = float(said[1]), float(said[2])
+    rates = {b: float(r.split("%")[0]) for b, r in
+             zip(table_bots(stream("evaluate")), table_rates(stream("evaluate")))}
+    assert rates[f"ppo@{policy.relative_to(work)}"] == round(mine, 1) and \
+        rates["ppo"] == round(shipped, 1)
+    verdict = "The trained policy won more" if mine > shipped else "The shipped ppo won more"
+    assert verdict in stream("evaluate")
     bots = table_bots(stream("evaluate"))
     assert len(bots) == 4 and {"ppo", "honest", "bluffer"} < set(bots)
     assert [b for b in bots if b.startswith("ppo@")] == [f"ppo@{policy.relative_to(work)}"]

@@ -125,3 +125,27 @@ def test_the_training_throughput_table_fits():
              ["MaskablePPO (defaults), SingleSeatEnv", "999", "-"],
              ["MaskablePPO, SB3VecEnv (16 envs)", "999", "-"]]
     assert_narrow(train.throughput_text(rows, train.TrainConfig()))
+
+
+def test_the_first_screen_table_is_narrow_and_totals_each_command():
+    first_screen = benchmark("first_screen")
+    rows = [("(a)", first_screen.COMMAND_A[0], 130.4, ""),
+            ("(a)", first_screen.COMMAND_A[1], 71.0, ""),
+            *[("(b)", part, 3599.0, "") for part in first_screen.COMMAND_B[:2]],
+            ("(b)", first_screen.COMMAND_B[2], 3599.0,
+             first_screen.tests_of("==== 22062 passed, 1011 skipped, 3 xfailed, 2 warnings in "
+                                   "263.51s (0:04:23) ====")),
+            ("", first_screen.SLOW, 300.0, "30 passed")]
+    text = first_screen.section(rows, "stamp")
+    assert_narrow(text)
+    assert "| (a) | **all of it** | **3 min 21 s** | |" in text
+    assert "| (b) | **all of it** | **179 min 57 s** | |" in text
+    assert "22062 passed, 1011 skipped, 3 xfailed" in text
+    assert text.count("all of it") == 2 and text.endswith("\n\nstamp")
+
+
+def test_the_readme_shows_the_first_screen_timings_it_made():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    inside = text.split("<!-- first-screen:start -->")[1].split("<!-- first-screen:end -->")[0]
+    assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
+        "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
