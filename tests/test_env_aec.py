@@ -1,7 +1,9 @@
 """The PettingZoo AEC environment ``borders_v0`` and the words forms of an observation.
 
-* PettingZoo's ``api_test`` (warnings are errors) and ``seed_test`` for 3..8 players, with
-  action cards on and off; a pickle round trip mid-game, raw and wrapped, continues identically.
+* PettingZoo's ``api_test`` (warnings are errors, borders_v0 in its allow-lists of envs with
+  dict observations; unpatched, those lists' two warnings are its only ones) and ``seed_test``
+  for 3..8 players, with action cards on and off; a pickle round trip mid-game, raw and
+  wrapped, continues identically.
 * Rewards come only at the end, all agents terminating together, in the three ``reward`` modes;
   the reward kernel on constructed end states (a shared victory, a tie of every seat).
 * Bad input: unknown keywords and bad values name themselves; an illegal action raises
@@ -107,15 +109,38 @@ def test_doc_page_example_runs():
 
 
 # --- PettingZoo's own tests ------------------------------------------------------------------
+#: What PettingZoo's api_test warns for an env with a Dict observation {"observation",
+#: "action_mask"} unless the env's name is in its allow-lists env_obs_dicts and env_obs_space,
+#: which name only PettingZoo's own classic games (texas_holdem_v4, connect_four_v3, ...).
+DICT_OBSERVATION_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+}
+
+
 @pytest.fixture
 def dict_observations_allowed(monkeypatch):
-    """Register borders_v0 in api_test's allowlists of envs with dict observations, as
-    PettingZoo does for its own classic games (texas_holdem_v4, connect_four_v3, ...); without
-    this, api_test warns "Observation is not a NumPy array" and "Observation space for each
-    agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete"."""
+    """Register borders_v0 in api_test's allow-lists of envs with dict observations, as
+    PettingZoo does for its own classic games; without this, api_test gives the
+    :data:`DICT_OBSERVATION_WARNINGS` (the README says so)."""
     module = importlib.import_module("pettingzoo.test.api_test")
     monkeypatch.setattr(module, "env_obs_dicts", module.env_obs_dicts + ["borders_v0"])
     monkeypatch.setattr(module, "env_obs_space", module.env_obs_space + ["borders_v0"])
+
+
+@pytest.mark.parametrize("make", [borders_v0.env, borders_v0.raw_env], ids=["env", "raw_env"])
+def test_pettingzoo_api_test_as_a_user_runs_it_warns_only_of_the_dict_observation(make):
+    """``api_test`` with its allow-lists as PettingZoo ships them (nothing patched): it passes,
+    and its only warnings are the ones those lists would silence (none, once PettingZoo drops
+    them: its issue #1259), so with borders_v0 added to them it passes with warnings as
+    errors, as the README says."""
+    module = importlib.import_module("pettingzoo.test.api_test")
+    assert "borders_v0" not in module.env_obs_dicts + module.env_obs_space
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make(num_players=4), num_cycles=1000)
+    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
