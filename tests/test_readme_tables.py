@@ -6,6 +6,7 @@ measures give)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -144,8 +145,12 @@ def test_the_first_screen_table_is_narrow_and_totals_each_command():
     assert text.count("all of it") == 2 and text.endswith("\n\nstamp")
 
 
+@pytest.mark.skipif(os.environ.get("BORDERS_FIRST_SCREEN") == "1",
+                    reason="this run is benchmarks/first_screen.py's measurement, which "
+                           "writes the section afterwards")
 def test_the_readme_shows_the_first_screen_timings_it_made():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     inside = text.split("<!-- first-screen:start -->")[1].split("<!-- first-screen:end -->")[0]
     assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
         "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
+    assert " failed" not in inside and " error" not in inside, inside

@@ -406,7 +406,8 @@ def test_the_help_shows_the_true_defaults(capsys, monkeypatch):
     assert "--out DIR the run's directory" in text and "--out DIR (default" not in text
     assert "--sparse only the terminal reward (default: spread over the game" in text
     assert "same sum) (default" not in text and "minutes) (default" not in text  # one each
-    assert "default: from the budget" in text and "every 8 updates in 3 minutes" in text
+    assert "default: 4 a run, after the update that completes each quarter of the budget" \
+        in text
     assert "(default: 200, or 50 for a budget under 10 minutes)" in text
 
 

@@ -4,7 +4,8 @@ lineup plays inside the whole-game kernels.
 A *spec* is a bot name of :data:`~.bots.REGISTRY` (``honest``, ``ismcts``, ``ppo``, ...),
 a network spec ``ppo[:argmax|:temp=T][@PATH]`` (the ``ppo`` bot greedy or at another
 temperature, playing the policy file ``PATH`` or the ``policy.npz`` of a ``borders-sim train``
-output directory: :func:`~borders_sim.policies.network.parse_net_spec`) or an OpenSpiel bot with
+output directory: :func:`~borders_sim.policies.network.parse_net_spec`), a zoo member
+``ppo-zoo/NAME[:argmax|:temp=T]`` (:mod:`borders_sim.policies.zoo`) or an OpenSpiel bot with
 options (``openspiel-ismcts:sims=50:rollout=honest``, :mod:`borders_sim.openspiel`, imported when
 named). :func:`bot_factory` gives its factory ``(seed) -> bot``, :func:`make_spec` its bot;
 :func:`compiled_kinds` says how a lineup plays in the compiled kernels, when it can: every
@@ -21,11 +22,14 @@ from ..args import as_seed
 from ..batch.seats import is_compiled, seat_table
 from ..policies.network import (NetPlayer, NetStack, is_net_spec, load_policy, net_player,
                                 parse_net_spec)
+from ..policies.zoo import is_zoo_spec
 from .bots import REGISTRY, Bot, is_plugin, plugin_factory
 
 
 def _name(spec: str) -> str:
-    """The bot name a spec starts with."""
+    """The bot name a spec starts with (``ppo`` for a zoo member, ``ppo-zoo/NAME``)."""
+    if is_zoo_spec(spec):
+        return "ppo"
     return spec.partition("@")[0].partition(":")[0]
 
 
@@ -57,7 +61,7 @@ def split_spec(spec: str) -> tuple[str, dict]:
     path, temperature = parse_net_spec(spec)
     options: dict = {} if path is None else {"weights": path}
     if spec.partition("@")[0] != "ppo":
-        options["temperature"] = temperature
+        options["temperature"] = temperature  # (a zoo member's is its spec's, 1 by default)
     return name, options
 
 

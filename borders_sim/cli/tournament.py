@@ -5,6 +5,7 @@ the compiled bots, 4200 games) with a progress bar on stderr, then prints one ro
 rate with its 95% interval, score mean and spread, openskill rating and behaviour metrics;
 ``--json``, ``--csv``, ``--plot`` and ``--record`` write the results, a figure and one trace
 per game. Ctrl-C prints the results of the games finished so far and exits with 130.
+``--pool`` plays a population evaluation instead (:mod:`.population`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..arena import default_lineup, parse_lineup, play_tournament, tournament
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..rules.extras import install_hint
+from .population import add_population_args, run_population
 from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
                      percent, seed_arg, writable_file)
 
@@ -96,7 +98,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "policy, sampled; ppo@PATH plays a policy file (.npz) or the "
                            "policy.npz of a 'borders-sim train' output directory; ppo:argmax "
                            "plays greedily and ppo:temp=T samples at temperature T (either "
-                           "before @PATH: ppo:argmax@runs/ppo). OpenSpiel's bots take options "
+                           "before @PATH: ppo:argmax@runs/ppo); ppo-zoo/NAME plays a member "
+                           "of the zoo of learned reference opponents (python -m "
+                           "borders_sim.policies.zoo lists them). OpenSpiel's bots take options "
                            "after the name, e.g. openspiel-ismcts:sims=50:rollout=honest "
                            "(borders_sim.openspiel; needs OpenSpiel: "
                            f"{install_hint('bench', alone=('open_spiel',))})")
@@ -105,8 +109,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "
                            f"{DEFAULT_TOURNAMENT_GAMES}); a multiple of the player count "
                            "balances the seats exactly")
-    tour.add_argument("--seed", type=seed_arg(), default=0, metavar="S",
+    tour.add_argument("--seed", type=seed_arg(), default=None, metavar="S",
                       help="game g is dealt from seed S+g (default: 0)")
+    add_population_args(tour, lineup_arg)
     tour.add_argument("--json", type=writable_file, metavar="FILE",
                       help="write the results as JSON ({\"config\": ..., \"bots\": [...]})")
     tour.add_argument("--csv", type=writable_file, metavar="FILE",
@@ -128,8 +133,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-
     backend = backend_of(parser, args)
+    if args.pool is not None:
+        return run_population(parser, args, backend)
+    if args.focus is not None:
+        parser.error("argument --focus: needs --pool")
+    if args.seed is None:
+        args.seed = 0
     lineup = args.bots if args.bots is not None else default_lineup(args.players)
     config = GameConfig(num_players=args.players, action_cards=not args.no_action_cards)
     try:

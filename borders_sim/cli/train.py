@@ -44,8 +44,8 @@ def _opponents(text: str) -> tuple[str, ...]:
         except ValueError as err:
             raise argparse.ArgumentTypeError(
                 f"opponents are {', '.join(COMPILED_BOTS)}, ppo[:argmax|:temp=T][@PATH] (frozen "
-                f"copies of the shipped policy or a policy file, sampled unless :argmax) or "
-                f"league; got {name!r} ({err})") from None
+                f"copies of the shipped policy or a policy file, sampled unless :argmax), "
+                f"ppo-zoo/NAME (a zoo member) or league; got {name!r} ({err})") from None
     return names
 
 
@@ -98,7 +98,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     default=d["players"], metavar="N", help="players per game")
     tr.add_argument("--opponents", type=_opponents, default=",".join(d["opponents"]),
                     metavar="NAME[,NAME...]",
-                    help="the pool: bot names, ppo, ppo@PATH, league")
+                    help="the pool: bot names, ppo, ppo@PATH, ppo-zoo/NAME, league")
     tr.add_argument("--minutes", type=_minutes, default=d["minutes"], metavar="M",
                     help="wall-clock budget, evaluations and checkpoints included")
     tr.add_argument("--seed", type=seed_arg(), default=d["seed"], metavar="S",

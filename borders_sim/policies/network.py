@@ -40,7 +40,8 @@ before any array data is inflated, and every problem is one ``ValueError`` namin
 **Specs.** A network player is written ``ppo[:OPTION][@PATH]`` in lineups and pools
 (:func:`parse_net_spec`): ``@PATH`` a policy file or ``borders-sim train`` output directory
 (default: the shipped policy); ``OPTION`` ``argmax`` (temperature 0) or ``temp=T`` (default:
-:data:`SAMPLE_TEMPERATURE`).
+:data:`SAMPLE_TEMPERATURE`). ``ppo-zoo/NAME[:OPTION]`` plays a member of the zoo of reference
+opponents (:mod:`.zoo`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ from ..args import shown
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
 from ..rules.rng import next_below
 from ..npzfile import NpzFile, as_path, refusal, shown_path, write_npz
+from .zoo import PREFIX as ZOO_PREFIX
+from .zoo import is_zoo_spec, zoo_path
 
 FORMAT = "borders_sim.policy/1"
 #: The policy the package ships (``make("ppo")``).
@@ -138,22 +141,26 @@ def as_temperature(value: Any, what: str = "temperature") -> float:
 
 
 def is_net_spec(spec: str) -> bool:
-    """Whether ``spec`` names a network player (``ppo`` with any options and file), valid or
-    not (:func:`parse_net_spec` checks it)."""
-    return isinstance(spec, str) and spec.partition("@")[0].partition(":")[0] == "ppo"
+    """Whether ``spec`` names a network player (``ppo`` with any options and file, or a zoo
+    member ``ppo-zoo/NAME``), valid or not (:func:`parse_net_spec` checks it)."""
+    return isinstance(spec, str) and (spec.partition("@")[0].partition(":")[0] == "ppo"
+                                      or is_zoo_spec(spec))
 
 
 def parse_net_spec(spec: str) -> tuple[str | None, float]:
     """The policy file (None: the shipped policy) and temperature of a network spec
-    ``ppo[:argmax|:temp=T][@PATH]`` (module docstring).
+    ``ppo[:argmax|:temp=T][@PATH]`` or ``ppo-zoo/NAME[:argmax|:temp=T]`` (module docstring).
 
     Raises:
-        ValueError: not a network spec, an unknown option or a bad temperature.
+        ValueError: not a network spec, an unknown option or zoo member, or a bad temperature.
     """
     head, at, path = spec.partition("@")
     name, colon, option = head.partition(":")
-    if name != "ppo" or (at and not path):
-        raise ValueError(f"a network player is ppo[:argmax|:temp=T][@PATH], got {spec!r}")
+    if is_zoo_spec(name) and not at:
+        path = str(zoo_path(name[len(ZOO_PREFIX):]))
+    elif name != "ppo" or (at and not path):
+        raise ValueError(f"a network player is ppo[:argmax|:temp=T][@PATH] or "
+                         f"ppo-zoo/NAME[:argmax|:temp=T], got {spec!r}")
     temperature = SAMPLE_TEMPERATURE
     if colon:
         if option == "argmax":

@@ -1,0 +1,77 @@
+"""Makes the zoo of reference opponents (``borders_sim/policies/zoo/``, :mod:`borders_sim.
+policies.zoo`): runs a member's command and stores its policy, or stores a policy file made
+before.
+
+    python benchmarks/zoo.py                          # list the members and their files
+    python benchmarks/zoo.py --make notebook-s1 ...   # run each member's command, then store it
+    python benchmarks/zoo.py --store e2 PATH          # store the policy file PATH as member e2
+
+A member's file is its run's policy with the weights as float16 and, in its ``meta``, a ``zoo``
+record (the name and the command). ``--make`` runs the command exactly as ``ZOO`` writes it
+(its ``--out`` under ``runs/``, which must not hold another run), one member after the other:
+its minutes are wall clock, so run it on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from borders_sim.policies.network import FORMAT, load_policy
+from borders_sim.policies.zoo import PREFIX, ZOO, ZOO_DIR
+from borders_sim.npzfile import write_npz
+
+ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
+
+
+def store(name: str, source: str | Path) -> Path:
+    """Write the policy file ``source`` as zoo member ``name``; its path."""
+    import json
+    policy = load_policy(source)
+    meta = {**policy.meta, "zoo": {"name": PREFIX + name, "command": ZOO[name].command,
+                                   "weights": "float16"}}
+    ZOO_DIR.mkdir(exist_ok=True)
+    arrays = {key: getattr(policy, key).astype(np.float16) for key in ARRAYS}
+    return write_npz(ZOO_DIR / f"{name}.npz", format=np.array(FORMAT),
+                     meta=np.array(json.dumps(meta)), **arrays)
+
+
+def make(name: str) -> Path:
+    """Run member ``name``'s command, then store the policy it wrote."""
+    argv = shlex.split(ZOO[name].command)
+    out = Path(argv[argv.index("--out") + 1])
+    print(f"$ {ZOO[name].command}", flush=True)
+    subprocess.run(argv + ["--no-progress"], check=True)
+    return store(name, out / "policy.npz")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python benchmarks/zoo.py",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--make", nargs="+", metavar="NAME", choices=list(ZOO),
+                        help="run these members' commands and store their policies")
+    parser.add_argument("--store", nargs=2, metavar=("NAME", "PATH"),
+                        help="store the policy file PATH as member NAME")
+    args = parser.parse_args(argv)
+    if args.store:
+        name, path = args.store
+        if name not in ZOO:
+            parser.error(f"no member {name!r}; the zoo: {', '.join(ZOO)}")
+        print(f"stored {store(name, path)}")
+    for name in args.make or ():
+        print(f"stored {make(name)}", flush=True)
+    if not args.store and not args.make:
+        for name, member in ZOO.items():
+            path = ZOO_DIR / f"{name}.npz"
+            size = f"{path.stat().st_size / 1e6:.1f} MB" if path.is_file() else "missing"
+            print(f"{PREFIX}{name} ({size}): {member.command}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The zoo: learned reference opponents that are not the shipped ``ppo``, seated as
+``ppo-zoo/NAME`` (options as ``ppo``'s: ``ppo-zoo/NAME:argmax``, ``ppo-zoo/NAME:temp=T``).
+
+A population evaluation (:mod:`borders_sim.arena.population`) needs learned players besides
+the heuristics: players that learned to exploit the heuristics in minutes, as a user's first
+run does, and earlier shipped policies. :data:`ZOO` names each member with the command that
+made it; its file, ``zoo/NAME.npz`` beside this module, is that run's ``policy.npz`` with its
+weights stored as float16 (half the bytes; the network computes in float32 as for any policy
+file, and its ``meta`` records the run's settings). ``python -m borders_sim.policies.zoo``
+lists the members.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+#: Where the members' files are.
+ZOO_DIR = Path(__file__).resolve().parent / "zoo"
+#: The prefix of a zoo member's spec.
+PREFIX = "ppo-zoo/"
+
+
+class Member(NamedTuple):
+    """A zoo member: what it is and the command that made it (its seed in the command)."""
+
+    about: str
+    command: str
+
+
+_NOTEBOOK = ("borders-sim train --players 4 --opponents honest,bluffer,collector --minutes 3 "
+             "--num-envs 64 --steps 64 --eval-every 0 --seed {seed} --out runs/zoo-{name}")
+_LEAGUE = ("borders-sim train --players 4 --minutes 4 --eval-every 0 --seed {seed} "
+           "--out runs/zoo-{name}")
+
+#: Every member, by name.
+ZOO: dict[str, Member] = {
+    **{f"notebook-s{seed}": Member(
+        "the notebook's recipe (examples/quickstart.ipynb): 3 minutes of masked PPO against "
+        "honest, bluffer and collector, 64 games side by side",
+        _NOTEBOOK.format(seed=seed, name=f"notebook-s{seed}")) for seed in (1, 2, 3)},
+    **{f"league-s{seed}": Member(
+        "the trainer's defaults (a league of the heuristics, random and self-play) for 4 "
+        "minutes", _LEAGUE.format(seed=seed, name=f"league-s{seed}")) for seed in (1, 2)},
+    "e2": Member(
+        "the policy shipped as ppo from 2026-12-03 (stage 1 of the recipe in README.md, "
+        "Training: behaviour cloning of honest, then 85 minutes against the league with a KL "
+        "pull toward the clone)",
+        "borders-sim train --players 4 --opponents league --mixed 0.5 --imitate honest "
+        "--imitate-epochs 12 --anchor 0.05 --minutes 85 --seed 3 --eval-every 300 "
+        "--eval-games 200 --out runs/e2"),
+    "e6": Member(
+        "the policy shipped as ppo from 2026-12-04 (stage 2 of the recipe: 70 minutes more "
+        "from e2 with a main exploiter)",
+        "borders-sim train --players 4 --opponents league --init runs/e2/policy.npz --anchor "
+        "0.05 --exploiter-every 40 --minutes 70 --seed 5 --eval-every 0 --out runs/e6"),
+}
+
+
+def is_zoo_spec(spec: str) -> bool:
+    """Whether ``spec`` names a zoo member (``ppo-zoo/NAME[:OPTION]``), known or not."""
+    return isinstance(spec, str) and spec.startswith(PREFIX)
+
+
+def zoo_path(name: str) -> Path:
+    """The file of zoo member ``name``.
+
+    Raises:
+        ValueError: no member of that name (the message lists them), or its file is missing
+            from this install.
+    """
+    if name not in ZOO:
+        raise ValueError(f"no zoo member {name!r}; the zoo: "
+                         f"{', '.join(PREFIX + n for n in ZOO)}")
+    path = ZOO_DIR / f"{name}.npz"
+    if not path.is_file():
+        raise ValueError(f"zoo member {name!r}: its file {path} is missing from this install")
+    return path
+
+
+def main() -> int:
+    """Print every member, its file and the command that made it."""
+    for name, member in ZOO.items():
+        where = ZOO_DIR / f"{name}.npz"
+        print(f"{PREFIX}{name}{'' if where.is_file() else ' (file missing)'}\n"
+              f"  {member.about}\n  made by: {member.command}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
