@@ -5,8 +5,8 @@ checkout in a fresh virtual environment, and prints the table the README shows b
     python benchmarks/first_screen.py --write-readme   # also put it in README.md
     python benchmarks/first_screen.py --slow           # also time `python -m pytest -m slow`
 
-1. Copy the files git knows (tracked and untracked-but-not-ignored) into a temporary directory,
-   as ``.ci/run`` does, and create a virtual environment there.
+1. Extract the committed tree (``git archive HEAD``) into a temporary directory and create a
+   virtual environment there.
 2. Run command (a), ``pip install . && borders-sim tournament``, then command (b), ``pip
    install torch==2.13.0 && pip install ".[test,distributed,plot,rl,bench]" && python -m
    pytest``, each in a shell from the copy's root, exactly as the README writes them, and time
@@ -52,21 +52,12 @@ COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
 def copy_checkout(dest: Path) -> str:
-    """Copy what ``.ci/run`` copies into ``dest``; the commit it starts from, as text."""
-    files = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others",
-                            "--exclude-standard"], check=True, capture_output=True).stdout
-    pack = subprocess.Popen(["tar", "-C", str(REPO), "--null", "-T", "-", "-cf", "-"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    unpack = subprocess.Popen(["tar", "-C", str(dest), "-xf", "-"], stdin=pack.stdout)
-    pack.stdin.write(files)
-    pack.stdin.close()
-    if unpack.wait() or pack.wait():
-        raise SystemExit("copying the checkout failed")
-    commit = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h"],
-                            check=True, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain"],
-                           check=True, capture_output=True, text=True).stdout.strip()
-    return commit + (" with uncommitted changes" if dirty else "")
+    """Extract the committed tree (``HEAD``) into ``dest``; the commit, as text."""
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "HEAD"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-C", str(dest), "-xf", "-"], input=archive, check=True)
+    return subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h"],
+                          check=True, capture_output=True, text=True).stdout.strip()
 
 
 def run_part(command: str, cwd: Path, env: dict[str, str]) -> tuple[float, str]:
