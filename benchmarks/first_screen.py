@@ -47,7 +47,9 @@ COMMAND_A = ("pip install .", "borders-sim tournament")
 COMMAND_B = ("pip install torch==2.13.0", 'pip install ".[test,distributed,plot,rl,bench]"',
              "python -m pytest")
 SLOW = "python -m pytest -m slow"
-#: The counts of pytest's last line, e.g. "=== 2062 passed, 11 skipped in 263.51s ===".
+#: pytest's summary line, e.g. "2062 passed, 11 skipped, 4 warnings in 263.51s (0:04:23)",
+#: and the counts in it.
+SUMMARY = re.compile(r" in [\d.]+s\b")
 COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
@@ -82,8 +84,10 @@ def clock(seconds: float) -> str:
 
 
 def tests_of(output: str) -> str:
-    """The counts of pytest's summary line in ``output`` ("2062 passed, 11 skipped"), or ""."""
-    lines = [line for line in output.splitlines() if line.startswith("=") and " in " in line]
+    """The counts of pytest's summary line in ``output`` ("2062 passed, 11 skipped"), or ""
+    (the line is ``=== ... in 12.3s ===``, or bare under ``-q``)."""
+    lines = [line for line in output.splitlines()
+             if SUMMARY.search(line) and COUNTS.search(line)]
     if not lines:
         return ""
     return ", ".join(f"{n} {what}" for n, what in COUNTS.findall(lines[-1]))
