@@ -35,10 +35,22 @@ from borders_sim.arena import run_tournament  # noqa: E402
 from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
 from borders_sim.cli.common import markdown_table, percent  # noqa: E402
 from borders_sim.cli.population import population_text  # noqa: E402
-from borders_sim.policies.network import policy_meta, shipped_policy  # noqa: E402
+from borders_sim.policies.network import (SHIPPED_WEIGHTS, policy_meta,  # noqa: E402
+                                          shipped_policy)
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
 
 HEURISTICS = ("honest", "bluffer", "collector", "strict")
+
+
+def weights_digest() -> str:
+    """A short digest of the policy files the tables describe (the shipped policy and every
+    zoo member), which ``tests/test_readme_tables.py`` compares with the README's stamp: the
+    tables are stale once a file changes."""
+    import hashlib
+    digest = hashlib.sha256(SHIPPED_WEIGHTS.read_bytes())
+    for name in ZOO:
+        digest.update(zoo_path(name).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def learned_zoo() -> list[str]:
@@ -127,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             f"X, ppo, honest, bluffer, seats rotating, X a policy of the notebook's recipe):"
             f"\n\n{notebook}\n\n"
             f"Made by `{command}` ({(time.perf_counter() - start) / 60:.1f} min, "
-            f"{args.backend} backend), seeds from {POPULATION_SEED}.")
+            f"{args.backend} backend), seeds from {POPULATION_SEED}; policy files "
+            f"{weights_digest()}.")
     print(text)
     if args.write_readme:
         replace_section("population", text)

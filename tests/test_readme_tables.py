@@ -154,3 +154,13 @@ def test_the_readme_shows_the_first_screen_timings_it_made():
     assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
         "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
     assert " failed" not in inside and " error" not in inside, inside
+
+
+def test_the_population_tables_describe_the_policy_files_of_this_tree():
+    """The README's mixed-table section names the digest of the files it measured (the shipped
+    policy and the zoo): a new policy file makes it stale, and this test says so."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    inside = text.split("<!-- population:start -->")[1].split("<!-- population:end -->")[0]
+    digest = benchmark("population").weights_digest()
+    assert f"policy files {digest}." in inside, \
+        "the policy files changed: run python benchmarks/population.py --write-readme"
