@@ -3,8 +3,8 @@
 borders_sim is not on PyPI: it is installed from its source checkout (``pip install .``), so an
 extra of ``pyproject.toml`` is ``pip install ".[plot]"`` run in that checkout (an extra asked
 for by the project's name would send pip to PyPI, where it fails). Every message that says how
-to get an optional dependency (matplotlib, Ray, PyTorch and stable-baselines3, OpenSpiel)
-takes its line from :func:`install_hint`; :func:`needs` writes the whole sentence::
+to get an optional dependency (matplotlib, Ray, PyTorch and stable-baselines3, OpenSpiel,
+resvg-py) takes its line from :func:`install_hint`; :func:`needs` writes the whole sentence::
 
     >>> install_hint("plot")
     'pip install ".[plot]" in the borders_sim source checkout (or pip install matplotlib)'
@@ -17,8 +17,9 @@ left to pip, an unpinned torch would pull a CUDA build of several GB.
 It lives in ``rules``, the lowest layer above ``_compile`` (numba's machinery), beside
 :mod:`~borders_sim.args` (the argument checks every layer shares), and imports nothing,
 so every layer that meets an optional import can use it with its imports pointing down:
-``game`` (OpenSpiel), ``envs`` (stable-baselines3), ``agents`` (OpenSpiel's bots), ``arena``
-(matplotlib, Ray), ``train`` (PyTorch, matplotlib) and ``cli``.
+``game`` (OpenSpiel; resvg-py and Pillow, the pixels of its drawings), ``envs``
+(stable-baselines3), ``agents`` (OpenSpiel's bots), ``arena`` (matplotlib, Ray), ``train``
+(PyTorch, matplotlib) and ``cli``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
     "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
     "bench": ("pettingzoo[classic]", "open_spiel"),
+    "render": ("resvg-py", "pillow"),
 }
 
 
