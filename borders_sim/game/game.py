@@ -25,7 +25,7 @@ numpy record), so vector environments and worker processes can ship games.
 from __future__ import annotations
 
 import operator
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builti
 from ..rules.limits import max_game_length
 from ..rules.observation import OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at
 from ..rules.setup import new_state
+
+if TYPE_CHECKING:
+    from .drawing import Svg
 
 
 _GAME_OVER = st.PH_GAME_OVER
@@ -508,3 +511,28 @@ class Game:
     def __repr__(self) -> str:
         return (f"Game(num_players={self.num_players}, round={self.round}, phase={self.phase!r}, "
                 f"current_player={self.current_player})")
+
+    # --- pictures ------------------------------------------------------------------------
+    def svg(self, seat: int | None = None,
+            last_action: tuple[int, Any] | None = None) -> "Svg":
+        """The picture of the game as SVG text (:mod:`borders_sim.game.drawing`): the whole
+        table, every card face up (``seat=None``), or what ``seat`` knows, drawn from its
+        :func:`~borders_sim.game.views.observe_json` alone. ``last_action``, ``(seat, action)``,
+        highlights the last decision (the game does not record it). The text is a ``str``
+        that Jupyter shows as a picture: ``game.svg(seat=2)`` in a cell shows p2's view.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of the game.
+        """
+        from .drawing import game_svg  # (drawing imports this module)
+        return game_svg(self, seat, last_action)
+
+    def save_svg(self, path: Any, seat: int | None = None,
+                 last_action: tuple[int, Any] | None = None) -> None:
+        """Write :meth:`svg` (``seat``, ``last_action`` as there) to the file ``path``."""
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(self.svg(seat, last_action))
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's picture of the game: the whole table (:meth:`svg`)."""
+        return str(self.svg())

@@ -10,7 +10,7 @@ from ..rules.state import PHASE_NAMES
 
 #: Phases in which a crate's border check is under way (P-5); in the others the negotiation
 #: blocks hold what the round's last border check left behind.
-_BORDER_CHECK_PHASES = tuple(PHASE_NAMES[p] for p in (
+BORDER_CHECK_PHASES = tuple(PHASE_NAMES[p] for p in (
     st.PH_BOUNTY, st.PH_OFFER, st.PH_RESPOND, st.PH_ANSWER_DEMAND, st.PH_JOIN, st.PH_REACT,
     st.PH_LAWYER, st.PH_FUND, st.PH_BOUNTY_LAWYER, st.PH_LAWYER_GOODS))
 
@@ -127,7 +127,7 @@ def _border_check_lines(j: dict) -> list[str]:
     viewer, bc = j["viewer"], j["border_check"]
     if not bc["crate_of"]:
         return []
-    title = "Border check" if j["phase"] in _BORDER_CHECK_PHASES else "Last border check"
+    title = "Border check" if j["phase"] in BORDER_CHECK_PHASES else "Last border check"
     lines = ["", f"{title}: the crate of {_you(bc['crate_of'], viewer)}, exchange "
                  f"{bc['exchange']}, outcome {bc['outcome']}"
                  + (f" ({'truthful' if bc['truthful'] else 'a lie'})"

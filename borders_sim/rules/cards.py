@@ -68,6 +68,16 @@ CARD_KEYS = (
     "chocolate", "molasses", "colombian", "havana", "cuban", "oysters",
     "route", "raid", "bottom", "fund", "robbery", "lawyer",
 )
+#: The rulebook's English names of the cards (§12), by type id: the table above.
+CARD_NAMES = (
+    "Cane sugar", "Coffee", "Tobacco", "Smoked fish",
+    "Beer", "Puerto Rican rum", "Scotch whisky", "Thompson gun",
+    "Chocolate", "Caribbean molasses", "Colombian coffee", "Havana cigar", "Cuban cigar",
+    "Delaware Bay oysters",
+    "Secret Route", "Night Raid", "False Bottom Crate", "Syndicate Fund", "Robbery", "The Lawyer",
+)
+#: The names of the card classes of :data:`CARD_CLASS`.
+CLASS_NAMES = ("legal", "contraband", "premium", "action")
 
 CARD_CLASS = np.array([0] * 4 + [1] * 4 + [2] * 6 + [3] * 6, dtype=np.int64)
 CARD_VALUE = np.array([2, 3, 3, 4, 6, 7, 8, 9, 4, 6, 6, 6, 9, 8, 0, 0, 0, 0, 0, 0], dtype=np.int64)
