@@ -186,8 +186,10 @@ def seeding_and_state() -> str:
 `reset()` takes the next seed from a generator that `reset(seed=s)` reseeds. The game in play is
 `env.unwrapped.game` (a `borders_sim.Game`: `to_dict()`, `scores()`, `winners()`, ...).
 `render()` shows the public table and the private cards of the agent to move (of the last mover
-once the game is over), as `observe_text` writes them. The raw and the wrapped env pickle
-mid-game and continue identically.
+once the game is over), as `observe_text` writes them, or with `render_mode="rgb_array"` as a
+picture of that view (`borders_sim.game.drawing`: an `H x W x 3` uint8 array, 720 x 1440 for 3
+to 6 players, 800 x 1440 for 7, 896 x 1440 for 8; the last step highlighted; it needs the
+optional `render` extra). The raw and the wrapped env pickle mid-game and continue identically.
 
 ### Version History
 
@@ -242,8 +244,9 @@ def arguments_table() -> str:
             ("reward", env_args["reward"].default,
              _one_of(rw.REWARD_MODES) + ": see Rewards."),
             ("render_mode", env_args["render_mode"].default,
-             "`None`, `\"ansi\"` (`render()` returns the text) or `\"human\"` (`render()` "
-             "prints it, as does every `step`).")]
+             "`None`, `\"ansi\"` (`render()` returns the text), `\"human\"` (`render()` "
+             "prints it, as does every `step`) or `\"rgb_array\"` (`render()` returns the "
+             "picture).")]
     rows += [(f.name, f.default, docs[f.name]) for f in fields(GameConfig)
              if f.name != "num_players"]
     out = ["| argument | default | meaning |", "|---|---|---|"]

@@ -344,7 +344,7 @@ def test_win_rewards_of_random_games_are_zero_sum(n):
     ({"num_players": 2}, "num_players"),
     ({"haggling": "lots"}, "haggling"),
     ({"action_cards": "yes"}, "action_cards"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"render_mode": "rgb"}, "render_mode"),
 ])
 def test_bad_keywords_are_named(make, kwargs, word):
     with pytest.raises(ValueError, match=word):

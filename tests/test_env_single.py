@@ -245,7 +245,7 @@ def test_illegal_learner_action_loses_when_asked():
     ({"seat": 4}, "seat"), ({"seat": -1}, "seat"), ({"seat": "any"}, "seat"),
     ({"seat": True}, "seat"),
     ({"opponents": [lambda o, m: 0] * 2}, "opponents"), ({"opponents": 3}, "opponents"),
-    ({"reward": "points"}, "reward"), ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"reward": "points"}, "reward"), ({"render_mode": "rgb"}, "render_mode"),
     ({"illegal_action": "ignore"}, "illegal_action"), ({"seed": 1.5}, "seed"),
     ({"num_players": 2}, "num_players"), ({"haggle_round": 2}, "haggle_round"),
 ])

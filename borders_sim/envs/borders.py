@@ -17,6 +17,9 @@ step, action cards, collecting main resources) is one step of one agent, ``playe
   ``"margin"`` (:mod:`borders_sim.rules.rewards`); no truncation.
 * Arguments: ``num_players``, ``reward``, ``render_mode`` and every
   :class:`~borders_sim.GameConfig` flag as a keyword.
+* Rendering: the view of the agent to move, as text (``"ansi"``, ``"human"``) or as an
+  ``H x W x 3`` uint8 picture (``"rgb_array"``, :mod:`borders_sim.game.drawing`; it needs the
+  optional ``render`` extra).
 
 The full doc page, with the observation index table, the action table, the rewards, the
 arguments, seeding and pickling, is ``docs/borders_v0.md``, generated from the code by
@@ -41,6 +44,7 @@ from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, observe_at
 from ..rules.state import MAX_PLAYERS
 from ..rules import rewards as rw
+from ..game.drawing import game_svg, svg_to_rgb
 from ..game.views import observe_text
 
 #: Largest value of the observation Box: entries are counts and one-hots, all >= 0, with no
@@ -68,8 +72,11 @@ class raw_env(AECEnv):
     Args:
         num_players: 3..8.
         reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
-            (``render()`` prints it, and so does every ``step``).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
+            (``render()`` prints it, and so does every ``step``) or ``"rgb_array"``
+            (``render()`` returns the picture, uint8 of shape
+            :func:`~borders_sim.game.drawing.frame_shape` ``(num_players)``: 720 x 1440 x 3
+            for 3 to 6 players, 800 x 1440 x 3 for 7, 896 x 1440 x 3 for 8).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Attributes:
@@ -81,8 +88,8 @@ class raw_env(AECEnv):
         ValueError: an unknown keyword or a bad value; the message names it.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "borders_v0",
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "borders_v0",
+                "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, num_players: int = 4, reward: str = "win",
                  render_mode: str | None = None, **flags: Any) -> None:
@@ -111,6 +118,7 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self._rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
         self._last_mover = 0
+        self._last_action: int | str | None = None  # the last step's action, for render()
         self._to_move = -1  # seat to move, -1 once the game is over
         self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
         self.game: Game | None = None
@@ -155,6 +163,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._to_move = self._last_mover = self.game.current_player
+        self._last_action = None
         self.agent_selection = self.possible_agents[self._to_move]
         self._view = None
 
@@ -177,6 +186,7 @@ class raw_env(AECEnv):
         self._view = None if to_move < 0 else {"observation": obs, "action_mask": mask}
         self._to_move = to_move
         self._last_mover = seat
+        self._last_action = action
         # (_cumulative_rewards stay 0 until the last step: rewards come only at the end)
         if self._to_move < 0:
             # every agent terminates together; the rewards come only now (rewards.py)
@@ -231,10 +241,18 @@ class raw_env(AECEnv):
         return self._view
 
     # --- rendering ------------------------------------------------------------------------
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         """The public table and the private cards of the agent to move (of the last mover once
         the game is over), as :func:`~borders_sim.envs.observe_text` writes them: returned with
-        ``render_mode="ansi"``, printed with ``"human"``."""
+        ``render_mode="ansi"``, printed with ``"human"``; with ``"rgb_array"``, the same view
+        drawn (:func:`~borders_sim.game.drawing.seat_svg`, the last step highlighted, the
+        scores once the game is over) as a uint8 array of shape
+        :func:`~borders_sim.game.drawing.frame_shape` ``(num_players)``.
+
+        Raises:
+            ModuleNotFoundError: ``"rgb_array"`` without the optional ``render`` extra (the
+                message says how to install it).
+        """
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode.")
@@ -242,6 +260,9 @@ class raw_env(AECEnv):
         if self.game is None:
             raise self._no_game("render()")
         viewer = self.game.current_player if not self.game.is_terminal else self._last_mover
+        if self.render_mode == "rgb_array":
+            last = None if self._last_action is None else (self._last_mover, self._last_action)
+            return svg_to_rgb(game_svg(self.game, viewer, last))
         text = observe_text(self.game, viewer)
         if self.render_mode == "human":
             print(text)

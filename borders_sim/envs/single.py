@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
+from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS, action_id
 from ..args import as_choice, as_int, as_seed, shown
@@ -30,7 +31,7 @@ from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
 from ..game.turns import Decider, IllegalChoice, play_turns
-from ..game.views import observe
+from ..game.views import observe, observe_text
 from ..rules.rewards import final_rewards_at, reward_mode
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
@@ -75,8 +76,13 @@ class SingleSeatEnv(gym.Env):
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
             from 0 to ``2**64 - 1`` (:mod:`borders_sim.args`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
-            :func:`~borders_sim.game.views.observe_text`) or ``"human"`` (that text is
-            printed by every ``reset`` and ``step``, Gymnasium's convention).
+            :func:`~borders_sim.game.views.observe_text`), ``"human"`` (that text is
+            printed by every ``reset`` and ``step``, Gymnasium's convention) or
+            ``"rgb_array"`` (``render()`` returns the learner's view drawn,
+            :func:`~borders_sim.game.drawing.seat_svg` with the last decision highlighted: a
+            uint8 array of shape :func:`~borders_sim.game.drawing.frame_shape`
+            ``(num_players)``, 720 x 1440 x 3 for 3 to 6 players; Gymnasium's ``RecordVideo``
+            films it; it needs the optional ``render`` extra).
         illegal_action: what a learner action that is not legal now does: ``"lose"`` (default,
             PettingZoo's classic convention): the game ends at once, the learner's reward is -1
             whatever the reward mode, and ``info["illegal_action"]`` is True; or ``"raise"``:
@@ -104,7 +110,7 @@ class SingleSeatEnv(gym.Env):
     offered to the learner.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, num_players: int = 4, seat: int | str = 0,
                  opponents: Decider | Sequence[Decider] | None = None, reward: str = "win",
@@ -147,6 +153,7 @@ class SingleSeatEnv(gym.Env):
         self._policies: list[Decider | None] = []  # by seat; None at the learner's
         self._done = False
         self._broken: str | None = None  # why an opponent stopped the game, if one did
+        self._last_action: tuple[int, int] | None = None  # (seat, action) of the last decision
 
     # --- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
@@ -173,6 +180,7 @@ class SingleSeatEnv(gym.Env):
         self.game = Game(self.config, game_seed)
         self._done = False
         self._broken = None
+        self._last_action = None
         # every seat has a market decision in round 1, so the learner always gets to act
         self._play_opponents()
         if self.render_mode == "human":
@@ -205,6 +213,7 @@ class SingleSeatEnv(gym.Env):
             info["illegal_action"] = True
         else:
             self.game.step(action, player=self.seat)  # raises IllegalActionError, no change
+            self._last_action = (self.seat, action)
             self._play_opponents()
             info = self._info()
             if self.game.is_terminal:
@@ -225,14 +234,21 @@ class SingleSeatEnv(gym.Env):
             return np.zeros(NUM_ACTIONS, dtype=np.bool_)
         return self.game.legal_mask().astype(np.bool_)
 
-    def render(self) -> str | None:
-        """The learner's view as text (``"ansi"``: returned; ``"human"``: printed)."""
+    def render(self) -> str | np.ndarray | None:
+        """The learner's view as text (``"ansi"``: returned; ``"human"``: printed) or drawn
+        (``"rgb_array"``: uint8[H, W, 3], the last decision highlighted).
+
+        Raises:
+            ModuleNotFoundError: ``"rgb_array"`` without the optional ``render`` extra (the
+                message says how to install it).
+        """
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or "
-                            "'human' to SingleSeatEnv")
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi', "
+                            "'human' or 'rgb_array' to SingleSeatEnv")
             return None
         self._require_game("render()")
-        from ..game.views import observe_text  # the text view lives beside observe()
+        if self.render_mode == "rgb_array":
+            return svg_to_rgb(game_svg(self.game, self.seat, self._last_action))
         text = observe_text(self.game, self.seat)
         if self.render_mode == "ansi":
             return text
@@ -252,11 +268,15 @@ class SingleSeatEnv(gym.Env):
         """The opponents' decisions up to the learner's next one, or the end of the game
         (:func:`~borders_sim.game.turns.play_turns`)."""
         try:
-            play_turns(self.game, self._policies)
+            play_turns(self.game, self._policies, on_step=self._note)
         except IllegalChoice as err:
             self._broken = (f"the opponent policy of seat p{err.seat} returned "
                             f"{shown(err.choice)}, which is not a legal action")
             raise IllegalActionError(f"the opponent policy of {err}") from None
+
+    def _note(self, seat: int, action: int) -> None:
+        """Keep ``(seat, action)`` as the last decision (drawn by ``render``)."""
+        self._last_action = (seat, action)
 
     def _marked(self, p: int, policy: Decider) -> Decider:
         """``policy`` playing seat ``p``, marking the episode stopped if it raises."""

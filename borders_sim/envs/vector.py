@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._compile.notice import compile_notice
+from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..args import as_action_batch, as_int, as_seed
@@ -135,11 +136,13 @@ class VectorEnv:
         seed: the seed of the stream of games, 0 to ``2**64 - 1`` (see
             :func:`~borders_sim.batch.seeds.derive_seed`).
         reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
+        render_mode: ``None`` or ``"rgb_array"``: :meth:`render` draws one of the games (it
+            needs the optional ``render`` extra).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Raises:
-        ValueError: a bad ``num_envs``, ``seed``, ``reward``, unknown flag or bad flag value
-            (named; numbers by :mod:`borders_sim.args`).
+        ValueError: a bad ``num_envs``, ``seed``, ``reward``, ``render_mode``, unknown flag or
+            bad flag value (named; numbers by :mod:`borders_sim.args`).
 
     Example::
 
@@ -162,8 +165,14 @@ class VectorEnv:
     ``OMP_WAIT_POLICY=passive`` (set before numba starts) or one thread avoids that.
     """
 
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
     def __init__(self, num_envs: int, num_players: int = 4, seed: int = 0, reward: str = "win",
-                 **flags) -> None:
+                 render_mode: str | None = None, **flags) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
         self.num_envs = as_int(num_envs, "num_envs", lo=1)
         self.seed = as_seed(seed)
         self.config = GameConfig(num_players=num_players, **flags)
@@ -186,6 +195,10 @@ class VectorEnv:
         self._out = VectorStep(self._cur, self._obs, self._mask_out.view(np.bool_),
                                self._rewards, self._term)
         self._ready = False
+        # with a render_mode, the seat that took each game's last decision (-1: none yet in
+        # this game) and that decision, for render()
+        self._movers = np.full(n, -1, dtype=np.int64)
+        self._last_actions = np.zeros(n, dtype=np.int64)
 
     @property
     def num_players(self) -> int:
@@ -216,6 +229,7 @@ class VectorEnv:
             self._episodes[:] = 0
         self._run(True)
         self._ready = True
+        self._movers[:] = -1
         return self._out
 
     def step(self, actions) -> VectorStep:
@@ -232,9 +246,13 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         a = as_action_batch(actions, self.num_envs, self._illegal_message)
         self._actions[:] = a
+        movers = self._cur.copy() if self.render_mode is not None else None
         bad = self._run(False)
         if bad >= 0:
             raise ValueError(self._illegal_message(bad, int(a[bad])))
+        if movers is not None:  # a game dealt in this call has no last decision yet
+            self._movers[:] = np.where(self._term, -1, movers)
+            self._last_actions[:] = a
         return self._out
 
     def _run(self, reset_all: bool) -> int:
@@ -261,6 +279,24 @@ class VectorEnv:
         if not self._ready:
             raise RuntimeError("call reset() before game()")
         return Game.from_state(self._states[k:k + 1].copy())
+
+    def render(self, k: int = 0) -> np.ndarray | None:
+        """With ``render_mode="rgb_array"``, game ``k`` (default the first) drawn from the view
+        of its seat to move (:func:`~borders_sim.game.drawing.seat_svg`), its last decision
+        highlighted: uint8 of shape :func:`~borders_sim.game.drawing.frame_shape`
+        ``(num_players)``, 720 x 1440 x 3 for 3 to 6 players. ``None`` without a render mode.
+
+        Raises:
+            RuntimeError: :meth:`reset` was never called.
+            ModuleNotFoundError: the optional ``render`` extra is missing (the message says
+                how to install it).
+        """
+        if self.render_mode is None:
+            return None
+        game = self.game(k)
+        last = None if self._movers[k] < 0 else (int(self._movers[k]),
+                                                 int(self._last_actions[k]))
+        return svg_to_rgb(game_svg(game, game.current_player, last))
 
     def __repr__(self) -> str:
         return (f"VectorEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
