@@ -8,7 +8,7 @@ checkout in a fresh virtual environment, and prints the table the README shows b
 1. Extract the committed tree (``git archive HEAD``) into a temporary directory and create a
    virtual environment there.
 2. Run command (a), ``pip install . && borders-sim tournament``, then command (b), ``pip
-   install torch==2.13.0 && pip install ".[test,distributed,plot,rl,bench]" && python -m
+   install torch==2.13.0 && pip install ".[test,distributed,plot,rl,bench,render]" && python -m
    pytest``, each in a shell from the copy's root, exactly as the README writes them, and time
    each part: an install, the tournament, the tests (their count from pytest's summary line).
 3. Print a markdown table with what it ran on (the commit, the machine, the load average before
@@ -44,7 +44,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: The README's two commands, split where the table times them (each part runs in the shell of
 #: the copy's root with the venv active; the parts of one command run one after the other).
 COMMAND_A = ("pip install .", "borders-sim tournament")
-COMMAND_B = ("pip install torch==2.13.0", 'pip install ".[test,distributed,plot,rl,bench]"',
+COMMAND_B = ("pip install torch==2.13.0", 'pip install ".[test,distributed,plot,rl,bench,render]"',
              "python -m pytest")
 SLOW = "python -m pytest -m slow"
 #: pytest's summary line, e.g. "2062 passed, 11 skipped, 4 warnings in 263.51s (0:04:23)",

@@ -33,7 +33,7 @@ from readme_section import replace_section  # noqa: E402
 
 from borders_sim.arena import run_tournament  # noqa: E402
 from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
-from borders_sim.cli.common import markdown_table, percent  # noqa: E402
+from borders_sim.cli.common import markdown_table, markdown_tables, percent  # noqa: E402
 from borders_sim.cli.population import population_text  # noqa: E402
 from borders_sim.policies.network import (SHIPPED_WEIGHTS, policy_meta,  # noqa: E402
                                           shipped_policy)
@@ -65,7 +65,7 @@ def learned_zoo() -> list[str]:
 def mixed_tables(policy: str, members: list[str], games: int, backend: str) -> str:
     """The table of part 2, for ``policy`` (``ppo`` or another spec)."""
     header = ["X", "games", "ppo win rate [95% CI]", "X win rate [95% CI]",
-              "ppo - X, points [95% CI]", "ppo ahead"]
+              "ppo - X, points [95% CI]", "ppo ahead of X"]
     rows = []
     for x in members:
         result = population((policy, x, *HEURISTICS), 4, games, POPULATION_SEED,
@@ -75,7 +75,7 @@ def mixed_tables(policy: str, members: list[str], games: int, backend: str) -> s
         rows.append([x, str(pair.games), interval(ppo), interval(other),
                      f"{100 * pair.difference:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
                      + (" yes" if lo > 0 else ""), percent(pair.ahead)])
-    return markdown_table(header, rows)
+    return markdown_tables(header, rows)
 
 
 def notebook_tables(policy: str, members: list[str], games: int, backend: str) -> str:
