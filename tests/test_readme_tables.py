@@ -154,6 +154,11 @@ def test_the_readme_shows_the_first_screen_timings_it_made():
     assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
         "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
     assert " failed" not in inside and " error" not in inside, inside
+    first_screen = benchmark("first_screen")
+    for part in (*first_screen.COMMAND_A, *first_screen.COMMAND_B):  # the commands of today
+        assert f"| `{part}` |" in inside, f"{part!r} was not timed: run the script again"
+    readme_b = " && ".join(first_screen.COMMAND_B)
+    assert readme_b in text, "the README's command (b) is not the one the script times"
 
 
 def test_the_population_tables_describe_the_policy_files_of_this_tree():
