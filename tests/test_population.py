@@ -125,3 +125,11 @@ def test_the_command_refuses_what_does_not_fit(capsys, argv, message):
     with pytest.raises(SystemExit) as stop:
         cli_main(["tournament", *argv, "--games", "4"])
     assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_ray_backend_plays_the_same_population():
+    pytest.importorskip("ray")
+    local = population(POOL, games=24, seed=11, focus="collector")
+    ray = population(POOL, games=24, seed=11, focus="collector", backend="ray", threads=2)
+    assert same(local, ray)

@@ -21,12 +21,12 @@ The ``ppo`` bot appears as two players by default: ``ppo`` (sampled, as it ships
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from ..agents.lineup import compiled_kinds
 from ..args import as_int, as_seed
+from .ray_backend import ray_session
 from .run import run_tournament
 from .schedule import parse_lineup
 
@@ -148,7 +148,7 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
     seed = as_seed(seed, span=max(games, search_games))
     result = DeviatorMatrix(bots, as_int(players, "players", 3, 8), games, search_games, seed)
     plan = cell_games(bots, games, search_games)
-    with _ray_session(backend, ray_address, threads):
+    with ray_session(backend, ray_address, threads):
         for (x, y), n in plan.items():
             start = time.perf_counter()
             res = run_tournament(players, [x] + [y] * (players - 1), n, seed, backend=backend,
@@ -161,19 +161,3 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
             if on_cell is not None:
                 on_cell(cell)
     return result
-
-
-@contextmanager
-def _ray_session(backend: str, address: str | None, threads: int | None) -> Iterator[None]:
-    """With the Ray backend, one cluster for every cell (started here unless Ray is already
-    initialized, and stopped afterwards); nothing otherwise."""
-    if backend != "ray":
-        yield
-        return
-    from .ray_backend import import_ray, start_ray
-    started = start_ray(address, threads)
-    try:
-        yield
-    finally:
-        if started:
-            import_ray().shutdown()

@@ -36,8 +36,8 @@ import numpy as np
 from ..args import as_int, as_seed
 from ..rules import state as st
 from .alpharank import ALPHA, POPULATION_SIZE, alpharank
-from .deviators import _ray_session
 from .ratings import rate_games
+from .ray_backend import ray_session
 from .run import run_tournament
 from .schedule import parse_lineup
 from .stats import Z95, behaviour, finishing_ranks, wilson_interval, win_shares
@@ -205,7 +205,7 @@ def population(pool: Sequence[str] | str, players: int = 4, games: int = 1000,
     index = {name: k for k, name in enumerate(pool)}
     entries, scores, winners, hist = [], [], [], np.zeros((len(pool), st.NUM_HIST), np.int64)
     first = seed
-    with _ray_session(backend, ray_address, threads):
+    with ray_session(backend, ray_address, threads):
         for seating, n in plan.items():
             res = run_tournament(players, seating, n, first, backend=backend, threads=threads,
                                  ray_address=ray_address, progress=progress)

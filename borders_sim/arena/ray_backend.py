@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
@@ -206,3 +207,19 @@ def ray_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, 
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+@contextmanager
+def ray_session(backend: str, address: str | None, threads: int | None) -> Iterator[None]:
+    """With the Ray backend, one cluster for every tournament played inside (started here
+    unless Ray is already initialized, and stopped afterwards): the deviator matrix's cells, a
+    population's seatings; nothing otherwise."""
+    if backend != "ray":
+        yield
+        return
+    started = start_ray(address, threads)
+    try:
+        yield
+    finally:
+        if started:
+            import_ray().shutdown()
