@@ -16,5 +16,6 @@
 
 from ..rules.actions import IllegalActionError
 from .game import Game
+from . import drawing  # noqa: F401,E402  (gives Game.svg its picture: game.set_drawing)
 
 __all__ = ["Game", "IllegalActionError"]

@@ -25,7 +25,8 @@ numpy record), so vector environments and worker processes can ship games.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Union
+from collections.abc import Callable
+from typing import Any, Union
 
 import numpy as np
 
@@ -43,8 +44,15 @@ from ..rules.limits import max_game_length
 from ..rules.observation import OBS_SIZE, OBSERVE_ILLEGAL, OBSERVE_OVER, step_observe_at
 from ..rules.setup import new_state
 
-if TYPE_CHECKING:
-    from .drawing import Svg
+#: What draws a game (:func:`borders_sim.game.drawing.game_svg`), put here by that package
+#: when it is imported (``borders_sim.game`` imports it), so that this module, which the
+#: drawing builds on, imports nothing above it.
+_DRAWING: list[Callable[..., str]] = []
+
+
+def set_drawing(draw: Callable[..., str]) -> None:
+    """Make ``draw(game, seat, last_action)`` the picture of :meth:`Game.svg`."""
+    _DRAWING[:] = [draw]
 
 
 _GAME_OVER = st.PH_GAME_OVER
@@ -514,7 +522,7 @@ class Game:
 
     # --- pictures ------------------------------------------------------------------------
     def svg(self, seat: int | None = None,
-            last_action: tuple[int, Any] | None = None) -> "Svg":
+            last_action: tuple[int, Any] | None = None) -> str:
         """The picture of the game as SVG text (:mod:`borders_sim.game.drawing`): the whole
         table, every card face up (``seat=None``), or what ``seat`` knows, drawn from its
         :func:`~borders_sim.game.views.observe_json` alone. ``last_action``, ``(seat, action)``,
@@ -524,8 +532,7 @@ class Game:
         Raises:
             ValueError: ``seat`` is not a seat of the game.
         """
-        from .drawing import game_svg  # (drawing imports this module)
-        return game_svg(self, seat, last_action)
+        return _DRAWING[0](self, seat, last_action)
 
     def save_svg(self, path: Any, seat: int | None = None,
                  last_action: tuple[int, Any] | None = None) -> None:

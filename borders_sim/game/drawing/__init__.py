@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Game
+from ..game import Game, set_drawing
 from ..views import observe_json
 from . import scene
 from .paint import canvas_size, crate_verdict, paint
@@ -102,6 +102,9 @@ def game_svg(game: Game, seat: int | None = None,
     if seat is None:
         return table_svg(game.to_dict(), last_action, *final)
     return seat_svg(observe_json(game, seat), last_action, *final)
+
+
+set_drawing(game_svg)
 
 
 def frame_shape(num_players: int) -> tuple[int, int, int]:
