@@ -35,8 +35,7 @@ from borders_sim.arena import run_tournament  # noqa: E402
 from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
 from borders_sim.cli.common import markdown_table, markdown_tables, percent  # noqa: E402
 from borders_sim.cli.population import population_text  # noqa: E402
-from borders_sim.policies.network import (SHIPPED_WEIGHTS, policy_meta,  # noqa: E402
-                                          shipped_policy)
+from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E402
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
 
 HEURISTICS = ("honest", "bluffer", "collector", "strict")
@@ -56,7 +55,7 @@ def weights_digest() -> str:
 def learned_zoo() -> list[str]:
     """The zoo's members as specs, without one that stores the shipped policy (the same run:
     seed, updates and learner steps in both files' meta)."""
-    shipped = shipped_policy().meta
+    shipped = policy_meta(SHIPPED_WEIGHTS)
     keys = ("seed", "updates", "learner_steps")
     return [PREFIX + name for name in ZOO
             if any(policy_meta(zoo_path(name)).get(k) != shipped.get(k) for k in keys)]

@@ -100,6 +100,8 @@ def test_alpharank_on_known_meta_games():
         alpharank(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="alpha"):
         alpharank(even, alpha=-1)
+    with pytest.raises(ValueError, match="alpha"):  # refused before any game is played
+        population(POOL, games=4, alpha=0)
 
 
 def test_the_command_prints_and_writes_the_population(capsys, tmp_path):

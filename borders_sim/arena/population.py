@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..args import as_int, as_seed
+from ..args import as_float, as_int, as_seed
 from ..rules import state as st
 from .alpharank import ALPHA, POPULATION_SIZE, alpharank
 from .ratings import rate_games
@@ -194,7 +194,8 @@ def population(pool: Sequence[str] | str, players: int = 4, games: int = 1000,
     pool, focus = check_pool(pool, focus, players)
     games = as_int(games, "games", lo=1)
     seed = as_seed(seed, span=games)
-    result = Population(pool, focus, players, games, seed, float(alpha))
+    alpha = as_float(alpha, "alpha", finite=True, above=0)  # before the games, not after
+    result = Population(pool, focus, players, games, seed, alpha)
     blocks = -(-games // players)
     seatings = draw_tables(pool, focus, players, blocks, np.random.default_rng(seed))
     sizes = [min(players, games - b * players) for b in range(blocks)]
