@@ -2,7 +2,7 @@
 leak (a seat's picture does not change when only what it cannot see changes; the last move
 tells a seat no more than its observations do), deterministic whole-table pictures, every
 player count, the pictures of Game (Jupyter, save_svg) and the envs' rgb_array frames (with
-Gymnasium's RecordVideo when moviepy is there)."""
+Gymnasium's RecordVideo writing a video that reads back, with the render extra's moviepy)."""
 
 from __future__ import annotations
 
@@ -281,17 +281,23 @@ def test_rgb_array_frames(n):
         VectorEnv(1, num_players=n, render_mode="human")
 
 
-def test_record_video_writes_a_file(tmp_path):
-    pytest.importorskip("resvg_py")
+def test_record_video_writes_a_playable_file(tmp_path):
+    pytest.importorskip("resvg_py")  # the render extra: resvg-py, Pillow and moviepy
     pytest.importorskip("PIL")
     pytest.importorskip("moviepy")
+    import imageio.v3 as iio
     from gymnasium.wrappers import RecordVideo
     env = RecordVideo(SingleSeatEnv(3, render_mode="rgb_array", seed=0, haggling="none"),
                       str(tmp_path / "videos"), episode_trigger=lambda episode: True)
     _, info = env.reset(seed=0)
-    for _ in range(8):
+    steps = 8
+    for _ in range(steps):
         _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
-        if terminated:
-            break
+        assert not terminated
     env.close()
-    assert [p for p in (tmp_path / "videos").iterdir() if p.suffix == ".mp4"]
+    [video] = [p for p in (tmp_path / "videos").iterdir() if p.suffix == ".mp4"]
+    frames = np.stack(list(iio.imiter(video, plugin="FFMPEG")))  # imageio-ffmpeg's ffmpeg
+    height, width, _ = frame_shape(3)
+    assert frames.shape[0] == steps + 1  # the reset and every step
+    assert frames.shape[1:] == (height, width, 3)
+    assert frames.min() < 64 and frames.max() > 192  # pictures, not a blank video

@@ -31,13 +31,13 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel"),
+             "ipykernel", "selenium"),
     "plot": ("matplotlib",),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
     "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
     "bench": ("pettingzoo[classic]", "open_spiel"),
-    "render": ("resvg-py", "pillow"),
+    "render": ("resvg-py", "pillow", "moviepy"),
 }
 
 
