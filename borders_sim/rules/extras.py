@@ -4,7 +4,8 @@ borders_sim is not on PyPI: it is installed from its source checkout (``pip inst
 extra of ``pyproject.toml`` is ``pip install ".[plot]"`` run in that checkout (an extra asked
 for by the project's name would send pip to PyPI, where it fails). Every message that says how
 to get an optional dependency (matplotlib, Ray, PyTorch and stable-baselines3, OpenSpiel,
-resvg-py) takes its line from :func:`install_hint`; :func:`needs` writes the whole sentence::
+resvg-py, Starlette) takes its line from :func:`install_hint`; :func:`needs` writes the whole
+sentence::
 
     >>> install_hint("plot")
     'pip install ".[plot]" in the borders_sim source checkout (or pip install matplotlib)'
@@ -31,13 +32,14 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel", "selenium"),
+             "ipykernel", "selenium", "httpx"),
     "plot": ("matplotlib",),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
     "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
     "bench": ("pettingzoo[classic]", "open_spiel"),
     "render": ("resvg-py", "pillow", "moviepy"),
+    "serve": ("starlette", "uvicorn"),
 }
 
 
