@@ -55,9 +55,12 @@ class Results:
 
     @property
     def games_played(self) -> int:
+        """The games played: all of them, or those finished before an interruption."""
         return int(self.entry.shape[0])
 
     def config_dict(self) -> dict:
+        """What was played: players, lineup, games, seed, backend, and the seating and seeding
+        rules in words."""
         t = self.tournament
         played = self.games_played
         return {
@@ -82,6 +85,7 @@ class Results:
         return {"config": self.config_dict(), "bots": self.bots}
 
     def write_json(self, path: str | os.PathLike) -> None:
+        """Write :meth:`to_dict` to ``path`` as indented JSON."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
 
     def csv_rows(self) -> tuple[list[str], list[list]]:
@@ -100,6 +104,7 @@ class Results:
         return header, rows
 
     def write_csv(self, path: str | os.PathLike) -> None:
+        """Write :meth:`csv_rows` to ``path``: a header, then one row per bot."""
         header, rows = self.csv_rows()
         with open(path, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)

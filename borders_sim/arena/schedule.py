@@ -34,6 +34,7 @@ class Tournament:
 
     @property
     def players(self) -> int:
+        """The number of seats of every game (``config.num_players``)."""
         return self.config.num_players
 
     @property

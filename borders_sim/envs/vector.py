@@ -202,6 +202,7 @@ class VectorEnv:
 
     @property
     def num_players(self) -> int:
+        """The number of seats of every game (``config.num_players``)."""
         return self.config.num_players
 
     @property

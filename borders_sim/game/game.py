@@ -266,6 +266,7 @@ class Game:
     # --- queries -------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
+        """The number of seats, 3 to 8 (``config.num_players``)."""
         return self.config.num_players
 
     @property
@@ -285,10 +286,13 @@ class Game:
 
     @property
     def phase(self) -> str:
+        """The name of the phase whose decision is next (``"market"``, ``"announce"``,
+        ``"respond"``, ...: :data:`~borders_sim.rules.state.PHASE_NAMES`)."""
         return st.PHASE_NAMES[int(self._phase[0])]
 
     @property
     def round(self) -> int:
+        """The round being played, from 1."""
         return int(self._round[0])
 
     def legal_mask(self) -> np.ndarray:

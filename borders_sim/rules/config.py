@@ -143,6 +143,8 @@ class GameConfig:
         return 1 if self.num_players <= 5 else 2
 
     def to_dict(self) -> dict:
+        """The flags as a JSON-ready dict (``gold_menu`` a list); ``GameConfig(**d)`` reads it
+        back."""
         d = asdict(self)
         d["gold_menu"] = list(self.gold_menu)
         return d

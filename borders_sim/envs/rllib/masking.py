@@ -37,6 +37,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         super().__init__(observation_space=observation_space[OBS_KEY], **kwargs)
 
     def setup(self) -> None:
+        """Build PPO's networks over the observation vector, then take the observation space
+        with the mask as the module's own."""
         super().setup()  # networks over the observation vector alone
         self.observation_space = self.observation_space_with_mask
 
@@ -53,6 +55,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return _masked(super()._forward_train(batch, **kwargs), mask)
 
     def compute_values(self, batch: dict, embeddings: Any = None) -> Any:
+        """PPO's value estimates of ``batch``, its mask left out of the observations."""
         if isinstance(batch[Columns.OBS], dict):
             _, batch = _split(batch)
         return super().compute_values(batch, embeddings)

@@ -48,6 +48,8 @@ class TrainingEnvRunner(SingleAgentEnvRunner):
     """
 
     def make_env(self) -> None:
+        """Create the env as RLlib's runner does; refuse one that is not a
+        :class:`TrainingVectorEnv`."""
         super().make_env()
         if not isinstance(self.env.unwrapped, TrainingVectorEnv):
             raise ValueError(f"TrainingEnvRunner samples a TrainingVectorEnv (the 'training' "
