@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     states, seeds = make_batch(GameConfig(num_players=3), 0, 1)
     for kind in range(len(COMPILED_BOTS)):
-        run_bot_games(states.copy(), np.full((1, MAX_PLAYERS), kind), np.zeros(1), 10**6)
+        run_bot_games(states.copy(), np.full((1, MAX_PLAYERS), kind), np.zeros(1, dtype=np.uint64), 10**6)
     print(f"- first call, excluded below: {time.perf_counter() - t0:.1f} s (compile or cache "
           "load)", flush=True)
 

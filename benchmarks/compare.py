@@ -34,6 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from quick import add_quick, parse_quick
+
 PROBES = ("rollouts", "bots", "vector 1t", "vector 2t", "training", "search")
 
 CHILD = r'''
@@ -136,14 +138,21 @@ def rate(tree: Path, probe: str, seconds: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("before", type=Path, help="the source tree to compare against")
+    parser.add_argument("before", type=Path, nargs="?", default=None,
+                        help="the source tree to compare against (--quick: this checkout)")
     parser.add_argument("after", type=Path, nargs="?", default=Path(__file__).parents[1],
                         help="the source tree measured against it (default: this checkout)")
     parser.add_argument("--pairs", type=int, default=5, help="pairs of runs per probe")
     parser.add_argument("--seconds", type=float, default=1.5, help="timed seconds per run")
     parser.add_argument("--probes", default=",".join(PROBES),
                         help=f"comma-separated, of: {', '.join(PROBES)}")
-    args = parser.parse_args(argv)
+    add_quick(parser, pairs=1, seconds=0.2, probes="rollouts")
+    args = parse_quick(parser, argv)
+    if args.before is None:
+        if not args.quick:
+            parser.error("the tree to compare against is missing (or --quick: this checkout "
+                         "against itself)")
+        args.before = args.after
     probes = [p.strip() for p in args.probes.split(",")]
     unknown = sorted(set(probes) - set(PROBES))
     if unknown:

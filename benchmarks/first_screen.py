@@ -30,6 +30,7 @@ import argparse
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +39,7 @@ from itertools import groupby
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,6 +49,8 @@ COMMAND_A = ("pip install .", "borders-sim tournament")
 COMMAND_B = ("pip install torch==2.13.0", 'pip install ".[test,distributed,plot,rl,bench,render]"',
              "python -m pytest")
 SLOW = "python -m pytest -m slow"
+#: ``--quick``: command (a) alone, its tournament short (every part of this script runs once).
+QUICK = (("(a)", ("pip install .", "borders-sim tournament --games 40")),)
 #: pytest's summary line, e.g. "2062 passed, 11 skipped, 4 warnings in 263.51s (0:04:23)",
 #: and the counts in it.
 SUMMARY = re.compile(r" in [\d.]+s\b")
@@ -54,7 +58,13 @@ COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
 def copy_checkout(dest: Path) -> str:
-    """Extract the committed tree (``HEAD``) into ``dest``; the commit, as text."""
+    """Extract the committed tree (``HEAD``) into ``dest``; the commit, as text. A copy of
+    the source without git (CI's) is copied as its files are, and says so."""
+    if subprocess.run(["git", "-C", str(REPO), "rev-parse", "--git-dir"],
+                      capture_output=True).returncode:
+        shutil.copytree(REPO, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(
+            ".venv", "venv", "runs", "build", "dist", "*.egg-info", "__pycache__", "_build"))
+        return f"the files of {REPO} (no git)"
     archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "HEAD"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-C", str(dest), "-xf", "-"], input=archive, check=True)
@@ -107,8 +117,9 @@ def section(rows: list[tuple[str, str, float, str]], stamp: str) -> str:
     return "\n".join(table) + "\n\n" + stamp
 
 
-def measure(slow: bool) -> str:
-    """Run the commands on a fresh copy; the README section's text."""
+def measure(slow: bool, quick: bool = False) -> str:
+    """Run the commands on a fresh copy (``quick``: :data:`QUICK` instead); the README
+    section's text."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     with tempfile.TemporaryDirectory(prefix="borders-first-screen-") as tmp:
         work = Path(tmp)
@@ -125,7 +136,7 @@ def measure(slow: bool) -> str:
         for name in ("PYTHONPATH", "NUMBA_CACHE_DIR"):  # a new user has neither
             env.pop(name, None)
         rows = []
-        for label, parts in (("(a)", COMMAND_A), ("(b)", COMMAND_B)):
+        for label, parts in QUICK if quick else (("(a)", COMMAND_A), ("(b)", COMMAND_B)):
             for part in parts:
                 seconds, out = run_part(part, src, env)
                 rows.append((label, part, seconds, tests_of(out)))
@@ -148,8 +159,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time the slow tests, python -m pytest -m slow")
     parser.add_argument("--write-readme", action="store_true",
                         help="put the table in README.md's first-screen section")
-    args = parser.parse_args(argv)
-    text = measure(args.slow)
+    add_quick(parser, slow=False)
+    args = parse_quick(parser, argv)
+    text = measure(args.slow, args.quick)
     print(text)
     if args.write_readme:
         replace_section("first-screen", text)

@@ -35,6 +35,7 @@ from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.agents import REGISTRY, ISMCTSBot, make  # noqa: E402
 from borders_sim.batch.seeds import bot_seed  # noqa: E402
 from borders_sim.envs import observe  # noqa: E402
+from quick import add_quick, parse_quick  # noqa: E402
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--rollout", default=None, help="compiled rollout bot")
     parser.add_argument("--reward", default=None, choices=("win", "score", "margin"))
-    args = parser.parse_args(argv)
+    add_quick(parser, games=2, simulations=16)
+    args = parse_quick(parser, argv)
 
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     if len(opponents) == 1:

@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
 from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
+from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 PLAYERS = 4
@@ -68,7 +69,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
     parser.add_argument("--write-readme", action="store_true",
                         help="replace the ladder section of README.md")
-    return parser.parse_args(argv)
+    add_quick(parser, games=84, strong_games=8, search_games=1, slow_games=1,
+              openspiel_games=1, openspiel_sims=5)
+    return parse_quick(parser, argv)
 
 
 def ladder_table(results) -> str:

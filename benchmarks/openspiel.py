@@ -35,7 +35,9 @@ from open_spiel.python.algorithms import ismcts
 
 import borders_sim.openspiel as bo
 from borders_sim import Game, GameConfig
+from borders_sim.envs import observe_text
 from borders_sim.openspiel import CompiledRolloutEvaluator
+from quick import add_quick, parse_quick  # noqa: E402
 
 
 def game_loop(config: GameConfig, seconds: float, seed: int) -> float:
@@ -125,7 +127,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per run")
     parser.add_argument("--pairs", type=int, default=5, help="rounds of back-to-back runs")
     parser.add_argument("--sims", type=int, default=50, help="IS-MCTS simulations")
-    args = parser.parse_args()
+    add_quick(parser, players="3", seconds=0.2, pairs=1, sims=5)
+    args = parse_quick(parser)
     counts = [int(x) for x in args.players.split(",")]
     sheriff = pyspiel.load_game("sheriff")
     Game(GameConfig(), 0)  # compile or load the kernels before timing
@@ -148,7 +151,7 @@ def main() -> None:
         sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
         calls.append([str(n), f"{per_call(state.clone, 200):.0f}",
                       f"{per_call(lambda: state.observation_tensor(p), 200):.0f}",
-                      f"{per_call(lambda: bo.observe_text(state.game, p), 50):.0f}",
+                      f"{per_call(lambda: observe_text(state.game, p), 50):.0f}",
                       f"{per_call(lambda: state.resample_from_infostate(p, sampler), 20):.0f}",
                       f"{per_call(state.serialize, 20):.0f}",
                       f"{ismcts_seconds(game, args.sims, 5):.2f}"])

@@ -32,6 +32,7 @@ from borders_sim.cli.common import markdown_table  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.batch.rollouts import final_scores, make_batch  # noqa: E402
 from borders_sim.rules.state import MAX_PLAYERS  # noqa: E402
+from quick import add_quick, parse_quick  # noqa: E402
 
 
 def play(config: GameConfig, lineups: list[list[int]], seed: int):
@@ -57,7 +58,8 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    add_quick(parser, games=40)
+    args = parse_quick(parser, argv)
     n = args.players
     config = GameConfig(num_players=n)
     t0 = time.perf_counter()

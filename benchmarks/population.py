@@ -6,8 +6,9 @@ zoo and the heuristics, and ``ppo`` against each learned zoo member at the same 
     python benchmarks/population.py --games 400        # a quicker look
 
 1. **The population**: every game seats 4 different members drawn from ``ppo``, the zoo's
-   learned members (:mod:`borders_sim.policies.zoo`; ``e6`` left out while it is the shipped
-   policy) and the heuristics, seats rotating (``borders-sim tournament --pool``).
+   learned members (:mod:`borders_sim.policies.zoo`; the member that stores the shipped policy
+   is ``ppo`` there, so its copy is left out) and the heuristics, seats rotating
+   (``borders-sim tournament --pool``).
 2. **Mixed tables, one zoo member at a time**: for each learned zoo member ``X``, ``--games``
    games of tables {``ppo``, ``X``, two heuristics drawn from honest, bluffer, collector and
    strict}: ``ppo``'s win share, ``X``'s, and the difference with its 95% interval paired by
@@ -29,6 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 from borders_sim.arena import run_tournament  # noqa: E402
@@ -112,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                              "README's tables are ppo's)")
     parser.add_argument("--write-readme", action="store_true",
                         help="put the tables in README.md's population section")
-    args = parser.parse_args(argv)
+    add_quick(parser, games=20, notebook_games=20, population_games=40)
+    args = parse_quick(parser, argv)
     if args.write_readme and args.policy != "ppo":
         parser.error("--write-readme writes the shipped ppo's tables: leave --policy out")
     start = time.perf_counter()

@@ -46,6 +46,7 @@ from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.piles import next_below  # noqa: E402
 from borders_sim.batch.rollouts import make_batch, play_batch  # noqa: E402
 from borders_sim.rules.state import CFG_SKIP_FORCED, PH_GAME_OVER, PHASE_NAMES  # noqa: E402
+from quick import add_quick, parse_quick  # noqa: E402
 
 NUM_PHASES = len(PHASE_NAMES)
 
@@ -166,7 +167,8 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=5, choices=range(3, 9))
     parser.add_argument("--games", type=int, default=400, help="games of the census")
     parser.add_argument("--samples", type=int, default=2000, help="sampled states per phase")
-    args = parser.parse_args(argv)
+    add_quick(parser, games=20, samples=50)
+    args = parse_quick(parser, argv)
     numba.set_num_threads(1)
     config = GameConfig(num_players=args.players)
 

@@ -57,6 +57,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from quick import add_quick, parse_quick
+
 ROOT = Path(__file__).resolve().parents[1]
 MARKS = ("import", "game_step", "batch", "tournament", "warmup")
 MARK_NAMES = {"import": "import borders_sim", "game_step": "first Game step",
@@ -401,7 +403,8 @@ def main(argv=None) -> int:
     parser.add_argument("--child-speed", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    add_quick(parser, warm=True, no_warmup=True, pairs=1, games=20)
+    args = parse_quick(parser, argv)
     if args.child or args.child_installed:
         child(not args.no_warmup, args.profile, installed=args.child_installed,
               tournament_only=args.tournament_only)

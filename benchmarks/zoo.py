@@ -25,29 +25,37 @@ import numpy as np
 from borders_sim.policies.network import FORMAT, load_policy
 from borders_sim.policies.zoo import PREFIX, ZOO, ZOO_DIR
 from borders_sim.npzfile import write_npz
+from quick import add_quick, parse_quick
 
 ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
 
 
-def store(name: str, source: str | Path) -> Path:
-    """Write the policy file ``source`` as zoo member ``name``; its path."""
+def store(name: str, source: str | Path, directory: Path = ZOO_DIR) -> Path:
+    """Write the policy file ``source`` as zoo member ``name`` into ``directory`` (the zoo's
+    own by default); its path."""
     import json
     policy = load_policy(source)
     meta = {**policy.meta, "zoo": {"name": PREFIX + name, "command": ZOO[name].command,
                                    "weights": "float16"}}
-    ZOO_DIR.mkdir(exist_ok=True)
+    directory.mkdir(exist_ok=True)
     arrays = {key: getattr(policy, key).astype(np.float16) for key in ARRAYS}
-    return write_npz(ZOO_DIR / f"{name}.npz", format=np.array(FORMAT),
+    return write_npz(directory / f"{name}.npz", format=np.array(FORMAT),
                      meta=np.array(json.dumps(meta)), **arrays)
 
 
-def make(name: str) -> Path:
-    """Run member ``name``'s command, then store the policy it wrote."""
+def make(name: str, quick_dir: Path | None = None) -> Path:
+    """Run member ``name``'s command, then store the policy it wrote. With ``quick_dir``, the
+    command runs one update into that directory and the policy is stored there, not in the
+    zoo (``--quick``)."""
     argv = shlex.split(ZOO[name].command)
-    out = Path(argv[argv.index("--out") + 1])
-    print(f"$ {ZOO[name].command}", flush=True)
+    where = argv.index("--out") + 1
+    if quick_dir is not None:
+        argv[where] = str(quick_dir / "run")
+        argv += ["--max-updates", "1"]
+    out = Path(argv[where])
+    print(f"$ {shlex.join(argv)}", flush=True)
     subprocess.run(argv + ["--no-progress"], check=True)
-    return store(name, out / "policy.npz")
+    return store(name, out / "policy.npz", ZOO_DIR if quick_dir is None else quick_dir)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +65,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="run these members' commands and store their policies")
     parser.add_argument("--store", nargs=2, metavar=("NAME", "PATH"),
                         help="store the policy file PATH as member NAME")
-    args = parser.parse_args(argv)
+    add_quick(parser)  # one update of the first member's command, stored apart from the zoo
+    args = parse_quick(parser, argv)
+    if args.quick:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = make(next(iter(ZOO)), Path(tmp))
+            print(f"made and stored {path.name} apart from the zoo: it loads with "
+                  f"{load_policy(path).hidden} hidden units")
+        return 0
     if args.store:
         name, path = args.store
         if name not in ZOO:
