@@ -3,8 +3,8 @@
 The public API of ``borders_sim`` is what its packages export: ``borders_sim`` and every
 subpackage with an ``__all__`` list it there. For each package this writes one page,
 ``docs/api/<package>.rst`` (generated, not committed): the package's docstring, then every name
-of its ``__all__``, classes with their public members, functions, and constants with their
-values. A name exported by two packages (``borders_sim.Game`` and ``borders_sim.game.Game``) is
+of its ``__all__``, classes with their public members, functions, modules by their docstrings,
+and constants with their values. A name exported by two packages (``borders_sim.Game`` and ``borders_sim.game.Game``) is
 documented where it is first exported, top down, and the later page links to it. A package
 without ``__all__`` (the internal layers: ``rules``, ``batch``, ``policies``) gets a page with its
 docstring and the first sentence of each of its modules'.
@@ -69,7 +69,9 @@ def submodules(package: ModuleType) -> list[str]:
 
 
 def kind(obj: object) -> str:
-    """The autodoc directive of ``obj``: class, function or data."""
+    """The autodoc directive of ``obj``: module, class, function or data."""
+    if inspect.ismodule(obj):
+        return "module"
     if inspect.isclass(obj):
         return "class"
     if inspect.isroutine(obj) or hasattr(obj, "py_func"):  # numba's dispatchers are callables
@@ -126,12 +128,16 @@ def page(package: ModuleType, documented: dict[tuple[int, str], str]) -> str:
         directive = kind(obj)
         key = (id(obj), export if directive == "data" else "")  # a constant: its object and name
         if key in documented:
-            role = {"class": "class", "function": "func", "data": "data"}[directive]
+            role = {"module": "mod", "class": "class", "function": "func", "data": "data"}[directive]
             elsewhere.append(f"* ``{export}``: :py:{role}:`{documented[key]}`")
             continue
-        documented[key] = qualified
+        documented[key] = obj.__name__ if directive == "module" else qualified
         if directive == "data":
             lines += [f".. py:data:: {export}", f"   :value: {short_repr(obj)}", ""]
+            continue
+        if directive == "module":
+            lines += [f".. automodule:: {obj.__name__}", "   :no-members:", "",
+                      f".. currentmodule:: {name}", ""]
             continue
         lines += [f".. auto{directive}:: {qualified}"]
         if directive == "class":
