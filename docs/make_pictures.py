@@ -1,22 +1,37 @@
-"""Write the pictures of docs/img/: a seat's view and the whole table of one moment of a game.
+"""Write the pictures of docs/img/: a seat's view and the whole table of one moment of a game,
+and a screenshot of the replay page at that moment.
 
-    python docs/make_pictures.py          # docs/img/seat-view.png, docs/img/whole-table.png
+    python docs/make_pictures.py   # docs/img/seat-view.png, whole-table.png, replay-viewer.png
 
 Five bots play a five-player game (a fixed seed and fixed bots, so the pictures are the same on
 every run, up to the fonts of the machine that rasterises them) until an inspector opens a
 crate whose announcement was a lie, from round 3 on. At that moment the whole table shows every
 card and the seat view shows what the next smuggler in line knows. Needs the optional
 ``render`` extra (resvg-py, Pillow).
+
+A game of the same bots and seed, recorded as ``borders-sim tournament --record`` records it
+(with the tournament's bot seeds), is written as the page of ``borders-sim replay GAME --html``
+and opened in headless Chromium (as the browser tests open it: ``tests/browser.py``, Selenium
+and Debian's ``chromium`` and ``chromium-driver``), at its first lie caught from round 3 on,
+from the same seat's view: ``replay-viewer.png``. Without a browser that picture
+is left as it is, and a note says so.
 """
 
 from __future__ import annotations
 
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 
 from borders_sim import Game, GameConfig
 from borders_sim.agents import make
+from borders_sim.arena import play_tournament, tournament
+from borders_sim.arena.records import read_trace, trace_name
+from borders_sim.arena.viewer import write_replay_page
+from borders_sim.arena.viewer.steps import walk
 from borders_sim.game.drawing import game_svg, svg_to_png
 from borders_sim.game.views import observe
 
@@ -45,6 +60,34 @@ def the_moment() -> tuple[Game, tuple[int, int]]:
     raise RuntimeError(f"no lie was caught from round 3 on in the game of seed {SEED}")
 
 
+def replay_screenshot(viewer: int) -> str:
+    """``replay-viewer.png``: the replay page of a recorded game of the same bots and seed, at
+    its first lie caught from round 3 on, from seat ``viewer``'s view; returns what was done,
+    in words."""
+    sys.path.insert(0, str(OUT.parents[1]))  # tests/browser.py, from the checkout
+    from tests.browser import browser, missing
+    why = missing()
+    if why is not None:
+        return f"replay-viewer.png left as it is: {why}"
+    from selenium.webdriver.common.by import By
+    with tempfile.TemporaryDirectory() as tmp:
+        play_tournament(tournament(len(BOTS), BOTS, 1, SEED), record_dir=tmp)
+        trace = read_trace(Path(tmp) / trace_name(0))
+        steps: list[int] = []
+        walk(trace, lambda game, _last, _entry: steps.append(caught_lying(game)))
+        step = steps.index(True)
+        page = write_replay_page(trace, Path(tmp) / "game.html")
+        with browser(1400, 860) as driver:
+            driver.get(page.as_uri())
+            while not driver.execute_script("return document.body.dataset.ready"):
+                time.sleep(0.05)
+            driver.find_element(By.CSS_SELECTOR, f"#log li[data-step='{step}']").click()
+            driver.find_element(By.TAG_NAME, "body").send_keys(str(viewer))
+            driver.execute_script("window.scrollTo(0, 0)")  # the click scrolled to the log
+            driver.save_screenshot(str(OUT / "replay-viewer.png"))
+    return f"wrote {OUT / 'replay-viewer.png'} (step {step}, p{viewer}'s view)"
+
+
 def main() -> None:
     game, last = the_moment()
     d = game.to_dict()
@@ -58,6 +101,7 @@ def main() -> None:
     (OUT / "seat-view.png").write_bytes(svg_to_png(game_svg(game, viewer, last)))
     print(f"round {game.round}: the crate of {owner} opened on a lie; the seat view is "
           f"p{viewer}'s; wrote {OUT / 'whole-table.png'} and {OUT / 'seat-view.png'}")
+    print(replay_screenshot(viewer))
 
 
 if __name__ == "__main__":

@@ -263,10 +263,13 @@ def _round_events(before: np.ndarray, after: np.ndarray, n: int) -> list[str]:
     return out
 
 
-def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = False) -> Game:
+def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = False,
+           on_step: Callable[[Game, int, int, str], None] | None = None) -> Game:
     """Replay ``trace`` from its config and seed, printing through ``echo`` each round's key
     events (the changes of every seat's public history counters, R-39) and its scores; with
-    ``verbose`` every decision too. Returns the finished game.
+    ``verbose`` every decision too; ``on_step(game, seat, action, phase)`` is called after each
+    checked decision is applied (``phase``: the name of the phase it was taken in). Returns the
+    finished game.
 
     Raises:
         TraceError: a decision is by the wrong seat, its id and string disagree, or it is
@@ -308,9 +311,14 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
                              f"{[game.action_to_string(b) for b in game.legal_actions()]}")
         if verbose:
             echo(f"  p{seat}: {text}")
+        phase[0] = game.phase
         return a
 
-    def after(_p: int, _a: int) -> None:
+    phase = [game.phase]  # where the last decision was taken
+
+    def after(p: int, a: int) -> None:
+        if on_step is not None:
+            on_step(game, p, a, phase[0])
         if game.round != rounds[0] or game.is_terminal:
             close_round(rounds[0], rounds[1])
             rounds[:] = [game.round, game.state[0]["hist"].copy()]

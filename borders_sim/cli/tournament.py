@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
 from .. import __version__
 from ..agents import REGISTRY
 from ..arena import default_lineup, parse_lineup, play_tournament, tournament
+from ..arena.records import TraceError, read_trace, trace_name
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..rules.extras import install_hint
@@ -122,6 +124,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tour.add_argument("--record", metavar="DIR",
                       help="write every game as a JSON-lines trace into DIR (created if "
                            "missing); plays through the Python loop")
+    tour.add_argument("--html", action="store_true",
+                      help="with --record: a replay page beside each trace (game-NNNNNN.html, "
+                           "as 'borders-sim replay FILE --html') and DIR/index.html linking "
+                           "them")
     add_backend_args(tour, "chunks of games",
                      "numba threads (compiled bots) or worker processes (Python bots)")
     tour.add_argument("--no-action-cards", action="store_true",
@@ -155,6 +161,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             require_matplotlib()
         except RuntimeError as err:
             return fail(parser, str(err))
+    if args.html and args.record is None:
+        parser.error("argument --html: needs --record DIR")
     if args.record is not None:
         from ..arena.records import prepare_dir
         try:
@@ -209,5 +217,24 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.record is not None:
         print(f"{results.records_written} game traces written to {args.record} (replay one "
               "with 'borders-sim replay FILE')", file=err)
+    if args.html:
+        try:
+            index = write_viewers(args.record, t.games, args.no_progress)
+        except (TraceError, OSError) as error:
+            return fail(parser, f"cannot write the replay pages: {error}")
+        print(f"replay pages written beside the traces; open {index} in a browser", file=err)
     return 130 if results.interrupted else 0
+
+
+def write_viewers(record: str, games: int, quiet: bool) -> Path:
+    """A replay page beside each trace ``game-NNNNNN.jsonl`` of games ``0 .. games - 1`` in
+    ``record`` (those written), and ``record/index.html`` linking them; returns the index."""
+    from ..arena.viewer import write_index, write_replay_page
+    traces = [Path(record) / trace_name(g) for g in range(games)]
+    pages = []
+    for path in tqdm([p for p in traces if p.is_file()], unit="page", desc="replay pages",
+                     disable=quiet, file=sys.stderr, leave=False):
+        trace = read_trace(path)
+        pages.append((write_replay_page(trace, path.with_suffix(".html")), trace))
+    return write_index(record, pages)
 

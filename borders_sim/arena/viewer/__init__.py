@@ -1,0 +1,140 @@
+"""A recorded game as one HTML page a person steps through: ``borders-sim replay GAME --html``.
+
+:func:`replay_page` replays a trace (:mod:`borders_sim.arena.records`, every decision checked)
+and draws every step from every view, each seat's and the whole table's, with the game's own
+drawing (:mod:`borders_sim.game.drawing`: the page draws nothing, it only shows those SVGs).
+The page is one file with no link to anything outside it, so it opens offline from a disk:
+
+* the picture of the chosen step and view; buttons and keys to step (arrows, Space), jump a
+  round (PageUp, PageDown, or the round list), go to the first or last step (Home, End) or to
+  any step (the slider, or a click in the log); a view list, ``T`` for the whole table and a
+  seat's number for its view;
+* beside it the log of every decision, as the chosen view saw it (another seat's packed card
+  stays hidden), with the rule id of ``docs/RULINGS.md`` it follows
+  (:func:`~.steps.rule_of`), and the final scores.
+
+The pictures are packed by :class:`~.frames.FrameTable` (shared blocks of SVG, each new one
+stored against the one it replaces), as JSON, gzipped and base64-encoded in the page, which
+unpacks them with the browser's own ``DecompressionStream``. :func:`write_index` writes the
+page that links the viewers of a tournament's records (``tournament --record DIR --html``).
+
+Sizes, for game 0 of ``borders-sim tournament --players N --games 1 --record DIR --html``
+(seed 0, the default lineup); ``tests/test_replay_page.py`` computes them again and fails,
+printing the new table, when they change:
+
+.. sizes
+
+| players | decisions | pictures | their SVG | the page |
+|---|---|---|---|---|
+
+.. end of sizes
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import json
+import os
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from ...game.drawing import game_svg
+from ...game.game import Game
+from ..records import Trace
+from .frames import FrameTable
+from .steps import walk
+
+__all__ = ["draw_replay", "replay_page", "write_index", "write_replay_page"]
+
+
+def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
+    """Every step of ``trace`` drawn from every view: the frames (view ``p`` is seat ``p``'s,
+    view ``num_players`` the whole table), the log entries (:func:`~.steps.log_entry`) and the
+    finished game.
+
+    Raises:
+        TraceError: the trace does not replay.
+    """
+    n = trace.config.num_players
+    table = FrameTable(n + 1)
+    log: list[list] = []
+
+    def draw(game: Game, last: tuple[int, int] | None, entry: list) -> None:
+        for view in range(n):
+            table.add(view, game_svg(game, view, last))
+        table.add(n, game_svg(game, None, last))
+        log.append(entry)
+
+    game = walk(trace, draw)
+    return table, log, game
+
+
+def _title(trace: Trace) -> tuple[str, str]:
+    header, n = trace.header, trace.config.num_players
+    lineup = ", ".join(f"p{p} {bot}" for p, bot in enumerate(header["lineup"]))
+    return (f"BORDERS replay: game {header['game']}, {n} players",
+            f"{Path(trace.path).name} · seed {header['seed']} · {lineup} · "
+            f"borders_sim {header.get('borders_sim', '?')}")
+
+
+def replay_page(trace: Trace) -> str:
+    """The HTML page of ``trace`` (the module's docstring says what it holds).
+
+    Raises:
+        TraceError: the trace does not replay.
+    """
+    table, log, game = draw_replay(trace)
+    starts: dict[int, int] = {}
+    for step, entry in enumerate(log):
+        starts.setdefault(entry[4], step)
+    meta = {"players": game.num_players, "lineup": trace.header["lineup"],
+            "scores": game.scores(), "winners": game.winners(),
+            "rounds": sorted(starts.items())}
+    data = json.dumps({"meta": meta, "steps": log, **table.payload()},
+                      separators=(",", ":")).encode("utf-8")
+    packed = base64.b64encode(gzip.compress(data, 9, mtime=0)).decode("ascii")
+    title, subtitle = _title(trace)
+    page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
+    return (page.replace("{{TITLE}}", html.escape(title))
+            .replace("{{SUBTITLE}}", html.escape(subtitle))
+            .replace("{{DATA}}", packed))
+
+
+def write_replay_page(trace: Trace, path: str | os.PathLike) -> Path:
+    """Write :func:`replay_page` of ``trace`` to ``path``; returns the path.
+
+    Raises:
+        TraceError: the trace does not replay.
+        OSError: ``path`` cannot be written.
+    """
+    out = Path(path)
+    out.write_text(replay_page(trace), encoding="utf-8")
+    return out
+
+
+def write_index(directory: str | os.PathLike, pages: Sequence[tuple[Path, Trace]]) -> Path:
+    """Write ``directory / index.html``, a page linking each viewer ``page`` (a path in
+    ``directory``) with its game, lineup and final scores; returns its path."""
+    rows = []
+    for page, trace in pages:
+        header, result = trace.header, trace.result
+        seats = ", ".join(
+            f"p{p} {html.escape(bot)} {score}{' (won)' if p in result['winners'] else ''}"
+            for p, (bot, score) in enumerate(zip(header["lineup"], result["scores"])))
+        rows.append(f'<tr><td><a href="{html.escape(page.name)}">game {header["game"]}</a>'
+                    f"</td><td>{header['seed']}</td><td>{len(trace.actions)}</td>"
+                    f"<td>{seats}</td></tr>")
+    index = Path(directory) / "index.html"
+    index.write_text(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<link rel=\"icon\" href=\"data:,\"><title>BORDERS replays</title>"
+        "<style>body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;margin:14px}"
+        "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;"
+        "text-align:left}</style></head><body>\n"
+        f"<h1>BORDERS replays: {len(rows)} games</h1>\n<table>\n"
+        "<tr><th>game</th><th>seed</th><th>decisions</th><th>seats and final scores</th></tr>\n"
+        + "\n".join(rows) + "\n</table>\n</body></html>\n", encoding="utf-8")
+    return index

@@ -1,0 +1,129 @@
+"""The pictures of a replay, packed small: a table of *frames* that shares what they share.
+
+Every step of a game is drawn once per view (each seat's, and the whole table), and two
+consecutive pictures of one view differ in a few places (the last move, a seat's gold, the
+phase). The SVG text is cut twice:
+
+* into *blocks*, the top-level elements of the ``<svg>`` (a seat's row, the header, the log of
+  the border check ...): a frame is the list of its blocks' ids, and a block that did not
+  change is the same id;
+* into *tokens*: tags, and text between them cut after each sentence (``". "``). A new block
+  is stored as the tokens it keeps of the block it replaces (the one at its place in the
+  previous frame of the same view: a common prefix and suffix) and the token ids in between,
+  or as its whole token list when it replaces nothing.
+
+So the page (:mod:`.page`) rebuilds any frame by joining strings: ``frame = blocks joined``,
+``block = base block's first p tokens + middle + its last s tokens``; no picture is drawn
+there. :meth:`FrameTable.payload` is the JSON-able table: ``{"tokens": [str], "blocks":
+[[token ids] or [-1 - base, p, s, token ids...]], "frames": [[[block ids] per step] per
+view]}``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+_TOKEN = re.compile(r"<[^>]*>|[^<]+")
+_SENTENCE = re.compile(r"(?<=\. )")
+
+
+def tokens(svg: str) -> list[str]:
+    """``svg`` cut into tags and text pieces (text cut after each ``". "``); joined again,
+    they are ``svg``."""
+    out = []
+    for piece in _TOKEN.findall(svg):
+        out.extend(_SENTENCE.split(piece) if piece[0] != "<" else (piece,))
+    return [t for t in out if t]
+
+
+def blocks(svg: str) -> list[str]:
+    """``svg`` cut into its opening tag, each top-level element and its closing tag."""
+    out: list[str] = []
+    depth, start, pos = 0, 0, 0
+    for match in _TOKEN.finditer(svg):
+        tag = match.group()
+        if tag[0] != "<" or tag.startswith(("<!", "<?")):
+            continue
+        opens = not tag.startswith("</") and not tag.endswith("/>")
+        if tag.startswith("</"):
+            depth -= 1
+        pos = match.end()
+        if opens:
+            depth += 1
+        if depth <= 1:  # an element of the top level (or the <svg> tag itself) just closed
+            out.append(svg[start:pos])
+            start = pos
+    if start < len(svg):
+        out.append(svg[start:])
+    return out
+
+
+class FrameTable:
+    """The frames of ``views`` views, added step by step with :meth:`add`."""
+
+    def __init__(self, views: int) -> None:
+        self.tokens: list[str] = []
+        self._token_ids: dict[str, int] = {}
+        self.blocks: list[list[int]] = []
+        self._block_ids: dict[str, int] = {}
+        self._block_tokens: list[list[int]] = []
+        self._block_text: list[str] = []
+        self.frames: list[list[list[int]]] = [[] for _ in range(views)]
+
+    def add(self, view: int, svg: str) -> None:
+        """Append the picture ``svg`` as the next frame of ``view``."""
+        shown = self.frames[view]
+        before = shown[-1] if shown else []
+        texts = blocks(svg)
+        matcher = difflib.SequenceMatcher(None, [self._block_text[b] for b in before], texts,
+                                          autojunk=False)
+        frame: list[int] = []
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                frame.extend(before[i1:i2])
+                continue
+            for k in range(j2 - j1):
+                base = before[i1 + k] if i1 + k < i2 else None
+                frame.append(self._block(texts[j1 + k], base))
+        shown.append(frame)
+
+    def _token(self, text: str) -> int:
+        t = self._token_ids.get(text)
+        if t is None:
+            t = self._token_ids[text] = len(self.tokens)
+            self.tokens.append(text)
+        return t
+
+    def _block(self, text: str, base: int | None) -> int:
+        """The id of the block ``text``, stored (against ``base`` where that is shorter) if
+        new."""
+        b = self._block_ids.get(text)
+        if b is not None:
+            return b
+        ids = [self._token(t) for t in tokens(text)]
+        entry = ids
+        if base is not None:
+            old = self._block_tokens[base]
+            most = min(len(old), len(ids))
+            p = 0
+            while p < most and old[p] == ids[p]:
+                p += 1
+            s = 0
+            while s < most - p and old[-1 - s] == ids[-1 - s]:
+                s += 1
+            if p + s:
+                entry = [-1 - base, p, s, *ids[p:len(ids) - s]]
+        b = self._block_ids[text] = len(self.blocks)
+        self.blocks.append(entry)
+        self._block_tokens.append(ids)
+        self._block_text.append(text)
+        return b
+
+    def frame(self, view: int, step: int) -> str:
+        """The SVG of frame ``step`` of ``view``, rebuilt from the table (as the page does)."""
+        return "".join(self._block_text[b] for b in self.frames[view][step])
+
+    def payload(self) -> dict:
+        """The table as JSON-able data (the module's docstring says its shape)."""
+        return {"tokens": self.tokens, "blocks": self.blocks, "frames": self.frames}
