@@ -118,6 +118,7 @@ while not game.is_terminal:
     seat = game.current_player
     if view is None and game.phase == "respond":      # the first border check: the inspector's view
         view = observe_text(game, seat)
+        moment, inspector = game.copy(), seat          # kept for the picture below
     game.step(bots[seat].act(observe(game, seat), game.legal_mask()))
 
 print(f"{game.round} rounds; scores {dict(zip(names, game.scores()))}")
@@ -125,6 +126,18 @@ print("winners:", ", ".join(f"p{seat} ({names[seat]})" for seat in game.winners(
 print(f"({time.perf_counter() - started:.1f} s)")
 print()
 print(view)"""),
+
+    ("picture-md", "markdown", """\
+### The same moment as a picture
+
+`game.svg(seat=p)` draws what seat `p` knows, from its observation alone (its own cards face up,
+every other hidden card face down, the last move highlighted); `game.svg()` draws the whole
+table, every card face up. Jupyter shows either as a picture; `game.save_svg(path, seat=p)` writes
+it, and `borders-sim replay GAME --html out.html` makes a page to step through a recorded game.
+**Cost**: a few milliseconds."""),
+
+    ("picture", "code", """\
+moment.svg(seat=inspector)   # the inspector's view at the first border check"""),
 
     ("tournament-md", "markdown", """\
 ## 3. A tournament of the bots
