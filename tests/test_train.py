@@ -19,7 +19,8 @@ from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 from borders_sim.train import PPOSettings, TrainConfig, train  # noqa: E402
 from borders_sim.train.league import League  # noqa: E402
 from borders_sim.train.model import PolicyValueNet  # noqa: E402
-from borders_sim.train.ppo import Rollout, normalized, ppo_update  # noqa: E402
+from borders_sim.train.ppo import ppo_update  # noqa: E402
+from borders_sim.train.rollout import Rollout, advantages, normalized  # noqa: E402
 from borders_sim.train.acting import CompiledActor  # noqa: E402
 from borders_sim.train.trainer import Trainer  # noqa: E402
 
@@ -46,7 +47,7 @@ def test_gae_by_hand():
     r.reward[:, 0] = torch.tensor([0.5, 0.0, 1.0])
     r.done[:, 0] = torch.tensor([False, True, False])
     s = PPOSettings(gamma=0.9, gae_lambda=0.5)
-    adv, ret = r.advantages(torch.tensor([4.0]), s)
+    adv, ret = advantages(r, torch.tensor([4.0]), s.gamma, s.gae_lambda)
     d2 = 1.0 + 0.9 * 4.0 - 3.0
     d1 = 0.0 - 2.0  # the game ended at step 1: no bootstrap from step 2
     d0 = 0.5 + 0.9 * 2.0 - 1.0
@@ -58,12 +59,12 @@ def test_updates_stay_finite_on_tiny_minibatches_and_unmasked_rows():
     model = PolicyValueNet((8, 8))
     opt = torch.optim.Adam(model.parameters(), 1e-3)
     r = rollout(steps=1, envs=1)  # one sample: one minibatch of one
-    adv, ret = r.advantages(torch.zeros(1), PPOSettings())
+    adv, ret = advantages(r, torch.zeros(1), 0.999, 0.95)
     assert torch.equal(normalized(adv.reshape(1)), adv.reshape(1))
     stats = ppo_update(model, opt, r, adv, ret, PPOSettings(minibatches=4), torch.Generator())
     r2 = rollout(steps=2, envs=2)
     r2.mask[1, 1] = False  # a row with no legal action at all
-    adv, ret = r2.advantages(torch.zeros(2), PPOSettings())
+    adv, ret = advantages(r2, torch.zeros(2), 0.999, 0.95)
     stats2 = ppo_update(model, opt, r2, adv, ret, PPOSettings(minibatches=4), torch.Generator())
     for p in model.parameters():
         assert torch.isfinite(p).all()
@@ -386,7 +387,7 @@ def test_the_anchor_holds_the_policy_near_where_it_started(tmp_path):
         start.load_state_dict(model.state_dict())
         opt = torch.optim.Adam(model.parameters(), 1e-2)
         r = rollout(steps=8, envs=8)
-        adv, ret = r.advantages(torch.zeros(8), PPOSettings())
+        adv, ret = advantages(r, torch.zeros(8), 0.999, 0.95)
         s = PPOSettings(epochs=8, anchor_coef=coef)
         for _ in range(5):
             stats = ppo_update(model, opt, r, adv, ret, s, torch.Generator().manual_seed(0),
@@ -446,7 +447,7 @@ def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
     from borders_sim.train.ppo import PPO
     config = TrainConfig(num_envs=3, steps=4, hidden=(8, 8), max_updates=10)
     model = PolicyValueNet((8, 8))
-    rule = PPO(model, config, seed=3)
+    rule = PPO(model, config.ppo, config, seed=3)
     assert {"update", "reset", "state", "restore"} <= {m for m in dir(Algorithm)
                                                         if not m.startswith("_")}
     assert all(callable(getattr(rule, m)) for m in ("update", "reset", "state", "restore"))
@@ -454,7 +455,7 @@ def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
     rule.update(r, torch.zeros(3), 0)
     twin_model = PolicyValueNet((8, 8))
     twin_model.load_state_dict(model.state_dict())
-    twin = PPO(twin_model, config, seed=99)
+    twin = PPO(twin_model, config.ppo, config, seed=99)
     saved = io.BytesIO()
     torch.save(rule.state(), saved)  # as a checkpoint keeps it
     saved.seek(0)

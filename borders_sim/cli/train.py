@@ -1,5 +1,12 @@
-"""``borders-sim train``: train a policy with masked PPO against a league
+"""``borders-sim train``: train a policy with masked PPO (or ``--algorithm``) against a league
 (:mod:`borders_sim.train`).
+
+``--algorithm`` picks the update rule: ``ppo`` (the default), ``a2c`` or the user's own as
+``MODULE:FACTORY`` (imported from the current directory too; :mod:`borders_sim.train.algorithm`),
+its settings ``--algorithm-arg KEY=VALUE`` (repeatable, typed by its settings dataclass; PPO's
+``--epochs``, ``--minibatches``, ``--anchor`` and ``--anchor-every`` set the settings of those
+names of another algorithm too, where it has them). The main exploiter uses the same unless
+``--exploiter-algorithm`` names another.
 
 Needs PyTorch: ``pip install torch==2.13.0`` (the CPU build), then ``pip install ".[rl]"`` in the
 source checkout. The output directory gets ``policy.npz`` (play it with ``make("ppo",
@@ -13,12 +20,14 @@ takes the run's settings again: those that shape the run must be the checkpoint'
 difference is refused naming the setting and both values); only ``--minutes``,
 ``--checkpoint-every``, ``--eval-every``, ``--eval-games``, ``--torch-threads``, ``--device``,
 ``--plot`` and ``--no-progress`` may change. ``--max-updates`` is the learning rate's horizon,
-so it must match too.
+so it must match too, and so must the algorithm and its settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -77,11 +86,14 @@ _rate = float_in(0, 1, "a learning rate above 0, at most 1", above=True)
 def add_parser(sub: argparse._SubParsersAction) -> None:
     # the defaults of the settings (torch is imported by run)
     from ..train.config import PPOSettings, TrainConfig
+    from ..train.algorithm import ALGORITHMS
     d = {f.name: f.default for f in fields(TrainConfig) if f.name != "ppo"}
     tr = sub.add_parser(
-        "train", help="train a policy with masked PPO against a league of opponents",
+        "train", help="train a policy with masked PPO (or --algorithm) against a league of "
+                      "opponents",
         formatter_class=_Defaults,
-        description="Train one seat of a BORDERS game with masked PPO in PyTorch. The "
+        description="Train one seat of a BORDERS game with masked PPO (or --algorithm: a2c, "
+                    "or your own as MODULE:FACTORY) in PyTorch. The "
                     "opponents play inside the compiled training env; each game draws one "
                     "member of the pool for all opponent seats (or, with --mixed, one per "
                     "seat), the members the learner beats "
@@ -115,6 +127,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     help="games played side by side")
     tr.add_argument("--steps", type=int_in(1, 1 << 12), default=d["steps"], metavar="T",
                     help="learner decisions per game per update (the rollout length)")
+    tr.add_argument("--algorithm", default=d["algorithm"], metavar="NAME",
+                    help=f"the update rule: {', '.join(ALGORITHMS)}, or MODULE:FACTORY (your own: "
+                         "factory(model, settings, config, seed) with a Settings dataclass, "
+                         "imported from the current directory too)")
+    tr.add_argument("--algorithm-arg", action="append", metavar="KEY=VALUE",
+                    help="a setting of the algorithm (a field of its Settings dataclass, typed "
+                         "by it), repeatable (default: its defaults; PPO's start from the "
+                         "options below)")
+    tr.add_argument("--exploiter-algorithm", default=None, metavar="NAME",
+                    help="the main exploiter's update rule (default: --algorithm's, with its "
+                         "settings)")
+    tr.add_argument("--exploiter-algorithm-arg", action="append", metavar="KEY=VALUE",
+                    help="a setting of --exploiter-algorithm, repeatable")
     tr.add_argument("--epochs", type=int_in(1, 100), default=PPOSettings.epochs, metavar="K",
                     help="passes over each rollout")
     tr.add_argument("--minibatches", type=int_in(1, 1 << 12), default=PPOSettings.minibatches,
@@ -208,9 +233,26 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             return fail(parser, needs("--plot", "plot", "matplotlib"))
+    from ..train.algorithm import parse_pairs
     from ..train.config import PPOSettings, TrainConfig
     from ..train.trainer import train
 
+    if os.getcwd() not in sys.path:  # (MODULE:FACTORY from the current directory)
+        sys.path.insert(0, os.getcwd())
+    try:
+        algorithm_args = parse_pairs(args.algorithm_arg or [], "--algorithm-arg")
+        exploiter_args = parse_pairs(args.exploiter_algorithm_arg or [],
+                                     "--exploiter-algorithm-arg")
+    except ValueError as err:
+        return fail(parser, str(err))
+    ppo = PPOSettings(epochs=args.epochs, minibatches=args.minibatches,
+                      anchor_coef=args.anchor, anchor_every=args.anchor_every)
+    if args.algorithm != "ppo":  # PPO's options, given, are the settings of those names
+        for name, value in vars(ppo).items():
+            if value != getattr(PPOSettings, name) and name in ("epochs", "minibatches",
+                                                                 "anchor_coef", "anchor_every"):
+                algorithm_args.setdefault(name, value)
+        ppo = PPOSettings()
     config = TrainConfig(
         players=args.players, opponents=args.opponents, minutes=args.minutes, seed=args.seed,
         max_updates=args.max_updates, num_envs=args.num_envs, steps=args.steps,
@@ -221,10 +263,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         eval_every=args.eval_every, eval_games=args.eval_games, torch_threads=args.torch_threads,
         device=args.device, init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,
-        imitate_epochs=args.imitate_epochs,
-        ppo=PPOSettings(epochs=args.epochs, minibatches=args.minibatches,
-                        anchor_coef=args.anchor, anchor_every=args.anchor_every))
-    print(f"borders-sim {__version__} train: {args.players} players against "
+        imitate_epochs=args.imitate_epochs, algorithm=args.algorithm,
+        algorithm_args=algorithm_args, exploiter_algorithm=args.exploiter_algorithm,
+        exploiter_algorithm_args=exploiter_args, ppo=ppo)
+    print(f"borders-sim {__version__} train: {args.algorithm}, {args.players} players against "
           f"{','.join(args.opponents)}, {args.minutes:g} min, seed {args.seed}, into {args.out}",
           flush=True)
     try:

@@ -1,4 +1,5 @@
-"""Training learned agents: masked PPO over the compiled training env, against a league.
+"""Training learned agents: masked PPO (or another update rule) over the compiled training env,
+against a league.
 
 Needs PyTorch (the ``rl`` extra: ``pip install torch==2.13.0`` for a CPU build first, then
 ``pip install ".[rl]"`` in the source checkout); nothing else of borders_sim imports this
@@ -9,8 +10,13 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
   output directory (``policy.npz``, checkpoints, the learning curve); ``borders-sim train`` on
   the command line.
 * :mod:`.league`: the pool of opponents and how often each is met.
-* :mod:`.ppo`: the rollout storage, GAE and the clipped update (:class:`~.ppo.PPO`), the
-  update rule of :mod:`.learner` behind the interface of :mod:`.algorithm`.
+* The update rule, pluggable (:mod:`.algorithm`: :class:`Algorithm`, the factory signature,
+  the registry of names): :class:`PPO` (:mod:`.ppo`, the default) and :class:`A2C`
+  (:mod:`.a2c`, the short example to copy), or the user's own as ``MODULE:FACTORY``. What a rule
+  is given: the :class:`Rollout` and its :func:`advantages` (:mod:`.rollout`), and
+  :class:`Batch` (:mod:`.minibatch`), whose :meth:`Batch.forward` is the network on a
+  minibatch (log-probabilities of the taken actions, entropies, values, KL to the anchor)
+  through the fast sparse first layer and phase-columns head.
 * :mod:`.model`: the policy-value network for the update, and its export to a policy file
   (played without torch by the compiled network, :mod:`borders_sim.policies.network`).
 * :mod:`.acting`: the learner's actions during a rollout, drawn by that compiled network.
@@ -19,19 +25,30 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
 from typing import Any
 
 from ..rules.extras import needs
+from importlib import import_module
+
+from .algorithm import ALGORITHMS, Algorithm, Factory
 from .config import PPOSettings, TrainConfig
 
-__all__ = ["PPOSettings", "TrainConfig", "TrainResult", "evaluate", "train"]
+#: The names that need torch, by the module holding each (imported on first use).
+_WITH_TORCH = {"TrainResult": "trainer", "evaluate": "trainer", "train": "trainer",
+               "Rollout": "rollout", "advantages": "rollout", "normalized": "rollout",
+               "Batch": "minibatch", "Forward": "minibatch", "PPO": "ppo", "A2C": "a2c",
+               "A2CSettings": "a2c"}
+
+__all__ = ["A2C", "A2CSettings", "ALGORITHMS", "Algorithm", "Batch", "Factory", "Forward", "PPO",
+           "PPOSettings", "Rollout", "TrainConfig", "TrainResult", "advantages", "evaluate",
+           "normalized", "train"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("TrainResult", "evaluate", "train"):  # torch's import takes seconds
+    if name in _WITH_TORCH:  # torch's import takes seconds
         try:
-            from . import trainer
+            module = import_module(f".{_WITH_TORCH[name]}", __name__)
         except ModuleNotFoundError as err:  # PyTorch is not installed
             if err.name != "torch":
                 raise
             raise ModuleNotFoundError(needs(f"borders_sim.train.{name}", "rl", "PyTorch",
                                             alone=()), name="torch") from err
-        return getattr(trainer, name)
+        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,21 +1,53 @@
-"""The interface of an update rule, as a :class:`~.learner.Learner` uses it.
+"""The interface of an update rule, how the trainer finds one, and its settings.
 
-A learner collects a rollout (:class:`~.ppo.Rollout`: observations, masks, actions, their
-log-probabilities and values, rewards, game ends) with its compiled actor, then asks its
-algorithm for one update of the network from it. :class:`~.ppo.PPO` is the one shipped;
-another rule (a V-trace learner, a policy-gradient baseline, NeuRD) implements the same four
-methods and takes its place in ``Learner.algorithm``, with the collection, the league, the
-checkpoints and the curve unchanged.
+A :class:`~.learner.Learner` collects a rollout (:class:`~.rollout.Rollout`: observations,
+masks, actions, their log-probabilities and values, rewards, game ends) with its compiled
+actor, then asks its algorithm for one update of the network from it. Everything else (the
+league, the games, checkpoints, evaluations, the curve, the policy file) is the trainer's and
+stays the same whatever the rule.
+
+**An algorithm** is an object with the four methods of :class:`Algorithm`. **A factory**
+(:class:`Factory`) makes one: ``factory(model, settings, config, seed)``, where ``model`` is
+the :class:`~.model.PolicyValueNet` to train, ``settings`` an instance of the factory's own
+settings dataclass ``factory.Settings`` (or None for a factory without one), ``config`` the
+run's :class:`~.config.TrainConfig` (its ``lr`` and the schedule
+:meth:`~.config.TrainConfig.learning_rate` are shared by every rule) and ``seed`` the seed of
+the rule's own draws (minibatch shuffles). A class whose ``__init__`` takes those four and
+that has a ``Settings`` class attribute is a factory (:class:`~.ppo.PPO`, :class:`~.a2c.A2C`).
+
+**Naming one**: ``TrainConfig.algorithm`` (``borders-sim train --algorithm``) is a name of
+:data:`ALGORITHMS` or ``MODULE:FACTORY``, an importable module and a factory in it (the command
+line imports from the current directory too). Its settings are ``TrainConfig.algorithm_args``
+(``--algorithm-arg KEY=VALUE``, repeatable), set over the dataclass's defaults, text typed by
+the field's annotation (:func:`settings_of`); PPO's start from ``TrainConfig.ppo`` instead.
+
+**The anchor.** A rule whose settings have ``anchor_coef`` (and optionally ``anchor_every``)
+gets from the trainer, while ``anchor_coef > 0``, a frozen anchor network in each
+:meth:`Algorithm.update` (the policy the run started from, or a magnet moved every
+``anchor_every`` updates: :mod:`.trainer`); :meth:`~.minibatch.Batch.forward` computes the KL to
+it.
+
+This module imports neither torch nor a rule until a rule is asked for.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import dataclasses
+import importlib
+import json
+import types
+import typing
+from typing import TYPE_CHECKING, Any, Protocol
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
-from .model import PolicyValueNet
-from .ppo import Rollout
+    from .config import TrainConfig
+    from .model import PolicyValueNet
+    from .rollout import Rollout
+
+#: The registered algorithms, by name: the ``MODULE:FACTORY`` each stands for.
+ALGORITHMS = {"ppo": "borders_sim.train.ppo:PPO", "a2c": "borders_sim.train.a2c:A2C"}
 
 
 class Algorithm(Protocol):
@@ -32,7 +64,154 @@ class Algorithm(Protocol):
         """Start afresh (the network's weights were replaced): a new optimizer state."""
 
     def state(self) -> dict:
-        """What a checkpoint keeps of the rule: tensors and plain values only."""
+        """What a checkpoint keeps of the rule: tensors and plain values only (the checkpoint
+        keeps it under its own key)."""
 
     def restore(self, state: dict) -> None:
-        """Continue from :meth:`state` (a checkpoint's dict, with other keys beside)."""
+        """Continue from :meth:`state` exactly (the next update is the one it would have
+        made)."""
+
+
+class Factory(Protocol):
+    """What ``MODULE:FACTORY`` names (module docstring): a callable making the rule; its
+    ``Settings``, a dataclass whose fields all have defaults (with an optional ``check()``
+    raising ValueError), or None for a rule without settings."""
+
+    Settings: type | None
+
+    def __call__(self, model: PolicyValueNet, settings: Any, config: TrainConfig,
+                 seed: int) -> Algorithm:
+        """The rule training ``model`` with ``settings`` in the run ``config``, its draws
+        seeded by ``seed``."""
+
+
+def factory_of(spec: str) -> Factory:
+    """The factory ``spec`` names: a name of :data:`ALGORITHMS` or ``MODULE:FACTORY``.
+
+    Raises:
+        ValueError: a spec of neither form, a module that cannot be found, a name it lacks
+            or that is not callable (one line).
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"algorithm must be a name ({', '.join(ALGORITHMS)}) or "
+                         f"MODULE:FACTORY, got {spec!r}")
+    target = ALGORITHMS.get(spec, spec)
+    module_name, colon, attr = target.partition(":")
+    if not colon or not module_name or not attr:
+        raise ValueError(f"algorithm {spec!r} is neither a registered one "
+                         f"({', '.join(ALGORITHMS)}) nor MODULE:FACTORY (an importable module "
+                         f"and a factory in it, e.g. my_algo:make)")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not module_name.startswith(err.name):
+            raise  # the module was found; something it imports was not
+        raise ValueError(f"algorithm {spec!r}: no module named {err.name!r} can be imported "
+                         f"from here (a module path, as in 'import {module_name}')") from None
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise ValueError(f"algorithm {spec!r}: module {module_name} has no {attr!r}")
+    if not callable(factory):
+        raise ValueError(f"algorithm {spec!r}: {attr} is a {type(factory).__name__}, not a "
+                         f"factory (a callable: factory(model, settings, config, seed))")
+    return factory
+
+
+def settings_of(spec: str, args: dict[str, Any], base: Any = None) -> Any:
+    """The settings of the algorithm ``spec``: ``base`` (default: ``factory.Settings()``) with
+    each of ``args`` set over it, a text value (the command line's) typed by the field's
+    annotation (bool, int, float, str, ``X | None`` from ``none``), then checked by the
+    settings' ``check()`` if they have one. None for a factory without ``Settings``.
+
+    Raises:
+        ValueError: an unknown key or a value of the wrong type (one line naming it), or what
+            ``check()`` refuses.
+    """
+    kind = getattr(factory_of(spec), "Settings", None)
+    if kind is None:
+        if args:
+            raise ValueError(f"algorithm {spec} takes no settings, got {', '.join(args)}")
+        return None
+    settings = kind() if base is None else base
+    hints = typing.get_type_hints(kind)
+    names = [f.name for f in dataclasses.fields(kind)]
+    changes = {}
+    for key, value in args.items():
+        if key not in names:
+            raise ValueError(f"algorithm {spec} has no setting {key!r} (its settings: "
+                             f"{', '.join(names)})")
+        changes[key] = typed(value, hints[key], f"algorithm {spec}'s setting {key}")
+    settings = dataclasses.replace(settings, **changes)
+    if callable(getattr(settings, "check", None)):
+        settings.check()
+    return settings
+
+
+def typed(value: Any, kind: Any, name: str) -> Any:
+    """``value`` as the type ``kind`` (a field's annotation): text is parsed (``true``/``false``
+    for a bool, ``none`` for an optional), another value must be of that type already (an int
+    is a float)."""
+    options = typing.get_args(kind)
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in options:
+        if value is None or (isinstance(value, str) and value.lower() == "none"):
+            return None
+        rest = [k for k in options if k is not type(None)]
+        return typed(value, rest[0], name) if len(rest) == 1 else value
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if isinstance(value, str) and text in ("true", "false", "yes", "no", "1", "0"):
+            return text in ("true", "yes", "1")
+    elif kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+    elif kind is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+    elif kind is str:
+        if isinstance(value, str):
+            return value
+    elif not isinstance(value, str):
+        return value
+    shown = getattr(kind, "__name__", str(kind))
+    raise ValueError(f"{name} must be {'a' if shown != 'int' else 'an'} {shown}, got {value!r}")
+
+
+def parse_pairs(items: list[str], option: str) -> dict[str, str]:
+    """``KEY=VALUE`` texts (a repeatable option's, ``option`` names it) as a dict, the last of a
+    key winning.
+
+    Raises:
+        ValueError: an item without ``=`` or with an empty key.
+    """
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"{option} {item!r}: give KEY=VALUE (a setting of the algorithm)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def anchor_settings(settings: Any) -> tuple[float, int]:
+    """``(anchor_coef, anchor_every)`` of an algorithm's settings (0 for a missing field):
+    whether and how the trainer keeps an anchor for it (module docstring)."""
+    return float(getattr(settings, "anchor_coef", 0.0)), int(getattr(settings, "anchor_every", 0))
+
+
+def record(spec: str, settings: Any) -> dict:
+    """The provenance of a run's algorithm, as checkpoints and policy files keep it:
+    ``{"name": spec, "settings": {field: value}}`` in plain values."""
+    values = {} if settings is None else dataclasses.asdict(settings)
+    return {"name": spec, "settings": json.loads(json.dumps(values, default=str))}

@@ -17,10 +17,11 @@ from typing import Any
 from ..policies.network import MAX_HIDDEN, Policy
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
-from ..args import as_bool, as_choice, as_float, as_int, as_seed
+from ..args import as_bool, as_choice, as_float, as_int, as_mapping, as_seed, as_str
 from ..rules.observation import OBS_SIZE
 from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
+from .algorithm import anchor_settings, settings_of
 from .league import LEAGUE_BOTS, League
 
 #: The longest budget of a run, in minutes (a week).
@@ -151,9 +152,15 @@ class TrainConfig:
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
     * ``torch_threads``; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the
       network and its update on a GPU, the env and the acting network on the CPU);
-      ``init``: a policy file to start from; ``ppo``: the update's settings
-      (``ppo.anchor_coef > 0`` keeps the policy near where it started, the imitated teacher or
-      ``init``, so it needs one of them).
+      ``init``: a policy file to start from.
+    * ``algorithm``: the update rule, a registered name (``ppo``, ``a2c``) or
+      ``MODULE:FACTORY`` (:mod:`borders_sim.train.algorithm`); ``algorithm_args``: its
+      settings by name, over its settings dataclass's defaults (text is typed by the field);
+      ``exploiter_algorithm`` / ``exploiter_algorithm_args``: the main exploiter's, when it
+      uses another (None: the main agent's rule and settings).
+    * ``ppo``: PPO's settings (``algorithm_args`` of ``ppo`` are set over them;
+      ``ppo.anchor_coef > 0`` keeps the policy near where it started, the imitated teacher or
+      ``init``, so it needs one of them; any rule with an ``anchor_coef`` setting likewise).
     """
 
     players: int = 4
@@ -183,6 +190,10 @@ class TrainConfig:
     imitate: str | None = None
     imitate_games: int = 1000
     imitate_epochs: int = 4
+    algorithm: str = "ppo"
+    algorithm_args: dict[str, Any] = field(default_factory=dict)
+    exploiter_algorithm: str | None = None
+    exploiter_algorithm_args: dict[str, Any] = field(default_factory=dict)
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def check(self) -> None:
@@ -230,12 +241,53 @@ class TrainConfig:
         as_int(self.imitate_games, "imitate_games", 1)
         as_int(self.imitate_epochs, "imitate_epochs", 1)
         self.ppo.check()
-        if self.ppo.anchor_coef > 0 and self.init is None and self.imitate is None and \
-                not self.ppo.anchor_every:
+        as_str(self.algorithm, "algorithm", "an algorithm's name or MODULE:FACTORY")
+        if self.exploiter_algorithm is not None:
+            as_str(self.exploiter_algorithm, "exploiter_algorithm",
+                   "an algorithm's name or MODULE:FACTORY")
+        for name in ("algorithm_args", "exploiter_algorithm_args"):
+            if not all(isinstance(key, str) for key in as_mapping(getattr(self, name), name)):
+                raise ValueError(f"{name} must map setting names (str) to values")
+        anchor_coef, anchor_every = anchor_settings(self.algorithm_settings())
+        if self.exploiter_every:
+            self.exploiter_settings()
+        if anchor_coef > 0 and self.init is None and self.imitate is None and not anchor_every:
             raise ValueError("a fixed anchor (anchor_coef > 0, anchor_every 0) is the policy the "
                              "run starts from: it needs imitate or init (or a moving anchor, "
                              "anchor_every > 0)")
         self.check_memory()
+
+    def algorithm_settings(self) -> Any:
+        """The settings of the main agent's algorithm: ``algorithm_args`` over its settings
+        dataclass's defaults (PPO's: over ``ppo``), typed and checked
+        (:func:`~borders_sim.train.algorithm.settings_of`; imports the algorithm).
+
+        Raises:
+            ValueError: an unknown algorithm or setting, or a bad value (one line).
+        """
+        return settings_of(self.algorithm, self.algorithm_args,
+                           self.ppo if self.algorithm == "ppo" else None)
+
+    def exploiter_spec(self) -> str:
+        """The main exploiter's algorithm: ``exploiter_algorithm``, or the main agent's."""
+        return self.algorithm if self.exploiter_algorithm is None else self.exploiter_algorithm
+
+    def exploiter_settings(self) -> Any:
+        """The main exploiter's algorithm's settings: the main agent's, or with
+        ``exploiter_algorithm`` its ``exploiter_algorithm_args`` (as
+        :meth:`algorithm_settings`)."""
+        if self.exploiter_algorithm is None:
+            return self.algorithm_settings()
+        spec = self.exploiter_algorithm
+        return settings_of(spec, self.exploiter_algorithm_args,
+                           self.ppo if spec == "ppo" else None)
+
+    def learning_rate(self, update: int) -> float:
+        """The learning rate of the update after ``update`` updates: ``lr``, annealed linearly
+        toward 5% of it over ``max_updates`` with ``anneal_lr`` (every rule's schedule)."""
+        if self.anneal_lr and self.max_updates:
+            return self.lr * max(1.0 - update / self.max_updates, 0.05)
+        return self.lr
 
     def budget_share(self, update: int, seconds: float) -> float:
         """How much of the budget a run has spent after ``update`` updates and ``seconds`` of
@@ -290,7 +342,7 @@ class TrainConfig:
         # per learner its weights, gradients, Adam's two moments and acting copy; the start
         # and the anchor; the pool's networks
         copies = 5 * learners + 2 + pool
-        rows = math.ceil(decisions / self.ppo.minibatches)
+        rows = math.ceil(decisions / getattr(self.algorithm_settings(), "minibatches", 1))
         row_bytes = MINIBATCH_ROW_BYTES + HIDDEN_ROW_BYTES * (h0 + h1)
         return {"rollout storage": learners * decisions * DECISION_BYTES,
                 "the update": decisions * UPDATE_BYTES + rows * row_bytes,
@@ -298,10 +350,13 @@ class TrainConfig:
                 "games": learners * self.num_envs * GAME_BYTES}
 
     def shaping(self) -> dict[str, Any]:
-        """The settings that shape the run, by name (``ppo.NAME`` for the update's), as plain
+        """The settings that shape the run, by name (``ppo.NAME`` for PPO's), as plain
         values (tuples as lists): every setting but :data:`RESUMABLE`, and ``max_updates``
-        only while ``anneal_lr`` makes it the learning rate's horizon."""
-        flat = {name: value for name, value in asdict(self).items() if name != "ppo"}
+        only while ``anneal_lr`` makes it the learning rate's horizon. The algorithms' own
+        settings (``algorithm_args``) are compared as resolved, by
+        :func:`~borders_sim.train.rundir.check_resume`."""
+        flat = {name: value for name, value in asdict(self).items()
+                if name not in ("ppo", "algorithm_args", "exploiter_algorithm_args")}
         flat.update({f"ppo.{name}": value for name, value in asdict(self.ppo).items()})
         free = RESUMABLE if self.anneal_lr else RESUMABLE | {"max_updates"}
         return {name: list(value) if isinstance(value, tuple) else value

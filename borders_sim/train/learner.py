@@ -1,11 +1,11 @@
-"""One masked-PPO learner and its games: what the trainer's main agent and its main exploiter
-each are (:mod:`.trainer`).
+"""One learner and its games: what the trainer's main agent and its main exploiter each are
+(:mod:`.trainer`).
 
 A :class:`Learner` holds the policy-value network (:mod:`.model`), its update rule (an
-:class:`~.algorithm.Algorithm`: :class:`~.ppo.PPO`, with its optimizer and the generator of its
-minibatch shuffles), the compiled training env of its opponents
-(:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.ppo`) and the
-compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
+:class:`~.algorithm.Algorithm`: :class:`~.ppo.PPO`, :class:`~.a2c.A2C` or the user's, with its
+optimizer and generators), the compiled training env of its opponents
+(:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.rollout`) and
+the compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
 rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
 :meth:`Learner.restore` are what a checkpoint keeps of it, so a resumed run continues exactly.
 A state holds tensors and plain values only (numpy arrays become tensors, :func:`to_tensor`),
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -27,7 +28,7 @@ from .acting import CompiledActor
 from .config import TrainConfig
 from .model import PolicyValueNet
 from .algorithm import Algorithm
-from .ppo import PPO, Rollout, UpdateStats
+from .rollout import Rollout
 
 
 def to_tensor(a: np.ndarray) -> torch.Tensor:
@@ -73,17 +74,17 @@ class Clock:
 
 
 class Learner:
-    """A learner of the network ``model`` (on its device) with ``config``'s rollout and update
-    settings, playing against the pool ``opponents`` (drawn by ``weights``, see
-    :class:`~borders_sim.envs.training.TrainingEnv`) in games dealt from ``seed`` (module
-    docstring)."""
+    """A learner of the network ``model`` (on its device) by the update rule ``algorithm``
+    (made for ``model``) with ``config``'s rollout settings, playing against the pool
+    ``opponents`` (drawn by ``weights``, see :class:`~borders_sim.envs.training.TrainingEnv`)
+    in games dealt from ``seed`` (module docstring)."""
 
-    def __init__(self, config: TrainConfig, model: PolicyValueNet,
+    def __init__(self, config: TrainConfig, model: PolicyValueNet, algorithm: Algorithm,
                  opponents: Sequence[str | NetPlayer], weights: np.ndarray | None,
                  seed: int) -> None:
         c = self.config = config
         self.model = model
-        self.algorithm: Algorithm = PPO(model, config, seed)
+        self.algorithm = algorithm
         self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
                                weights=weights, mixed=c.mixed, deviator=c.deviator,
                                reward=c.reward, dense=c.dense,
@@ -122,10 +123,11 @@ class Learner:
             return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0)
         return np.array(games), np.concatenate(members), np.concatenate(shares)
 
-    def learn(self, update: int, anchor: PolicyValueNet | None = None) -> UpdateStats:
-        """One PPO update from the last rollout (``update``: the updates made before it, for
-        the learning-rate schedule; ``anchor``: the KL penalty's network, if any); the actor
-        plays the new weights from then on."""
+    def learn(self, update: int, anchor: PolicyValueNet | None = None) -> Any:
+        """One update of the algorithm from the last rollout (``update``: the updates made
+        before it, for the learning-rate schedule; ``anchor``: the KL penalty's network, if
+        any); returns the algorithm's figures (a dataclass). The actor plays the new weights
+        from then on."""
         t0 = time.perf_counter()
         device = self.model.inv_scale.device
         with torch.no_grad():
@@ -145,26 +147,27 @@ class Learner:
 
     def state(self) -> dict:
         """What a checkpoint keeps of the learner (with :meth:`restore`): tensors and plain
-        values only (module docstring); a network member's policy as its arrays and its
-        ``meta`` as JSON text."""
+        values only (module docstring); the algorithm's under its own key; a network member's
+        policy as its arrays and its ``meta`` as JSON text."""
         networks = {int(m): {**{name: to_tensor(value) for name, value in vars(p.policy).items()
                                 if name != "meta"}, "meta": json.dumps(p.policy.meta)}
                     for m, p in self.env.network_members().items()}
-        return {"model": self.model.state_dict(), **self.algorithm.state(),
+        return {"model": self.model.state_dict(), "algorithm": self.algorithm.state(),
                 "actor": to_tensor(self.actor.state()),
                 "env": {name: to_tensor(a) for name, a in self.env.state_arrays().items()},
                 "obs": to_tensor(self.obs), "learner_steps": self.learner_steps,
                 "networks": networks}
 
     def restore(self, state: dict) -> None:
-        """Continue from :meth:`state` of a learner of the same settings.
+        """Continue from :meth:`state` of a learner of the same settings (a checkpoint written
+        before the algorithm had its own key holds PPO's state beside the others).
 
         Raises:
             ValueError: an array of another dtype or shape than this learner's (named); a
                 malformed state raises what reading it raises (``KeyError``, ``TypeError``).
         """
         self.model.load_state_dict(state["model"])
-        self.algorithm.restore(state)
+        self.algorithm.restore(state["algorithm"] if "algorithm" in state else state)
         self.actor.restore(to_array(state["actor"], self.actor.state(), "actor"))
         self.actor.load(self.model)
         for m, saved in state["networks"].items():

@@ -19,9 +19,10 @@ each in one line naming the file.
 (``checkpoints/update-N.pt``, ordered by ``N``, not by the text; other names are ignored), and
 only with the settings that shape the run unchanged (:meth:`~.config.TrainConfig.shaping`:
 everything but :data:`~.config.RESUMABLE`; ``max_updates`` too while ``anneal_lr`` makes it the
-learning rate's horizon): a difference is refused naming the setting and both values. Resumed, a
-run is the one it would have been uninterrupted, update for update (on the same device and
-threads).
+learning rate's horizon), the same algorithm and the same settings of it (a checkpoint's
+``algorithm`` and ``exploiter_algorithm`` records; one written before them is PPO's with its
+``ppo`` settings): a difference is refused naming the setting and both values. Resumed, a run is
+the one it would have been uninterrupted, update for update (on the same device and threads).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import torch
 
 from ..policies.network import Policy, save_policy
 from ..npzfile import write_whole
+from .algorithm import record
 from .config import RESUMABLE, PPOSettings, TrainConfig, option_of
 
 #: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
@@ -131,9 +133,22 @@ def load_checkpoint(path: Path) -> dict:
     return state
 
 
+def saved_algorithms(state: dict) -> dict:
+    """The ``algorithm`` and ``exploiter_algorithm`` records of a checkpoint (module
+    docstring); one written before they were recorded trained with PPO and its ``ppo``
+    settings."""
+    if "algorithm" in state:
+        return {"algorithm": state["algorithm"],
+                "exploiter_algorithm": state.get("exploiter_algorithm")}
+    ppo = record("ppo", PPOSettings(**state["config"]["ppo"]))
+    return {"algorithm": ppo,
+            "exploiter_algorithm": ppo if state["config"].get("exploiter_every") else None}
+
+
 def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
     """Refuse to continue the checkpoint ``state`` (read from ``path``) with ``config`` unless
-    every setting that shapes the run (:meth:`TrainConfig.shaping`) is the checkpoint's.
+    every setting that shapes the run (:meth:`TrainConfig.shaping`) is the checkpoint's, its
+    algorithms too, with the same settings.
 
     Raises:
         ValueError: the first setting that differs, named with both values.
@@ -141,6 +156,7 @@ def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
     try:
         saved = dict(state["config"])
         saved = TrainConfig(**{**saved, "ppo": PPOSettings(**saved["ppo"])}).shaping()
+        algorithms = saved_algorithms(state)
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{path}: not a checkpoint of the trainer (its settings: "
                          f"{one_line(err)})") from None
@@ -153,6 +169,27 @@ def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
                 f"--resume: {path} is of a run with {label} {shown_setting(saved[name])}, "
                 f"this run has {shown_setting(value)}; a resumed run keeps every setting that "
                 f"shapes it (only {', '.join(sorted(map(option_of, RESUMABLE)))} may change)")
+    ours = {"algorithm": record(config.algorithm, config.algorithm_settings()),
+            "exploiter_algorithm": record(config.exploiter_spec(), config.exploiter_settings())
+            if config.exploiter_every else None}
+    for role, option in (("algorithm", "--algorithm"),
+                         ("exploiter_algorithm", "--exploiter-algorithm")):
+        theirs, mine = algorithms.get(role), ours[role]
+        if theirs is None or mine is None:
+            continue
+        if theirs.get("name") != mine["name"]:
+            raise ValueError(f"--resume: {path} was trained by the {role.replace('_', ' ')} "
+                             f"{theirs.get('name')} ({option}), this run's is {mine['name']}; "
+                             f"a resumed run keeps its algorithm and its settings")
+        settings = theirs.get("settings") or {}
+        for key, value in mine["settings"].items():
+            if key in settings and settings[key] != value:
+                label = option_of(f"ppo.{key}") if mine["name"] == "ppo" else None
+                label = label or f"{option}-arg {key}=..."
+                raise ValueError(f"--resume: {path} is of a run whose {role.replace('_', ' ')} "
+                                 f"{mine['name']} has {key} ({label}) {shown_setting(settings[key])}"
+                                 f", this run has {shown_setting(value)}; a resumed run keeps "
+                                 f"its algorithm and its settings")
 
 
 def shown_setting(value: Any) -> str:

@@ -1,12 +1,16 @@
-"""The training loop: masked PPO over the compiled training env, against a league.
+"""The training loop: an update rule (masked PPO by default) over the compiled training env,
+against a league.
 
 :func:`train` runs one experiment into an output directory:
 
 1. build the pool (:mod:`.league`) and the training env
-   (:class:`~borders_sim.envs.training.TrainingEnv`, every opponent inside the compiled call);
+   (:class:`~borders_sim.envs.training.TrainingEnv`, every opponent inside the compiled call),
+   and the update rule ``config.algorithm`` names (:mod:`.algorithm`: ``ppo``, ``a2c`` or the
+   user's ``MODULE:FACTORY``);
 2. repeat until the time or step budget is spent: collect ``steps`` decisions in each of the
-   ``num_envs`` games with the current policy (sampled from its masked logits), compute GAE
-   advantages per game slot, run the clipped PPO update (:mod:`.ppo`); fold the finished games
+   ``num_envs`` games with the current policy (sampled from its masked logits), hand them to
+   the update rule (PPO: GAE advantages per game slot, the clipped update, :mod:`.ppo`); fold
+   the finished games
    into the league's win averages and reweight the pool; every ``snapshot_every`` updates freeze
    the learner into a self-play slot; a progress line that fits the terminal
    (:mod:`.progress`) shows the budget and the win shares over recent games;
@@ -22,8 +26,11 @@
    ``curve.png``.
 
 **The run directory** is the run's own, its files are written whole or not at all, checkpoints
-hold tensors and plain values only, and a resumed run keeps the settings that shape it: see
-:mod:`.rundir`.
+hold tensors and plain values only, and a resumed run keeps the settings that shape it, its
+algorithm and the algorithm's settings among them: see :mod:`.rundir`. Every checkpoint and
+policy file records the algorithm (``{"name": ..., "settings": {...}}``, under ``algorithm``
+in a checkpoint and in a policy file's meta; the rule's own state is the learner's
+``algorithm`` entry).
 
 **Memory.** Before anything is allocated, :meth:`~.config.TrainConfig.check` estimates the
 run's memory (the rollouts, the update, the networks, the games in flight) and refuses a run
@@ -38,8 +45,9 @@ and one torch thread a run is repeatable step for step (with more numba threads 
 games do not depend on the thread count). The budget in minutes is wall clock, so two runs of
 the same minutes may stop after different numbers of updates; ``max_updates`` fixes it.
 
-**Anchor and magnet.** With ``ppo.anchor_coef > 0`` the loss adds a KL penalty toward a frozen
-*anchor* network (:mod:`.ppo`). By default the anchor is the policy the run starts from (the
+**Anchor and magnet.** With ``ppo.anchor_coef > 0`` (or the ``anchor_coef`` of another
+algorithm's settings, :mod:`.algorithm`) the loss adds a KL penalty toward a frozen *anchor*
+network (:mod:`.ppo`). By default the anchor is the policy the run starts from (the
 imitated teacher or ``init``), frozen for the whole run: PPO improves on a known-good start
 without forgetting it (AlphaStar's KL toward its supervised policy). With
 ``ppo.anchor_every = K`` the anchor is a *magnet* that moves: every ``K`` updates it becomes a
@@ -52,7 +60,8 @@ deviator matrix shows). ``K`` and ``anchor_coef`` together set how far a stretch
 magnet moved every update holds nothing back.
 
 **Main exploiter** (AlphaStar, Vinyals et al. 2019). With ``exploiter_every = K``, a second
-learner (:class:`~.learner.Learner`, the same network and settings) trains beside the run,
+learner (:class:`~.learner.Learner`, the same network and settings, the same algorithm unless
+``exploiter_algorithm`` names another) trains beside the run,
 one update per update, only against copies of the current policy (refreshed every update,
 sampled as it plays); every ``K`` updates its policy joins the pool in the oldest of
 ``exploiter_slots`` slots (:mod:`.league`) and it starts again from the run's starting network.
@@ -80,7 +89,7 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -90,6 +99,7 @@ import torch
 from .. import __version__
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
 from ..args import as_bool
+from .algorithm import Algorithm, Factory, anchor_settings, factory_of, record
 from .config import TrainConfig
 from .imitate import CloneStats, clone
 from .league import RECENT_GAMES
@@ -148,14 +158,19 @@ class Trainer:
             self.init_meta = dict(started.meta)
         model.to(device)
         self.league = c.league(model.policy())
-        self.main = Learner(c, model, self.league.members(), self.league.weights(), c.seed)
+        #: the main agent's algorithm's settings (:meth:`~.config.TrainConfig.
+        #: algorithm_settings`)
+        self.settings = c.algorithm_settings()
+        self.main = Learner(c, model, factory_of(c.algorithm)(model, self.settings, c, c.seed),
+                            self.league.members(), self.league.weights(), c.seed)
         self.start = copy.deepcopy(model).requires_grad_(False)  # where the run starts
         self.exploiter: Learner | None = None
         if c.exploiter_every:
+            seed = (c.seed + EXPLOITER_SEED) % 2**64
+            twin = copy.deepcopy(model)
+            rule: Algorithm = factory_of(c.exploiter_spec())(twin, c.exploiter_settings(), c, seed)
             self.exploiter = Learner(
-                c, copy.deepcopy(model),
-                [NetPlayer("main", model.policy(), SAMPLE_TEMPERATURE)], None,
-                (c.seed + EXPLOITER_SEED) % 2**64)
+                c, twin, rule, [NetPlayer("main", model.policy(), SAMPLE_TEMPERATURE)], None, seed)
         self.exploiter_games: list[float] = []  # its win shares since its last reset
         self.exploiter_seconds = 0.0
         self.anchor: PolicyValueNet | None = None
@@ -174,7 +189,7 @@ class Trainer:
 
     def freeze_anchor(self) -> None:
         """Keep a frozen copy of the network as it is now: the anchor of the KL penalty."""
-        if self.config.ppo.anchor_coef > 0:
+        if anchor_settings(self.settings)[0] > 0:
             self.anchor = copy.deepcopy(self.main.model).requires_grad_(False)
 
     def imitate(self) -> None:
@@ -206,7 +221,8 @@ class Trainer:
         self.league.record(members, shares)
         stats = self.main.learn(self.update, self.anchor)
         self.update += 1
-        if c.ppo.anchor_every and self.update % c.ppo.anchor_every == 0:
+        every = anchor_settings(self.settings)[1]
+        if every and self.update % every == 0:
             self.freeze_anchor()
         row_exploiter = self.train_exploiter() if self.exploiter is not None else {}
         if self.league.snapshot_due(self.update):
@@ -252,8 +268,20 @@ class Trainer:
         return entries
 
     # --- saving ------------------------------------------------------------------------------
-    def meta(self) -> dict:
+    def algorithms(self) -> dict:
+        """The provenance of the run's algorithms (:func:`~.algorithm.record`): ``algorithm``,
+        the main agent's, and ``exploiter_algorithm``, the main exploiter's (None without
+        one)."""
         c = self.config
+        return {"algorithm": record(c.algorithm, self.settings),
+                "exploiter_algorithm": None if self.exploiter is None else
+                record(c.exploiter_spec(), c.exploiter_settings())}
+
+    def meta(self) -> dict:
+        """The policy file's record of the run: its settings and history, and ``algorithm``,
+        the update rule that trained it (name and settings)."""
+        c = self.config
+        anchor_coef, anchor_every = anchor_settings(self.settings)
         cloned = (None if self.cloned is None else
                   {"teacher": c.imitate, "games": c.imitate_games, "epochs": c.imitate_epochs,
                    "decisions": self.cloned.decisions, "accuracy": round(self.cloned.accuracy, 4),
@@ -263,14 +291,15 @@ class Trainer:
                 "updates": self.update,
                 "learner_steps": self.learner_steps, "seconds": round(self.seconds, 1),
                 "hidden": list(c.hidden), "reward": c.reward, "dense": c.dense,
-                "mixed": c.mixed, "deviator": c.deviator, "anchor_coef": c.ppo.anchor_coef,
-                "anchor_every": c.ppo.anchor_every, "exploiter_every": c.exploiter_every,
-                "init": self.init_meta}
+                "mixed": c.mixed, "deviator": c.deviator, "anchor_coef": anchor_coef,
+                "anchor_every": anchor_every, "exploiter_every": c.exploiter_every,
+                "algorithm": self.algorithms()["algorithm"], "init": self.init_meta}
 
     def state(self) -> dict:
         """What a checkpoint holds (module docstring): tensors and plain values only."""
         league = self.league
         return {"format": CHECKPOINT_FORMAT, "config": plain(asdict(self.config)),
+                **self.algorithms(),
                 "update": self.update, "seconds": self.seconds, "wall": self.wall,
                 "cloned": None if self.cloned is None else asdict(self.cloned),
                 "seconds_imitating": self.seconds_imitating, "curve": plain(self.curve),
@@ -402,12 +431,16 @@ def evaluate(policy_path: str | os.PathLike, players: int, games: int,
 
 def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
           progress: bool = True, plot: bool = False,
-          echo: Callable[[str], None] | None = None, overwrite: bool = False) -> TrainResult:
+          echo: Callable[[str], None] | None = None, overwrite: bool = False,
+          algorithm: str | Factory | None = None) -> TrainResult:
     """Run the experiment ``config`` into the directory ``out`` (module docstring): with
     ``resume`` continue from its newest checkpoint, with ``overwrite`` delete another run's
     files there first. A progress line on stderr (:mod:`.progress`) shows the budget, the
     learner's steps/s and its win share over the last games against each pool member; ``echo``
-    gets one line per event (checkpoints, evaluations, notes).
+    gets one line per event (checkpoints, evaluations, notes). ``algorithm``, if given, replaces
+    ``config.algorithm``: a registered name, ``MODULE:FACTORY`` or the factory itself (which
+    must be importable by its module and name, so a resumed run finds it again; its settings
+    are ``config.algorithm_args``).
 
     Raises:
         ValueError: a setting out of range, a run too large for the machine's memory, a
@@ -416,6 +449,8 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
         OSError: a file could not be written (one line naming it).
     """
     say = echo or (lambda line: print(line, file=sys.stderr, flush=True))
+    if algorithm is not None:
+        config = replace(config, algorithm=algorithm_spec(algorithm))
     config.check()
     training_device(config.device)
     if as_bool(resume, "resume") and as_bool(overwrite, "overwrite"):
@@ -433,6 +468,27 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False,
             trainer.restore(state, found)
             say(f"resumed from {found} (update {trainer.update})")
         return run(trainer, progress, plot, say)
+
+
+def algorithm_spec(algorithm: str | Factory) -> str:
+    """The spec (:func:`~.algorithm.factory_of`) of ``train``'s ``algorithm``: a text as it is,
+    a factory as ``MODULE:NAME``.
+
+    Raises:
+        ValueError: a factory that cannot be imported back by that name (defined in a
+            function, or under another name).
+    """
+    if isinstance(algorithm, str):
+        return algorithm
+    spec = f"{getattr(algorithm, '__module__', '?')}:{getattr(algorithm, '__qualname__', '?')}"
+    try:
+        found = factory_of(spec)
+    except ValueError:
+        found = None
+    if found is not algorithm:
+        raise ValueError(f"algorithm {algorithm!r} cannot be found again as {spec}: define the "
+                         f"factory at the top level of a module (a resumed run imports it)")
+    return spec
 
 
 def run(trainer: Trainer, progress: bool, plot: bool,
