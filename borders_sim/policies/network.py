@@ -230,6 +230,16 @@ def load_policy(path: str | os.PathLike) -> Policy:
             raise npz.refuse(str(err)) from None
 
 
+def trained_algorithm(meta: dict[str, Any]) -> dict[str, Any]:
+    """The update rule a policy file's ``meta`` says trained it, ``{"name": ..., "settings":
+    {...}}`` (``borders-sim train --algorithm``); a file of a trainer that did not record it
+    was trained by PPO (``{"name": "ppo", "settings": {}}``)."""
+    found = meta.get("algorithm")
+    if isinstance(found, dict) and isinstance(found.get("name"), str):
+        return {"name": found["name"], "settings": dict(found.get("settings") or {})}
+    return {"name": "ppo", "settings": {}}
+
+
 def policy_meta(path: str | os.PathLike) -> dict[str, Any]:
     """The ``meta`` record of a policy file (how it was trained); the file's arrays are checked
     against the layout (:func:`load_policy`'s errors) but not read."""

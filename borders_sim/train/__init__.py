@@ -34,11 +34,11 @@ from .config import PPOSettings, TrainConfig
 _WITH_TORCH = {"TrainResult": "trainer", "evaluate": "trainer", "train": "trainer",
                "Rollout": "rollout", "advantages": "rollout", "normalized": "rollout",
                "Batch": "minibatch", "Forward": "minibatch", "PPO": "ppo", "A2C": "a2c",
-               "A2CSettings": "a2c"}
+               "A2CSettings": "a2c", "PolicyValueNet": "model"}
 
 __all__ = ["A2C", "A2CSettings", "ALGORITHMS", "Algorithm", "Batch", "Factory", "Forward", "PPO",
-           "PPOSettings", "Rollout", "TrainConfig", "TrainResult", "advantages", "evaluate",
-           "normalized", "train"]
+           "PPOSettings", "PolicyValueNet", "Rollout", "TrainConfig", "TrainResult", "advantages",
+           "evaluate", "normalized", "train"]
 
 
 def __getattr__(name: str) -> Any:

@@ -58,6 +58,9 @@ class PolicyValueNet(nn.Module):
         self.v = _init(nn.Linear(h1, 1), 1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The dense masked logits (``[B, NUM_ACTIONS]``) and values (``[B]``) of dense
+        observations; an update uses :meth:`~.minibatch.Batch.forward` instead (the same
+        figures at a fraction of the cost)."""
         return self.forward_inputs(obs, mask)
 
     def inputs(self, obs: np.ndarray) -> SparseRows | torch.Tensor:
