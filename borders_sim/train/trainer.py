@@ -76,7 +76,10 @@ its gradient are computed from the observations' non-zero entries, :mod:`.sparse
 compiled acting network stay on the CPU, which receives the weights after every update.
 
 **Threads.** Torch uses ``torch_threads`` (default 1: on 2 cores, two torch threads beside the
-env's threads ran 6x slower), the env numba's threads.
+env's threads ran 6x slower), the env numba's threads. Numba's OpenMP threading layer, launched
+by the first parallel kernel, sets OpenMP's thread count for the whole process, torch's
+included: the trainer launches it before it sets torch's threads (else its updates ran on as
+many torch threads as numba's, up to 10x slower on 2 busy cores).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+import numba
 import numpy as np
 import torch
 
@@ -147,6 +151,7 @@ class Trainer:
         self.config = c = config
         device = training_device(c.device)
         self.out = Path(out)
+        numba.get_num_threads()  # (launches numba's threading layer first: see threads below)
         torch.set_num_threads(c.torch_threads)
         torch.manual_seed(c.seed)
         model = PolicyValueNet(c.hidden)
