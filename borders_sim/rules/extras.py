@@ -32,7 +32,7 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel", "selenium", "httpx"),
+             "ipykernel", "selenium", "httpx2"),
     "plot": ("matplotlib",),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),

@@ -1,0 +1,151 @@
+"""The JSON API of ``borders-sim serve``: routes under ``/api``.
+
+=========================================  ==================================================
+``GET /api/bots``                          the bots a lineup may name, the default lineups
+``GET /api/records``                       the recorded games the server may open
+``POST /api/games``                        a new game: ``{"players", "seat", "bots", "seed",
+                                           "action_cards"}`` (``"seat": null`` watches bots)
+                                           or ``{"record": NAME}``; answers ``{"id", "game"}``
+``GET /api/games/ID``                      the game's status (``"game"``)
+``GET /api/games/ID/view?seat=P|table``    a seat's view: ``"view"`` (its ``observe_json``),
+                                           ``"svg"``, ``"log"`` (the moves as it saw them)
+``GET /api/games/ID/legal``                your legal actions: ``[{"id", "action"}]``
+``POST /api/games/ID/act``                 ``{"action": id or string}``: your decision
+``POST /api/games/ID/step``                the next decision of the bot to move
+``DELETE /api/games/ID``                   drop the game
+=========================================  ==================================================
+
+A ``"game"`` status holds the kind (``play``, ``watch``, ``record``), the seats' players,
+round, phase, who is to move (``"your_turn"``), the number of moves, and the scores and winners
+once it is over. Every refusal is a 4xx with ``{"error": "one line"}``: 400 a malformed
+request, 403 a view that is hidden now, 404 an unknown game or record, 409 a move out of turn
+or after the end, 413 a body over the limit, 422 an illegal action or a trace that does not
+replay. Game work runs in Starlette's thread pool, one request at a time per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..arena import default_lineup
+from ..arena.records import TraceError, read_trace, replay
+from ..rules import state as st
+from ..rules.config import GameConfig
+from . import record_files
+from .bodies import MAX_BODY, new_game, only, read_json, seat_query
+from .refusals import Refused
+from .sessions import Sessions
+from .table import Table, play_table, record_table
+
+
+class Api:
+    """The routes of the API over the open games ``sessions``.
+
+    Args:
+        sessions: the open games.
+        menu: the bot specs a new game may name.
+        records: the directory of the recorded games (``None``: none may be opened).
+        max_body: the largest request body, in bytes.
+    """
+
+    def __init__(self, sessions: Sessions, menu: Sequence[str], records: Path | None,
+                 max_body: int = MAX_BODY) -> None:
+        self.sessions = sessions
+        self.menu = tuple(menu)
+        self.records = records
+        self.max_body = max_body
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/bots", self.bots, methods=["GET"]),
+            Route("/api/records", self.record_names, methods=["GET"]),
+            Route("/api/games", self.create, methods=["POST"]),
+            Route("/api/games/{game_id}", self.status, methods=["GET"]),
+            Route("/api/games/{game_id}", self.delete, methods=["DELETE"]),
+            Route("/api/games/{game_id}/view", self.view, methods=["GET"]),
+            Route("/api/games/{game_id}/legal", self.legal, methods=["GET"]),
+            Route("/api/games/{game_id}/act", self.act, methods=["POST"]),
+            Route("/api/games/{game_id}/step", self.step, methods=["POST"]),
+        ]
+
+    async def bots(self, request: Request) -> JSONResponse:
+        return JSONResponse({
+            "bots": list(self.menu),
+            "players": list(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1)),
+            "default_lineups": {n: list(default_lineup(n))
+                                for n in range(st.MIN_PLAYERS - 1, st.MAX_PLAYERS + 1)}})
+
+    async def record_names(self, request: Request) -> JSONResponse:
+        names = await run_in_threadpool(record_files.listing, self.records)
+        return JSONResponse({"records": names})
+
+    async def create(self, request: Request) -> JSONResponse:
+        body = await read_json(request, self.max_body)
+        if "record" in body:
+            only(body, ("record",))
+            table = await run_in_threadpool(self._open_record, body["record"])
+        else:
+            table = await run_in_threadpool(self._new_table, body)
+        game_id = self.sessions.add(table)
+        return JSONResponse({"id": game_id, "game": table.status()}, status_code=201)
+
+    async def status(self, request: Request) -> JSONResponse:
+        return await self._with_table(request, lambda table: {"game": table.status()})
+
+    async def delete(self, request: Request) -> JSONResponse:
+        game_id = request.path_params["game_id"]
+        await run_in_threadpool(self.sessions.remove, game_id)
+        return JSONResponse({"deleted": game_id})
+
+    async def view(self, request: Request) -> JSONResponse:
+        asked = request.query_params.get("seat")
+        return await self._with_table(
+            request, lambda table: table.view(seat_query(asked, table.human)))
+
+    async def legal(self, request: Request) -> JSONResponse:
+        return await self._with_table(request, Table.legal)
+
+    async def act(self, request: Request) -> JSONResponse:
+        body = await read_json(request, self.max_body)
+        only(body, ("action",))
+        if "action" not in body:
+            raise Refused(400, "the body must be {\"action\": an action id or string}")
+        return await self._with_table(request, lambda table: table.act(body["action"]))
+
+    async def step(self, request: Request) -> JSONResponse:
+        only(await read_json(request, self.max_body), ())
+        return await self._with_table(request, Table.step)
+
+    # --- helpers ---------------------------------------------------------------------------
+    async def _with_table(self, request: Request, work: Callable[[Table], Any]) -> JSONResponse:
+        """``work(table)`` of the request's game, in the thread pool, the table held."""
+        game_id = request.path_params["game_id"]
+
+        def held() -> Any:
+            with self.sessions.use(game_id) as table:
+                return work(table)
+        return JSONResponse(await run_in_threadpool(held))
+
+    def _new_table(self, body: dict) -> Table:
+        asked = new_game(body, self.menu)
+        others = asked.players - (asked.seat is not None)
+        bots = asked.bots if asked.bots is not None else default_lineup(others)
+        config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)
+        return play_table(config, asked.seed, asked.seat, bots)
+
+    def _open_record(self, name: Any) -> Table:
+        path = record_files.resolve(self.records, name)
+        try:
+            trace = read_trace(path)
+            replay(trace, echo=lambda _line: None)
+        except TraceError as err:
+            raise Refused(422, f"not a trace that replays: "
+                               f"{str(err).replace(str(path), name)}") from None
+        return record_table(trace, name)

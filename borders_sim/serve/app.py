@@ -1,0 +1,107 @@
+"""The web app of ``borders-sim serve``: the page and the JSON API on Starlette.
+
+:func:`create_app` assembles :mod:`.page` and :mod:`.api` over one :class:`~.sessions.Sessions`
+and answers every error as JSON of one line: a :class:`~.refusals.Refused` with its 4xx, an
+unknown route or method with 404/405, a ``Host`` header the server does not answer to with
+400; anything else is a bug, logged with its traceback on the server and answered with a
+generic 500 that shows none of it (:attr:`~starlette.applications.Starlette.state` ``bugs``
+counts them, so a test can check that junk never reaches it).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from ..agents import REGISTRY
+from ..agents.lineup import check_spec
+from .api import Api
+from .bodies import MAX_BODY
+from .page import page_routes
+from .refusals import Refused
+from .sessions import Sessions
+
+log = logging.getLogger("borders_sim.serve")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the app runs.
+
+    Attributes:
+        records: the directory of recorded games a request may open (``None``: none).
+        idle_minutes: a game no request used for this long is dropped.
+        max_games: at most this many open games (a new one drops the one idle the longest).
+        bots: bot specs offered besides the registry's bots (``ppo@PATH``, ``ppo:argmax``):
+            the only way a policy file is named, from the command line, never by a request.
+        max_body: the largest request body, in bytes.
+        allowed_hosts: the ``Host`` headers answered (``("*",)``: any).
+    """
+
+    records: Path | None = None
+    idle_minutes: float = 30.0
+    max_games: int = 64
+    bots: tuple[str, ...] = ()
+    max_body: int = MAX_BODY
+    allowed_hosts: tuple[str, ...] = ("*",)
+
+
+def bot_menu(extra: tuple[str, ...] = ()) -> list[str]:
+    """The bot specs a new game may name: the registry's bots and ``extra``, each checked.
+
+    Raises:
+        ValueError: an ``extra`` spec whose bot cannot be made (naming why).
+    """
+    return list(dict.fromkeys([*REGISTRY, *(check_spec(spec) for spec in extra)]))
+
+
+def create_app(settings: Settings = Settings()) -> Starlette:
+    """The app: the page at ``/``, the API under ``/api`` (:mod:`.api`).
+
+    Raises:
+        ValueError: a bot spec of ``settings.bots`` that cannot be made, or a records
+            directory that is not a directory.
+    """
+    records = None
+    if settings.records is not None:
+        records = Path(settings.records).resolve()
+        if not records.is_dir():
+            raise ValueError(f"the records directory {str(settings.records)!r} is not a "
+                             "directory")
+    sessions = Sessions(settings.idle_minutes * 60.0, settings.max_games)
+    api = Api(sessions, bot_menu(settings.bots), records, settings.max_body)
+    app = Starlette(
+        routes=[*page_routes(), *api.routes()],
+        middleware=[Middleware(TrustedHostMiddleware,
+                               allowed_hosts=list(settings.allowed_hosts))],
+        exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _bug})
+    app.state.sessions = sessions
+    app.state.bugs = 0
+    return app
+
+
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, Refused)
+    return JSONResponse({"error": exc.reason}, status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    reason = {404: "no such page or API route", 405: "method not allowed here"}.get(
+        exc.status_code, " ".join(str(exc.detail).split()))
+    return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _bug(request: Request, exc: Exception) -> JSONResponse:
+    request.app.state.bugs += 1
+    log.error("a bug answering %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal error (a bug in borders-sim serve; the server "
+                                  "log has the details)"}, status_code=500)

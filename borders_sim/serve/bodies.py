@@ -1,0 +1,133 @@
+"""Reading a request: its JSON body (bounded in size) and the fields the routes take.
+
+:func:`read_json` reads at most ``limit`` bytes of a body (a longer one is refused with 413
+before the rest is read) and parses it as one JSON object; :func:`new_game` checks the fields
+of a new game with the argument rules of :mod:`borders_sim.args`, so the API refuses what the
+library refuses, with the same words. Every problem is a :class:`~.refusals.Refused` (a 4xx).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from starlette.requests import Request
+
+from ..args import as_bool, as_int, as_seed, as_sequence, shown
+from ..rules import state as st
+from .refusals import Refused
+
+#: The largest body a request may have, in bytes, by default (a new game takes under 300).
+MAX_BODY = 16384
+#: The most digits an integer of a body may have (a seed, the largest, has 20).
+MAX_DIGITS = 30
+
+
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict:
+    """The body of ``request``: one JSON object of at most ``limit`` bytes (an empty body is
+    ``{}``).
+
+    Raises:
+        Refused: 413 for a longer body, 400 for one that is not a JSON object.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or len(declared) > 12
+                                 or int(declared) > limit):
+        raise Refused(413, f"the body may have at most {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(413, f"the body may have at most {limit} bytes")
+    if not body.strip():
+        return {}
+    try:
+        value = json.loads(body.decode("utf-8"), parse_int=_small_int)
+    except RecursionError:
+        raise Refused(400, "the body is not valid JSON (nested too deeply)") from None
+    except UnicodeDecodeError:
+        raise Refused(400, "the body is not UTF-8 text") from None
+    except ValueError as err:  # json.JSONDecodeError, or an integer _small_int refused
+        why = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
+        raise Refused(400, f"the body is not valid JSON ({why})") from None
+    if not isinstance(value, dict):
+        raise Refused(400, f"the body must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def only(body: dict, fields: Sequence[str]) -> None:
+    """Refuse (400) a body with a field other than ``fields``."""
+    unknown = [k for k in body if k not in fields]
+    if unknown:
+        raise Refused(400, f"unknown field {shown(unknown[0])}; the fields are "
+                           f"{', '.join(fields)}")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new game as a request asks for it: ``players``, the person's ``seat`` (``None``:
+    watch bots), the bot specs of the other seats in seat order (``None``: the default
+    lineup), the deal's ``seed`` and whether the action cards are in play."""
+
+    players: int
+    seat: int | None
+    bots: tuple[str, ...] | None
+    seed: int
+    action_cards: bool
+
+
+NEW_GAME_FIELDS = ("players", "seat", "bots", "seed", "action_cards")
+
+
+def new_game(body: dict, menu: Sequence[str]) -> NewGame:
+    """The new game ``body`` asks for, its bots among the specs of ``menu``.
+
+    Raises:
+        Refused: 400 naming the first bad field.
+    """
+    only(body, NEW_GAME_FIELDS)
+    try:
+        players = as_int(body.get("players", 4), "players", st.MIN_PLAYERS, st.MAX_PLAYERS)
+        seat = body.get("seat", 0)
+        seat = None if seat is None else as_int(seat, "seat", 0, players - 1)
+        seed = as_seed(body.get("seed", 0))
+        action_cards = as_bool(body.get("action_cards", True), "action_cards")
+        bots = body.get("bots")
+        if bots is not None:
+            bots = tuple(as_sequence(bots, "bots"))
+    except ValueError as err:
+        raise Refused(400, str(err)) from None
+    if bots is not None:
+        want = players - (seat is not None)
+        if len(bots) != want:
+            raise Refused(400, f"\"bots\" must list {want} bot(s) for {players} players "
+                               f"{'besides you' if seat is not None else '(a watch game)'}, "
+                               f"got {len(bots)}")
+        unknown = [b for b in bots if not isinstance(b, str) or b not in menu]
+        if unknown:
+            raise Refused(400, f"unknown bot {shown(unknown[0])}; this server's bots: "
+                               f"{', '.join(menu)}")
+    return NewGame(players, seat, bots, seed, action_cards)
+
+
+def seat_query(text: str | None, default: int | None) -> int | None:
+    """The ``seat`` query parameter: a seat number, ``table`` (``None``), or ``default`` when
+    absent.
+
+    Raises:
+        Refused: 400 for anything else.
+    """
+    if text is None:
+        return default
+    if text == "table":
+        return None
+    if text.isascii() and text.isdigit() and len(text) <= 2:
+        return int(text)
+    raise Refused(400, f"seat must be a seat number or \"table\", got {shown(text)}")

@@ -1,0 +1,238 @@
+"""One game the server holds: a :class:`Table`, and who may see what of it.
+
+A table is a :class:`~borders_sim.Game` with a player for every seat: a bot (made from its spec
+and seeded as a tournament seeds it, ``bot_seed(seed, seat)``), the decisions of a recorded
+game, or, in one seat at most, the person at the browser (or the program driving the API).
+There are three kinds:
+
+* ``play``: a person in one seat, bots in the others;
+* ``watch``: bots in every seat;
+* ``record``: a recorded game (:mod:`borders_sim.arena.records`), checked by replaying it
+  whole when it is opened, then stepped through decision by decision.
+
+**What may be seen.** While a ``play`` game runs, only the person's own seat may be seen: its
+view is :func:`~borders_sim.game.views.observe_json` of that seat (built from the seat's
+observation alone) and its picture :func:`~borders_sim.game.drawing.seat_svg` of that view; the
+moves of the log are the moves as that seat saw them (a card another seat packed stays hidden,
+:func:`~borders_sim.game.drawing.seen_action`), and no score is given before the end. Any seat,
+or the whole table, may be seen in a ``watch`` or ``record`` game, and in a ``play`` game once
+it is over.
+
+Bot decisions go through :func:`~borders_sim.game.turns.play_turns`, the one game loop of the
+package, one decision per :meth:`Table.step`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agents.lineup import make_spec
+from ..arena.records import Trace
+from ..batch.seeds import bot_seed
+from ..game.drawing import seen_action
+from ..game.game import Game
+from ..game.turns import Decider, play_turns
+from ..game.views import observe_json
+from ..args import shown
+from ..rules.actions import NUM_ACTIONS, IllegalActionError
+from ..rules.config import GameConfig
+from .refusals import Refused
+
+KINDS = ("play", "watch", "record")
+
+
+@dataclass(eq=False)
+class Table:
+    """A game with its players, and the moves taken so far.
+
+    Attributes:
+        game: the game.
+        kind: ``"play"``, ``"watch"`` or ``"record"``.
+        names: what plays each seat: a bot spec, or ``"you"`` in the person's seat.
+        human: the person's seat of a ``play`` game, else ``None``.
+        deciders: the player of each seat (``None`` in the person's seat).
+        source: the trace's file name of a ``record`` game.
+        moves: ``(seat, action id)`` of every decision taken, in order.
+        lock: held while a request reads or changes the table.
+        used: when a request last used the table (``time.monotonic``).
+    """
+
+    game: Game
+    kind: str
+    names: list[str]
+    human: int | None
+    deciders: list[Decider | None]
+    source: str | None = None
+    moves: list[tuple[int, int]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+
+    # --- what may be seen ------------------------------------------------------------------
+    def check_visible(self, seat: int | None) -> None:
+        """Refuse (403) to show ``seat`` (``None``: the whole table) when it is not allowed:
+        in a running ``play`` game only the person's seat may be seen; and 400 for a seat the
+        game does not have."""
+        if seat is not None and not 0 <= seat < self.game.num_players:
+            raise Refused(400, f"seat must be from 0 to {self.game.num_players - 1} in this "
+                               f"game, or \"table\"; got {seat}")
+        if self.kind == "play" and not self.game.is_terminal and seat != self.human:
+            what = "the whole table" if seat is None else f"p{seat}'s view"
+            raise Refused(403, f"{what} is hidden while the game runs; you may see your own "
+                               f"seat, p{self.human}")
+
+    def status(self) -> dict:
+        """What anyone at the table knows: the kind, the seats' players, the round and phase,
+        who is to move, how many moves were taken, and the scores once the game is over."""
+        game, over = self.game, self.game.is_terminal
+        return {"kind": self.kind, "players": game.num_players, "human": self.human,
+                "seats": [{"seat": p, "name": name} for p, name in enumerate(self.names)],
+                "source": self.source, "round": game.round, "phase": game.phase,
+                "to_move": None if over else game.current_player,
+                "your_turn": not over and game.current_player == self.human,
+                "moves": len(self.moves), "over": over,
+                "scores": game.scores() if over else None,
+                "winners": game.winners() if over else None}
+
+    def view(self, seat: int | None) -> dict:
+        """The status, the view of ``seat`` (:func:`observe_json`; the saved-game dict for the
+        whole table, ``seat=None``), its picture and the log of the moves as ``seat`` saw them.
+
+        Raises:
+            Refused: 403 for a view that may not be seen now, 400 for a seat out of range.
+        """
+        self.check_visible(seat)
+        game = self.game
+        last = self.moves[-1] if self.moves else None
+        out = {"game": self.status(), "seat": seat,
+               "svg": str(game.svg(seat=seat, last_action=last)),
+               "log": [seen_action(p, a, seat, game.config.gold_menu) for p, a in self.moves]}
+        if seat is None:
+            out["table"] = game.to_dict()
+        else:
+            out["view"] = observe_json(game, seat)
+        return out
+
+    def legal(self) -> dict:
+        """The person's legal actions now (``{"id", "action"}``; empty when another seat is to
+        move or the game is over).
+
+        Raises:
+            Refused: 409 in a game without a person.
+        """
+        seat = self._person()
+        actions = observe_json(self.game, seat)["legal_actions"]
+        return {"seat": seat, "your_turn": bool(actions), "actions": actions}
+
+    # --- play ------------------------------------------------------------------------------
+    def act(self, action: Any) -> dict:
+        """Take the person's decision ``action`` (an action id or its string); returns the
+        move and the status.
+
+        Raises:
+            Refused: 409 without a person, when the game is over or another seat is to move;
+                422 for an action that is not legal now.
+        """
+        seat = self._person()
+        self._check_running()
+        if self.game.current_player != seat:
+            raise Refused(409, f"not your turn: p{self.game.current_player} "
+                               f"({self.names[self.game.current_player]}) is to move; POST "
+                               "step for its move")
+        if isinstance(action, bool) or not isinstance(action, (int, str)):
+            raise Refused(400, "\"action\" must be an action id (an int) or an action string")
+        if isinstance(action, int) and not 0 <= action < NUM_ACTIONS:
+            raise Refused(422, f"no action has id {shown(action)}; ids are 0 to "
+                               f"{NUM_ACTIONS - 1} (GET legal lists yours)")
+        try:
+            a = self.game.string_to_action(action) if isinstance(action, str) else action
+            self.game.step(a, player=seat)
+        except IllegalActionError as err:
+            raise Refused(422, str(err)) from None
+        return self._moved(seat, a)
+
+    def step(self) -> dict:
+        """Take the next decision of the bot (or the recording) to move; returns the move, as
+        the person sees it in a ``play`` game, and the status.
+
+        Raises:
+            Refused: 409 when the game is over or the person is to move.
+        """
+        self._check_running()
+        p = self.game.current_player
+        if self.deciders[p] is None:
+            raise Refused(409, "it is your turn: POST act with one of your legal actions")
+        moved = []
+        play_turns(self.game, _OneDecision(self.deciders),
+                   on_step=lambda seat, a: moved.append((seat, a)))
+        return self._moved(*moved[0])
+
+    def _moved(self, seat: int, action: int) -> dict:
+        """Note the decision ``action`` just taken by ``seat``; returns the move as the person
+        sees it (in full once the game is over, and in games without a person) and the
+        status."""
+        self.moves.append((seat, action))
+        viewer = None if self.game.is_terminal else self.human
+        return {"move": seen_action(seat, action, viewer, self.game.config.gold_menu),
+                "game": self.status()}
+
+    def _person(self) -> int:
+        if self.human is None:
+            raise Refused(409, f"a {self.kind} game has no seat of yours; its moves are taken "
+                               "by POST step")
+        return self.human
+
+    def _check_running(self) -> None:
+        if self.game.is_terminal:
+            raise Refused(409, "the game is over")
+
+
+class _OneDecision(Sequence):
+    """The seats' players for :func:`play_turns` such that it takes one decision: the first
+    seat asked for gets its player, every later one ``None`` (a decision for the caller)."""
+
+    def __init__(self, deciders: Sequence[Decider | None]) -> None:
+        self._deciders = deciders
+        self._asked = False
+
+    def __len__(self) -> int:
+        return len(self._deciders)
+
+    def __getitem__(self, p):  # type: ignore[override]
+        if self._asked:
+            return None
+        self._asked = True
+        return self._deciders[p]
+
+
+def play_table(config: GameConfig, seed: int, human: int | None,
+               bots: Sequence[str]) -> Table:
+    """A new game dealt from ``seed``: the person in seat ``human`` (``None``: a ``watch``
+    game) and the bots of the specs ``bots`` in the other seats, in seat order, each seeded
+    ``bot_seed(seed, seat)`` (as :func:`borders_sim.cli.terminal.play_human` and a tournament
+    seed them)."""
+    names = list(bots)
+    if human is not None:
+        names.insert(human, "you")
+    deciders = [None if p == human else make_spec(name, bot_seed(seed, p)).act
+                for p, name in enumerate(names)]
+    return Table(Game(config, seed=seed), "watch" if human is None else "play", names, human,
+                 deciders)
+
+
+def record_table(trace: Trace, source: str) -> Table:
+    """The recorded game ``trace`` (already checked by replaying it) at its first decision,
+    its seats playing the recorded decisions."""
+    decisions = [[a for _line, seat, a, _text in trace.actions if seat == p]
+                 for p in range(trace.config.num_players)]
+    deciders = [_recorded(iter(mine)) for mine in decisions]
+    return Table(Game(trace.config, seed=trace.header["seed"]), "record",
+                 list(trace.header["lineup"]), None, deciders, source=source)
+
+
+def _recorded(decisions) -> Decider:
+    """A seat's player that plays the seat's recorded decisions in turn."""
+    return lambda _observation, _mask: next(decisions)

@@ -1,0 +1,303 @@
+"""``borders-sim serve``: the JSON API played as a front end would play it (Starlette's
+TestClient), what a seat may see, recorded games and the paths a request may name, the limits
+on games and bodies, and the command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+pytest.importorskip("starlette")  # the optional serve extra: pip install ".[serve]"
+from starlette.testclient import TestClient  # noqa: E402
+
+from borders_sim import Game, GameConfig, cli  # noqa: E402
+from borders_sim.agents.lineup import make_spec  # noqa: E402
+from borders_sim.arena.records import read_trace  # noqa: E402
+from borders_sim.batch.seeds import bot_seed  # noqa: E402
+from borders_sim.envs import observe  # noqa: E402
+from borders_sim.game.drawing import seen_action  # noqa: E402
+from borders_sim.game.views import observe_json  # noqa: E402
+from borders_sim.serve import Settings, create_app  # noqa: E402
+from borders_sim.serve.refusals import Refused  # noqa: E402
+from borders_sim.serve.sessions import Sessions  # noqa: E402
+from borders_sim.serve.table import play_table  # noqa: E402
+
+BOTS = ["honest", "bluffer", "strict"]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    """A directory with two recorded 4-player games."""
+    where = tmp_path_factory.mktemp("records")
+    assert cli.main(["tournament", "--players", "4", "--bots", "random,honest,bluffer,strict",
+                     "--games", "2", "--seed", "5", "--record", str(where), "--threads", "1",
+                     "--no-progress"]) == 0
+    return where
+
+
+@pytest.fixture
+def client(records):
+    app = create_app(Settings(records=records))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+    assert app.state.bugs == 0
+
+
+def new_game(client, **body) -> str:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_a_whole_game_through_the_api_to_the_final_scores(client):
+    """A person in seat 1 against three bots, to the end: at every decision the API's view is
+    the seat's own observe_json, the bots move as the same bots move in a local game of the same
+    seed, and each bot move comes as the person saw it."""
+    seat, seed = 1, 21
+    game_id = new_game(client, players=4, seat=seat, bots=BOTS, seed=seed)
+    local = Game(GameConfig(num_players=4), seed=seed)
+    names = BOTS[:seat] + ["you"] + BOTS[seat:]
+    bots = {p: make_spec(name, bot_seed(seed, p)) for p, name in enumerate(names) if p != seat}
+    decisions = 0
+    while not local.is_terminal:
+        view = client.get(f"/api/games/{game_id}/view").json()
+        assert view["seat"] == seat and view["view"] == observe_json(local, seat)
+        assert view["svg"].startswith("<svg") and view["game"]["scores"] is None
+        p = local.current_player
+        if p == seat:
+            legal = client.get(f"/api/games/{game_id}/legal").json()
+            assert [a["id"] for a in legal["actions"]] == local.legal_actions()
+            choice = legal["actions"][decisions % len(legal["actions"])]
+            r = client.post(f"/api/games/{game_id}/act", json={"action": choice["action"]})
+            a = choice["id"]
+        else:
+            assert client.get(f"/api/games/{game_id}/legal").json()["actions"] == []
+            a = bots[p].act(observe(local, p), local.legal_mask().astype(bool))
+            r = client.post(f"/api/games/{game_id}/step")
+        assert r.status_code == 200, r.text
+        local.step(a)
+        seen = seen_action(p, a, None if local.is_terminal else seat, local.config.gold_menu)
+        assert r.json()["move"] == seen
+        decisions += 1
+    status = client.get(f"/api/games/{game_id}").json()["game"]
+    assert status["over"] and status["moves"] == decisions
+    assert status["scores"] == local.scores() and status["winners"] == local.winners()
+
+
+def test_only_the_persons_seat_is_seen_while_the_game_runs(client):
+    game_id = new_game(client, players=5, seat=2, seed=3)
+    for seat in ("0", "4", "table"):
+        r = client.get(f"/api/games/{game_id}/view?seat={seat}")
+        assert r.status_code == 403 and "hidden while the game runs" in r.json()["error"]
+    r = client.get(f"/api/games/{game_id}/view?seat=2")
+    assert r.status_code == 200 and "table" not in r.json()
+    while not client.get(f"/api/games/{game_id}").json()["game"]["over"]:
+        legal = client.get(f"/api/games/{game_id}/legal").json()["actions"]
+        r = (client.post(f"/api/games/{game_id}/act", json={"action": legal[0]["id"]}) if legal
+             else client.post(f"/api/games/{game_id}/step"))
+        assert r.status_code == 200
+    for seat in ("0", "4", "table"):  # after the end every card may be seen
+        assert client.get(f"/api/games/{game_id}/view?seat={seat}").status_code == 200
+    assert client.post(f"/api/games/{game_id}/step").status_code == 409
+
+
+def test_the_log_hides_the_cards_others_packed_until_the_end(client):
+    """While the game runs, another seat's pack is "pack a card" in the person's log; once it
+    is over the whole table's log names every card."""
+    game_id = new_game(client, players=4, seat=0, seed=8)
+    while not client.get(f"/api/games/{game_id}").json()["game"]["over"]:
+        legal = client.get(f"/api/games/{game_id}/legal").json()["actions"]
+        r = (client.post(f"/api/games/{game_id}/act", json={"action": legal[-1]["id"]}) if legal
+             else client.post(f"/api/games/{game_id}/step"))
+        move = r.json()["move"]
+        if move["seat"] != "p0" and not r.json()["game"]["over"]:
+            assert move["action"] == "pack a card" or not move["action"].startswith("pack")
+    log = client.get(f"/api/games/{game_id}/view?seat=table").json()["log"]
+    packs = [m["action"] for m in log if m["action"].startswith("pack")]
+    assert packs and all(a.startswith("pack ") and a != "pack a card" for a in packs)
+    seen = client.get(f"/api/games/{game_id}/view?seat=0").json()["log"]
+    assert any(m["action"] == "pack a card" for m in seen if m["seat"] != "p0")
+
+
+def test_a_watch_game_shows_any_seat_and_takes_no_person_move(client):
+    game_id = new_game(client, players=3, seat=None, bots=["random", "honest", "ppo"], seed=2)
+    for seat in ("0", "1", "2", "table"):
+        assert client.get(f"/api/games/{game_id}/view?seat={seat}").status_code == 200
+    assert "table" in client.get(f"/api/games/{game_id}/view").json()
+    assert client.get(f"/api/games/{game_id}/legal").status_code == 409
+    assert client.post(f"/api/games/{game_id}/act", json={"action": 0}).status_code == 409
+    for _ in range(5):
+        assert client.post(f"/api/games/{game_id}/step").json()["move"]["seat"].startswith("p")
+
+
+def test_a_recorded_game_steps_to_its_recorded_scores(client, records):
+    names = client.get("/api/records").json()["records"]
+    assert names == ["game-000000.jsonl", "game-000001.jsonl"]
+    r = client.post("/api/games", json={"record": names[1]})
+    assert r.status_code == 201 and r.json()["game"]["kind"] == "record"
+    game_id = r.json()["id"]
+    trace = read_trace(records / names[1])
+    assert [s["name"] for s in r.json()["game"]["seats"]] == trace.header["lineup"]
+    for _line, seat, a, text in trace.actions:
+        move = client.post(f"/api/games/{game_id}/step").json()["move"]
+        assert move == {"seat": f"p{seat}", "action": text}
+    status = client.get(f"/api/games/{game_id}").json()["game"]
+    assert status["over"] and status["scores"] == trace.result["scores"]
+    assert status["winners"] == trace.result["winners"]
+
+
+@pytest.mark.parametrize("name, status", [
+    ("../game-000000.jsonl", 400), ("/etc/passwd", 400), ("..", 400), ("a/b.jsonl", 400),
+    ("%2e%2e%2fgame-000000.jsonl", 400), ("game-000000.jsonl\x00", 400), ("", 400),
+    (7, 400), (None, 400), (["game-000000.jsonl"], 400), ("missing.jsonl", 404),
+    ("outside.jsonl", 404), ("loop.jsonl", 404), ("folder.jsonl", 404), ("junk.jsonl", 422),
+])
+def test_no_path_of_a_request_leaves_the_records_directory(client, records, name, status):
+    outside = records.parent / "outside-target.jsonl"
+    outside.write_text((records / "game-000000.jsonl").read_text())
+    for link, target in (("outside.jsonl", outside), ("loop.jsonl", records / "loop.jsonl")):
+        if not os.path.lexists(records / link):
+            os.symlink(target, records / link)
+    (records / "folder.jsonl").mkdir(exist_ok=True)
+    (records / "junk.jsonl").write_text("not a trace\n")
+    r = client.post("/api/games", json={"record": name})
+    assert r.status_code == status and "\n" not in r.json()["error"]
+    if name == "junk.jsonl":
+        assert str(records) not in r.json()["error"]  # the server's paths are not told
+    assert "outside.jsonl" not in client.get("/api/records").json()["records"]
+
+
+def test_without_a_records_directory_no_record_opens():
+    with TestClient(create_app()) as c:
+        assert c.get("/api/records").json() == {"records": []}
+        r = c.post("/api/games", json={"record": "game-000000.jsonl"})
+        assert r.status_code == 404 and "--records" in r.json()["error"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"players": 9}, 400, "players"), ({"players": "4"}, 400, "players"),
+    ({"seat": 4}, 400, "seat"), ({"seat": True}, 400, "seat"), ({"seed": -1}, 400, "seed"),
+    ({"seed": 2**64}, 400, "seed"), ({"bots": ["honest"]}, 400, "must list 3"),
+    ({"bots": "honest,honest,honest"}, 400, "bots"), ({"bots": ["ppo@/etc/passwd"] * 3}, 400,
+                                                      "unknown bot"),
+    ({"colour": "red"}, 400, "unknown field"), ({"action_cards": 1}, 400, "action_cards"),
+    ({"record": "game-000000.jsonl", "seed": 1}, 400, "unknown field"),
+])
+def test_a_bad_new_game_is_a_400_naming_the_field(client, body, status, words):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == status and words in r.json()["error"]
+
+
+def test_moves_out_of_turn_and_illegal_ones_are_refused(client):
+    game_id = new_game(client, players=4, seat=3, seed=1)
+    r = client.post(f"/api/games/{game_id}/act", json={"action": 0})
+    assert r.status_code == 409 and "not your turn" in r.json()["error"]
+    while not client.get(f"/api/games/{game_id}").json()["game"]["your_turn"]:
+        client.post(f"/api/games/{game_id}/step")
+    assert client.post(f"/api/games/{game_id}/step").status_code == 409
+    legal = {a["id"] for a in client.get(f"/api/games/{game_id}/legal").json()["actions"]}
+    illegal = next(a for a in range(1000) if a not in legal)
+    for action, status in ((illegal, 422), (10**6, 422), (-1, 422), ("fly away", 422),
+                           (1.5, 400), (None, 400), ([1], 400), (True, 400)):
+        r = client.post(f"/api/games/{game_id}/act", json={"action": action})
+        assert r.status_code == status, (action, r.text)
+    assert client.post(f"/api/games/{game_id}/act", json={}).status_code == 400
+    assert client.get(f"/api/games/{game_id}").json()["game"]["moves"] >= 0
+
+
+def test_a_body_over_the_limit_is_413_and_junk_bodies_400(client):
+    r = client.post("/api/games", content=b'{"seed": ' + b"1" * 20000 + b"}")
+    assert r.status_code == 413
+    r = client.post("/api/games", content=(b"x" * 10 for _ in range(5000)))  # chunked, no length
+    assert r.status_code == 413
+    for junk in (b"{", b"[1, 2]", b"\xff\xfe", b"[" * 5000 + b"]" * 5000, b'{"seed": 1e999}',
+                 b'"text"', b"nan"):
+        r = client.post("/api/games", content=junk)
+        assert r.status_code in (400, 413) and "\n" not in r.json()["error"], junk[:20]
+
+
+def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
+    now = [0.0]
+    sessions = Sessions(idle_seconds=60, max_games=2, clock=lambda: now[0])
+    tables = [play_table(GameConfig(num_players=3), seed, 0, ["random"] * 2) for seed in range(3)]
+    first = sessions.add(tables[0])
+    now[0] = 10
+    second = sessions.add(tables[1])
+    now[0] = 20
+    third = sessions.add(tables[2])
+    assert len(sessions) == 2 and first != second != third
+    with pytest.raises(Refused, match="no open game"):
+        with sessions.use(first):
+            pass
+    now[0] = 75  # the second idle for 65 s
+    assert len(sessions) == 1
+
+
+def test_games_are_bounded_and_ids_unguessable(records):
+    app = create_app(Settings(max_games=2))
+    with TestClient(app) as c:
+        ids = [new_game(c, players=3, seat=0, seed=s) for s in range(3)]
+        assert len(set(ids)) == 3 and all(len(i) >= 22 for i in ids)
+        assert c.get(f"/api/games/{ids[0]}").status_code == 404
+        assert c.get(f"/api/games/{ids[2]}").status_code == 200
+        assert c.delete(f"/api/games/{ids[2]}").json() == {"deleted": ids[2]}
+        assert c.get(f"/api/games/{ids[2]}").status_code == 404
+
+
+def test_the_page_is_served_and_nothing_else(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/play.js" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")  # nothing from another site
+    assert client.get("/static/play.js").headers["content-type"].startswith("text/javascript")
+    for path in ("/static/..%2f__init__.py", "/static/app.py", "/static/%00", "/etc/passwd",
+                 "/static/../serve/app.py"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.json()["error"], path
+    assert client.post("/").status_code == 405
+    assert client.post("/api/games/x/view").status_code == 405
+
+
+def test_only_the_loopback_host_header_is_answered_when_bound_to_it():
+    with TestClient(create_app(Settings(allowed_hosts=("127.0.0.1", "localhost")))) as c:
+        assert c.get("/api/bots", headers={"host": "evil.example"}).status_code == 400
+        assert c.get("/api/bots", headers={"host": "localhost:8000"}).status_code == 200
+
+
+# --- the command line --------------------------------------------------------------------
+def test_serve_starts_uvicorn_on_loopback_and_warns_for_another_host(monkeypatch, capsys,
+                                                                      records):
+    served = []
+    monkeypatch.setattr("borders_sim.serve.serve",
+                        lambda app, host, port: served.append((app, host, port)))
+    assert cli.main(["serve", "--port", "8123", "--records", str(records),
+                     "--bot", "ppo:argmax"]) == 0
+    app, host, port = served[-1]
+    assert (host, port) == ("127.0.0.1", 8123) and "warning" not in capsys.readouterr().err
+    assert "ppo:argmax" in TestClient(app, base_url="http://127.0.0.1").get(
+        "/api/bots").json()["bots"]
+    assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
+    err = capsys.readouterr().err
+    assert served[-1][1] == "0.0.0.0" and "warning: --host 0.0.0.0 opens the server" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--bot", "nobody"], "unknown bot"), (["--records", "/nonexistent/dir"], "not a directory"),
+])
+def test_serve_refuses_bad_options_in_one_line(capsys, argv, words):
+    assert cli.main(["serve", *argv]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and words in err
+
+
+def test_without_the_serve_extra_one_line_says_which_extra(monkeypatch, capsys):
+    gone = ("starlette", "uvicorn", "borders_sim.serve")
+    for name in [m for m in sys.modules if m.partition(".")[0] in gone[:2]
+                 or m.startswith(gone[2])]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert cli.main(["serve"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and 'pip install ".[serve]"' in err

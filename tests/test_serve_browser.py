@@ -1,0 +1,87 @@
+"""``borders-sim serve`` in a real headless browser (:mod:`tests.browser`): a person plays a
+whole 4-player game against three bots to the final scores, clicking only what a person
+clicks (the lineup, Start, the pace, one of the legal-action buttons on each turn), with no
+console error; screenshots of the game and of its end are saved."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+pytest.importorskip("starlette")  # the optional serve extra: pip install ".[serve]"
+pytest.importorskip("uvicorn")
+
+from borders_sim.serve import Settings, create_app, running  # noqa: E402
+from tests.browser import browser, console_errors, screenshot  # noqa: E402
+
+LINEUP = ("honest", "bluffer", "ppo")
+
+
+def start_game(driver, url: str, seat: int, lineup, seed: int) -> None:
+    """Open the page, choose 4 players, the seat, the bots and the seed, and press Start."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver.get(url + "/")
+    wait = WebDriverWait(driver, 60)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#lineup select.bot"))
+    Select(driver.find_element(By.ID, "players")).select_by_value("4")
+    Select(driver.find_element(By.ID, "seat")).select_by_value(str(seat))
+    selects = driver.find_elements(By.CSS_SELECTOR, "#lineup select.bot")
+    assert len(selects) == len(lineup)
+    for select, bot in zip(selects, lineup):
+        Select(select).select_by_value(bot)
+    seed_box = driver.find_element(By.ID, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    driver.find_element(By.ID, "start-game").click()
+    wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+    Select(driver.find_element(By.ID, "pace")).select_by_value("40")
+
+
+def click_a_legal_action(driver, rng: random.Random) -> bool:
+    """Click one of the legal-action buttons shown, if any; whether one was clicked."""
+    from selenium.common.exceptions import (ElementNotInteractableException,
+                                            StaleElementReferenceException)
+    from selenium.webdriver.common.by import By
+
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#legal button.legal")
+    try:
+        buttons = [b for b in buttons if b.is_displayed()]
+        if not buttons:
+            return False
+        rng.choice(buttons).click()
+    except (StaleElementReferenceException, ElementNotInteractableException):
+        return False  # the page redrew its buttons meanwhile
+    return True
+
+
+def test_a_person_plays_a_whole_game_against_three_bots(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    rng = random.Random(3)
+    with running(create_app(Settings())) as url, browser() as driver:
+        start_game(driver, url, seat=1, lineup=LINEUP, seed=11)
+        clicks, shot, deadline = 0, None, time.monotonic() + 600
+        while not driver.find_element(By.ID, "final").is_displayed():
+            assert time.monotonic() < deadline, "the game did not end within 10 minutes"
+            if click_a_legal_action(driver, rng):
+                clicks += 1
+                if clicks == 40:
+                    shot = screenshot(driver, "serve-play-midgame")
+            else:
+                time.sleep(0.05)
+            assert not driver.find_element(By.ID, "error").is_displayed(), \
+                driver.find_element(By.ID, "error").text
+        scores = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#scores li")]
+        assert len(scores) == 4 and scores[1].startswith("p1 (you): ")
+        assert any("(winner)" in s for s in scores)
+        assert "Game over" in driver.find_element(By.ID, "status").text
+        assert clicks > 20 and shot is not None
+        # the whole table may be seen once the game is over
+        options = driver.find_elements(By.CSS_SELECTOR, "#viewer option")
+        assert [o.get_attribute("value") for o in options][0] == "table"
+        screenshot(driver, "serve-play-final")
+        assert console_errors(driver) == []
