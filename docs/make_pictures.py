@@ -88,6 +88,31 @@ def replay_screenshot(viewer: int) -> str:
     return f"wrote {OUT / 'replay-viewer.png'} (step {step}, p{viewer}'s view)"
 
 
+def serve_screenshot() -> str:
+    """``serve-play.png``: the page of ``borders-sim serve``, a person (seat 1, clicking the
+    same legal actions every run) against honest, bluffer and ppo, at the person's first move
+    of round 3; returns what was done, in words."""
+    sys.path.insert(0, str(OUT.parents[1]))  # tests/, from the checkout
+    from tests.browser import browser, missing
+    why = missing()
+    if why is not None:
+        return f"serve-play.png left as it is: {why}"
+    import random
+    from borders_sim.serve import Settings, create_app, running
+    from tests.test_serve_browser import LINEUP, click_a_legal_action, start_game
+    from selenium.webdriver.common.by import By
+    rng = random.Random(3)
+    with running(create_app(Settings())) as url, browser(1400, 860) as driver:
+        start_game(driver, url, seat=1, lineup=LINEUP, seed=SEED)
+        status = driver.find_element(By.ID, "status")
+        while not (status.text.startswith("Round 3 ") and status.text.endswith("your move")):
+            if not click_a_legal_action(driver, rng):
+                time.sleep(0.05)
+        time.sleep(0.3)  # the buttons of this turn drawn
+        driver.save_screenshot(str(OUT / "serve-play.png"))
+    return f"wrote {OUT / 'serve-play.png'}"
+
+
 def main() -> None:
     game, last = the_moment()
     d = game.to_dict()
@@ -102,6 +127,7 @@ def main() -> None:
     print(f"round {game.round}: the crate of {owner} opened on a lie; the seat view is "
           f"p{viewer}'s; wrote {OUT / 'whole-table.png'} and {OUT / 'seat-view.png'}")
     print(replay_screenshot(viewer))
+    print(serve_screenshot())
 
 
 if __name__ == "__main__":
