@@ -214,4 +214,4 @@ def test_the_docstring_states_the_sizes(tmp_path):
     doc = viewer.__doc__
     stated = doc[doc.index("|---|"):doc.index(".. end of sizes")].splitlines()[1:]
     rows = size_rows(tmp_path)
-    assert [r for r in stated if r.strip()] == rows, "the table now:\n" + "\n".join(rows)
+    assert [r.strip() for r in stated if r.strip()] == rows, "the table now:\n" + "\n".join(rows)

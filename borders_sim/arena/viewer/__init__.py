@@ -20,15 +20,13 @@ page that links the viewers of a tournament's records (``tournament --record DIR
 
 Sizes, for game 0 of ``borders-sim tournament --players N --games 1 --record DIR --html``
 (seed 0, the default lineup); ``tests/test_replay_page.py`` computes them again and fails,
-printing the new table, when they change:
+printing the new table, when they change::
 
-.. sizes
-
-| players | decisions | pictures | their SVG | the page |
-|---|---|---|---|---|
-| 3 | 578 | 2316 | 38.0 MB | 228 kB |
-| 4 | 395 | 1980 | 36.1 MB | 202 kB |
-| 8 | 2218 | 19971 | 587.7 MB | 1192 kB |
+    | players | decisions | pictures | their SVG | the page |
+    |---|---|---|---|---|
+    | 3 | 578 | 2316 | 38.0 MB | 228 kB |
+    | 4 | 395 | 1980 | 36.1 MB | 202 kB |
+    | 8 | 2218 | 19971 | 587.7 MB | 1192 kB |
 
 .. end of sizes
 """
