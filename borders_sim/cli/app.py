@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``borders-sim`` with the arguments ``argv`` (default: the command line's); the exit
+    status (0 done, 1 a run that failed with one error line, 2 bad arguments)."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if args.command is None:

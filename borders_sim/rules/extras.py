@@ -40,6 +40,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "bench": ("pettingzoo[classic]", "open_spiel"),
     "render": ("resvg-py", "pillow", "moviepy"),
     "serve": ("starlette", "uvicorn"),
+    "docs": ("sphinx", "myst-nb", "furo"),
 }
 
 
