@@ -169,3 +169,15 @@ def test_the_population_tables_describe_the_policy_files_of_this_tree():
     digest = benchmark("population").weights_digest()
     assert f"policy files {digest}." in inside, \
         "the policy files changed: run python benchmarks/population.py --write-readme"
+
+
+def test_the_readme_recipe_is_the_one_the_shipped_file_records():
+    """The recipe section is read from the shipped policy file's meta (its ``init`` chain and
+    the zoo's commands): regenerated here, it must equal the README's."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    inside = text.split("<!-- recipe:start -->\n")[1].split("\n<!-- recipe:end -->")[0]
+    recipe = benchmark("recipe")
+    assert inside == recipe.recipe_text(), "run python benchmarks/recipe.py --write-readme"
+    names = [name for name, _ in recipe.stages(recipe.policy_meta(recipe.SHIPPED_WEIGHTS))]
+    assert names[-1] != names[0] and len(set(names)) == len(names), names
+    assert_narrow(inside)

@@ -51,19 +51,21 @@ ZOO: dict[str, Member] = {
         "--imitate-epochs 12 --anchor 0.05 --minutes 85 --seed 3 --eval-every 300 "
         "--eval-games 200 --out runs/e2"),
     "e6": Member(
-        "the policy shipped as ppo from 2026-12-04 (stage 2 of the recipe: 70 minutes more "
-        "from e2 with a main exploiter)",
+        "the policy shipped as ppo on 2026-12-04, before e10 (stage 2 of the recipe: 70 "
+        "minutes more from e2 with a main exploiter)",
         "borders-sim train --players 4 --opponents league --init runs/e2/policy.npz --anchor "
         "0.05 --exploiter-every 40 --minutes 70 --seed 5 --eval-every 0 --out runs/e6"),
     "e9": Member(
-        "not shipped: e6 (the shipped file of 2026-12-04, --init) trained 500 more updates at "
-        "mixed tables against the league and two short-run learners of this zoo "
-        "(notebook-s1, league-s1), with a KL pull of 0.05 toward e6",
+        "stage 3 of the recipe: e6 trained 500 more updates at mixed tables against the league "
+        "and two short-run learners of this zoo (notebook-s1, league-s1), with a KL pull of "
+        "0.05 toward e6",
         "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,ppo-zoo/league-s1 "
-        "--init borders_sim/policies/weights/ppo.npz --anchor 0.05 --mixed 0.75 --max-updates "
-        "500 --minutes 75 --seed 21 --eval-every 0 --checkpoint-every 100 --out runs/e9"),
+        "--init runs/e6/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 500 --minutes 75 "
+        "--seed 21 --eval-every 0 --checkpoint-every 100 --out runs/e9"),
     "e10": Member(
-        "not shipped: e9 trained 500 more updates the same way (the KL pull toward e9)",
+        "the policy shipped as ppo since 2026-12-05 (stage 4 of the recipe: e9 trained 500 "
+        "more updates the same way, the KL pull toward e9); while it is the shipped file, the "
+        "population evaluation seats it as ppo and leaves this copy out",
         "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,ppo-zoo/league-s1 "
         "--init runs/e9/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 500 --minutes 60 "
         "--seed 22 --eval-every 0 --checkpoint-every 100 --out runs/e10"),
