@@ -55,6 +55,9 @@ def test_a2c_trains_on_the_command_line(tmp_path, capsys):
     saved = load_checkpoint(latest_checkpoint(out))
     assert saved["algorithm"]["name"] == "a2c" and "optimizer" in saved["main"]["algorithm"]
     assert "optimizer" not in saved["main"]  # the rule's state under its own key only
+    code = cli.main(["tournament", "--players", "3", "--bots", f"ppo@{out},honest,honest",
+                     "--games", "3", "--no-progress"])
+    assert code == 0 and f"ppo@{out}: a policy trained by a2c" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("extra", [{}, {"exploiter_every": 3, "exploiter_slots": 1}])
@@ -196,6 +199,9 @@ def test_settings_are_typed_from_the_dataclass():
     assert parse_pairs(["a=1", "b = x", "a=2"], "--algorithm-arg") == {"a": "2", "b": "x"}
     with pytest.raises(ValueError, match="--algorithm-arg 'a': give KEY=VALUE"):
         parse_pairs(["a"], "--algorithm-arg")
+    with pytest.raises(ValueError, match="exploiter_algorithm_args are the settings of "
+                                         "exploiter_algorithm: name it"):
+        dataclasses.replace(TINY, exploiter_algorithm_args={"gamma": 0.5}).check()
 
 
 def test_bad_algorithm_options_are_one_line_on_the_command_line(tmp_path, capsys):

@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from .. import __version__
 from ..agents import REGISTRY
+from ..policies.network import trained_by
 from ..arena import default_lineup, parse_lineup, play_tournament, tournament
 from ..arena.records import TraceError, read_trace, trace_name
 from ..rules import state as st
@@ -174,6 +175,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         "a local Ray cluster" if backend == "ray" else "this machine")
     print(f"borders-sim {__version__} tournament: {t.games} games, {t.players} players "
           f"({', '.join(t.lineup)}), seats rotating, seed {t.seed}, on {where}", file=err)
+    for spec in dict.fromkeys(t.lineup):  # (a policy file's trainer, from its meta)
+        if (algorithm := trained_by(spec)) is not None:
+            print(f"{spec}: a policy trained by {algorithm}", file=err)
     if t.games % t.players:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)

@@ -240,6 +240,19 @@ def trained_algorithm(meta: dict[str, Any]) -> dict[str, Any]:
     return {"name": "ppo", "settings": {}}
 
 
+def trained_by(spec: str) -> str | None:
+    """The algorithm that trained the policy file of the network spec ``spec``
+    (``ppo@PATH``: :func:`trained_algorithm`), or None for another spec or a file that cannot
+    be read (its use then says why)."""
+    if not is_net_spec(spec):
+        return None
+    try:
+        path, _ = parse_net_spec(spec)
+        return None if path is None else trained_algorithm(policy_meta(path))["name"]
+    except (ValueError, OSError):
+        return None
+
+
 def policy_meta(path: str | os.PathLike) -> dict[str, Any]:
     """The ``meta`` record of a policy file (how it was trained); the file's arrays are checked
     against the layout (:func:`load_policy`'s errors) but not read."""

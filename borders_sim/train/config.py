@@ -248,6 +248,9 @@ class TrainConfig:
         for name in ("algorithm_args", "exploiter_algorithm_args"):
             if not all(isinstance(key, str) for key in as_mapping(getattr(self, name), name)):
                 raise ValueError(f"{name} must map setting names (str) to values")
+        if self.exploiter_algorithm is None and self.exploiter_algorithm_args:
+            raise ValueError("exploiter_algorithm_args are the settings of exploiter_algorithm: "
+                             "name it (without it the exploiter takes the main agent's)")
         anchor_coef, anchor_every = anchor_settings(self.algorithm_settings())
         if self.exploiter_every:
             self.exploiter_settings()
