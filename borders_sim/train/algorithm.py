@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import torch
 
-    from .config import TrainConfig
     from .model import PolicyValueNet
     from .rollout import Rollout
 
@@ -79,10 +78,11 @@ class Factory(Protocol):
 
     Settings: type | None
 
-    def __call__(self, model: PolicyValueNet, settings: Any, config: TrainConfig,
+    def __call__(self, model: PolicyValueNet, settings: Any, config: Any,
                  seed: int) -> Algorithm:
-        """The rule training ``model`` with ``settings`` in the run ``config``, its draws
-        seeded by ``seed``."""
+        """The rule training ``model`` with ``settings`` in the run ``config`` (its
+        :class:`~.config.TrainConfig`, which imports this module: hence ``Any`` here), its
+        draws seeded by ``seed``."""
 
 
 def factory_of(spec: str) -> Factory:
