@@ -1,8 +1,8 @@
-"""The README's strength at mixed tables: the population evaluation of the shipped ``ppo``, the
+"""The strength at mixed tables (``docs/bots.md``): the population evaluation of the shipped ``ppo``, the
 zoo and the heuristics, and ``ppo`` against each learned zoo member at the same tables.
 
     python benchmarks/population.py                    # print the tables
-    python benchmarks/population.py --write-readme     # also put them in README.md
+    python benchmarks/population.py --write-readme     # also put them in docs/bots.md
     python benchmarks/population.py --games 400        # a quicker look
 
 1. **The population**: every game seats 4 different members drawn from ``ppo``, the zoo's
@@ -45,8 +45,8 @@ HEURISTICS = ("honest", "bluffer", "collector", "strict")
 
 def weights_digest() -> str:
     """A short digest of the policy files the tables describe (the shipped policy and every
-    zoo member), which ``tests/test_readme_tables.py`` compares with the README's stamp: the
-    tables are stale once a file changes."""
+    zoo member), which ``tests/test_readme_tables.py`` compares with the stamp in
+    ``docs/bots.md``: the tables are stale once a file changes."""
     import hashlib
     digest = hashlib.sha256(SHIPPED_WEIGHTS.read_bytes())
     for name in ZOO:
@@ -111,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("local", "ray"), default="local")
     parser.add_argument("--policy", default="ppo", metavar="SPEC",
                         help="the policy in ppo's place, e.g. ppo@runs/x (default: ppo; the "
-                             "README's tables are ppo's)")
+                             "tables of docs/bots.md are ppo's)")
     parser.add_argument("--write-readme", action="store_true",
-                        help="put the tables in README.md's population section")
+                        help="put the tables in docs/bots.md's population section")
     add_quick(parser, games=20, notebook_games=20, population_games=40)
     args = parse_quick(parser, argv)
     if args.write_readme and args.policy != "ppo":

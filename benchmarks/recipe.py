@@ -1,7 +1,7 @@
-"""The README's recipe of the shipped policy, read from the policy file itself.
+"""The recipe of the shipped policy (``docs/training.md``), read from the policy file itself.
 
     python benchmarks/recipe.py                  # print the table
-    python benchmarks/recipe.py --write-readme   # also put it in README.md (section "recipe")
+    python benchmarks/recipe.py --write-readme   # also put it in docs/training.md (section "recipe")
 
 A policy file's ``meta`` records the run that made it, and a run started with ``--init`` keeps
 its starting file's ``meta`` under ``init``: the shipped file
@@ -16,7 +16,7 @@ their files, a recipe from nothing makes them first.
 Nothing here is typed by hand: the minutes are the ``seconds`` the trainer recorded (its updates
 and, for a stage that imitates a bot first, the imitation), so a stage's wall clock, which adds
 compiling and start-up, is a little longer. ``tests/test_readme_tables.py`` regenerates the
-section and compares it with the README's.
+section and compares it with the one in ``docs/training.md``.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def stages(meta: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 def zoo_member(meta: dict[str, Any]) -> str:
     """The zoo member that stores the run of ``meta``; ``SystemExit`` naming the run if none
-    does (a stage without its command in the zoo cannot be reproduced from the README)."""
+    does (a stage without its command in the zoo cannot be reproduced from the docs)."""
     for name in ZOO:
         if all(policy_meta(zoo_path(name)).get(k) == meta.get(k) for k in IDENTITY):
             return name
@@ -127,14 +127,14 @@ def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write-readme", action="store_true",
-                        help="replace the recipe section of README.md")
+                        help="replace the recipe section of docs/training.md")
     add_quick(parser)  # the recipe reads one file: quick as it is
     args = parse_quick(parser, argv)
     text = recipe_text()
     print(text)
     if args.write_readme:
-        replace_section("recipe", text)
-        print("README.md updated", file=sys.stderr)
+        written = replace_section("recipe", text)
+        print(f"{written.relative_to(ROOT)} updated", file=sys.stderr)
     return 0
 
 

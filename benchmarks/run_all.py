@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/run_all.py                          # everything (about 10-15 minutes)
     python benchmarks/run_all.py --json out.json --markdown out.md
-    python benchmarks/run_all.py --write-readme           # and README.md, docs/performance.md
+    python benchmarks/run_all.py --write-readme           # and docs/speed.md, docs/performance.md
     python benchmarks/run_all.py --quick                  # 5 players, short runs, no cold start
     python benchmarks/run_all.py --from-json out.json --write-readme   # render a saved run
 
@@ -39,8 +39,8 @@ alternate the peer and ours, each pair back to back (about a second each, one nu
 the median of the pairs' ratios, shown with its lowest and highest.
 
 Under the tables: the headline, the few ratios a user compares (ours against each peer at 5
-players, and the start-up times), which ``--write-readme`` also puts in the README's
-Performance section (the whole report goes to ``docs/performance.md``).
+players, and the start-up times), which ``--write-readme`` also puts in the Performance
+section of ``docs/speed.md`` (the whole report goes to ``docs/performance.md``).
 Every rate is the median of ``--repeat`` timed runs. Figures on a shared machine are noisy:
 compare figures of one run (the ratios), not figures of different runs. ``--quick`` is the
 CI's setting: it proves that every part runs and asserts nothing about speed.
@@ -123,7 +123,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--markdown", type=Path, metavar="FILE",
                         help="write the report as Markdown")
     parser.add_argument("--write-readme", action="store_true",
-                        help=f"replace the README's text between {START} and {END}")
+                        help=f"replace the text between {START} and {END} of docs/speed.md")
     parser.add_argument("--from-json", type=Path, metavar="FILE",
                         help="measure nothing: report the results saved by --json FILE")
     args = parser.parse_args(argv)
@@ -601,7 +601,7 @@ def report(data: dict, top: int) -> str:
 
 
 def readme_section(data: dict) -> str:
-    """The README's Performance section: the headline table; the full report goes to
+    """The Performance section of ``docs/speed.md``: the headline table; the full report goes to
     :data:`FULL_REPORT`."""
     return "\n\n".join([
         f"From one run of `python benchmarks/run_all.py --write-readme`: {header_line(data)}. "
@@ -611,7 +611,7 @@ def readme_section(data: dict) -> str:
         "wrapped envs; the empty-cache rows are a fresh install's first use. Every figure of "
         "that run, 3 to 8 players, one thread and all of them, with the compile time per "
         "function, is in "
-        f"[`docs/performance.md`](docs/performance.md).",
+        f"[`docs/performance.md`](performance.md).",
         headline_table(data)])
 
 
@@ -628,9 +628,9 @@ def main(argv=None) -> int:
     if args.markdown:
         args.markdown.write_text(text)
     if args.write_readme:
-        replace_section("performance", readme_section(data))
+        written = replace_section("performance", readme_section(data))
         FULL_REPORT.write_text(text, encoding="utf-8")
-        say(f"README.md and {FULL_REPORT.relative_to(ROOT)} updated")
+        say(f"{written.relative_to(ROOT)} and {FULL_REPORT.relative_to(ROOT)} updated")
     c = data["checks"]
     return 0 if c["same_games"] and not c["unfinished"] else 1
 

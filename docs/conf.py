@@ -3,8 +3,9 @@
     python -m sphinx -W --keep-going -b html docs docs/_build/html
 
 Sphinx with MyST and the furo theme, as the Farama projects (Gymnasium, PettingZoo) build
-theirs: the pages are markdown, the README's sections are included into them rather than
-copied (``readme_map.py`` says which page shows which section), MyST-NB executes the notebook
+theirs: the pages are markdown and hold what the README held before it became a front page
+(``readme_map.py`` records where each of its sections went; ``getting-started`` and ``index``
+include the front page's opening, first game and citation), MyST-NB executes the notebook
 and the code cells of the environment pages during the build, so their text and their outputs
 come from one run, and autodoc writes the API reference from the docstrings
 (``api_reference.py``; a public name without a docstring is a warning, so ``-W`` fails the
@@ -49,7 +50,7 @@ exclude_patterns = ["_build", "README.md", "api_reference.py", "**/__pycache__",
 html_theme = "furo"
 html_title = f"borders_sim {release}"
 
-# MyST: heading anchors, so that the README's #section links resolve on the site's pages
+# MyST: heading anchors, so that the old README's #section links resolve on the site's pages
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 

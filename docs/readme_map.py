@@ -1,32 +1,40 @@
-"""Which page of the documentation site shows each section of README.md.
+"""Where each section of the old README went, and what the README keeps.
 
-The README holds the prose and the generated tables; the site's pages do not copy it, they
-include it: a page shows a README section with MyST's ``{include}`` directive, from just after
-the section's heading line to just before the next heading, under a heading of its own with the
-same text (so the README's ``#section`` links have a target on the page)::
+The README is the front page: what borders_sim is, the two commands of a fresh machine with
+their measured times, a first game, a line for each page of this site, how to cite. The rest of
+what it held moved into the pages of ``docs/``, each section under a heading of the same text
+(so an anchor of the old README, ``#rules-fidelity``, is ``rules.md#rules-fidelity`` on the site
+and ``docs/rules.md#rules-fidelity`` on GitHub).
 
-    ## Training
+:data:`MOVED` records every heading of the old README (``#`` to ``###``, in order) with the page
+that holds its text now; :data:`FRONT_PAGE` lists the README's headings now, and
+:data:`INCLUDES` the parts of the README that pages still show with MyST's ``{include}``
+(``getting-started`` its opening and first game, ``index`` the citation; ``bots`` the ladder
+until it moves, below)::
 
     ```{include} ../README.md
-    :start-after: "## Training"
-    :end-before: "## Bots and tournaments"
+    :start-after: "## Quick start in Python"
+    :end-before: "## What is inside"
     ```
 
-:data:`SECTIONS` lists every heading of the README (``#`` to ``###``, in order) with the page
-that includes its section; ``tests/test_docs_site.py`` checks that the list is the README's
-headings and that each page includes exactly its sections, so every line of the README is on
-the site once. To move a section's text out of the README into its page, replace the page's
-include with the text and delete the section from the README and from this list: the test then
-checks the rest.
+``tests/test_docs_site.py`` checks them: every old heading on its page, the README's headings
+exactly :data:`FRONT_PAGE`, each page's includes exactly its entries of :data:`INCLUDES`.
+
+The ladder (``<!-- ladder:start -->`` ... ``<!-- ladder:end -->``, written by
+``benchmarks/ladder.py --write-readme``) is still the README's ``## Bots and tournaments``
+section. To move it: put that section's text in place of the include in ``docs/bots.md``, delete
+the section from README.md, its entries from :data:`FRONT_PAGE` and :data:`INCLUDES` (the
+benchmark finds the markers in whichever file holds them).
 """
 
 from __future__ import annotations
 
 import re
 
-#: every heading of README.md, in order, and the page (a file of docs/ without .md) showing
-#: the text under it; the first, the title, heads the lines before the first section
-SECTIONS: list[tuple[str, str]] = [
+#: every heading of the old README.md, in order, and the page (a file of docs/ without .md) that
+#: holds its text now; the first, the title, headed the lines before the first section (its
+#: what-it-is, pictures and commands stay on the front page, the rest is on getting-started)
+MOVED: list[tuple[str, str]] = [
     ("# borders_sim", "getting-started"),
     ("## Quick start in Python", "getting-started"),
     ("### Research positions", "getting-started"),
@@ -46,13 +54,23 @@ SECTIONS: list[tuple[str, str]] = [
     ("## Licence and citation", "index"),
 ]
 
+#: the README's headings now, in order
+FRONT_PAGE: list[str] = [
+    "# borders_sim",
+    "## Quick start in Python",
+    "## What is inside",
+    "## Bots and tournaments",  # the ladder, until it moves to docs/bots.md
+    "## Licence and citation",
+]
 
-def spans() -> list[tuple[str, str | None, str]]:
-    """``(start_after, end_before, page)`` of every section: from its heading to the next one
-    (``None``: the end of the README)."""
-    headings = [heading for heading, _ in SECTIONS]
-    ends: list[str | None] = [*headings[1:], None]
-    return [(heading, end, page) for (heading, page), end in zip(SECTIONS, ends)]
+#: ``(page, start_after, end_before)``: the parts of the README a page shows, from just after a
+#: heading of the README to just before the next one (``None``: the end)
+INCLUDES: list[tuple[str, str, str | None]] = [
+    ("getting-started", "# borders_sim", "## Quick start in Python"),
+    ("getting-started", "## Quick start in Python", "## What is inside"),
+    ("bots", "## Bots and tournaments", "## Licence and citation"),
+    ("index", "## Licence and citation", None),
+]
 
 
 def slug(heading: str) -> str:
@@ -62,5 +80,5 @@ def slug(heading: str) -> str:
 
 
 def anchor_pages() -> dict[str, str]:
-    """The page that shows each README heading's anchor (``"rules-fidelity": "rules"``)."""
-    return {slug(heading): page for heading, page in SECTIONS}
+    """The page that shows each old README heading's anchor (``"rules-fidelity": "rules"``)."""
+    return {slug(heading): page for heading, page in MOVED}

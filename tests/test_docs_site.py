@@ -1,9 +1,9 @@
-"""The documentation site (``docs/``) shows every line of README.md once: ``docs/readme_map.py``
-lists the README's headings with the page that includes each section, and each page includes
-exactly its sections, from the heading to the next one, under a heading of the same text (the
-target of the README's ``#section`` links). So a section moved out of the README into its page,
-or a new one, cannot be lost: the map must change with it. The build itself (``python -m sphinx
--W docs ...``) runs in CI (``.ci/run``), not here."""
+"""The README is a front page and the documentation site (``docs/``) holds the rest of what it
+held: ``docs/readme_map.py`` records where each section of the old README went (every old
+heading is a heading of its page, so the old anchors have a target), which headings the README
+keeps, and which parts of it pages still include. So no section can be lost or shown twice
+without this test saying so. The build itself (``python -m sphinx -W docs ...``) runs in CI
+(``.ci/run``), not here."""
 
 from __future__ import annotations
 
@@ -28,65 +28,76 @@ def readme_map():
 MAP = readme_map()
 
 
-def readme_headings() -> list[str]:
-    """The README's heading lines (``#`` to ``###``), code blocks left out."""
-    headings, fenced = [], False
-    for line in README.splitlines():
+def headings(text: str) -> list[str]:
+    """The heading lines of a markdown text (``#`` to ``###``), code blocks left out."""
+    found, fenced = [], False
+    for line in text.splitlines():
         if line.startswith("```"):
             fenced = not fenced
         elif not fenced and re.match(r"#{1,3} ", line):
-            headings.append(line)
-    return headings
+            found.append(line)
+    return found
 
 
-def includes(page: str) -> list[tuple[str, str | None]]:
-    """``(start_after, end_before)`` of each ``{include} ../README.md`` of ``docs/PAGE.md``."""
-    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+def page(name: str) -> str:
+    return (DOCS / f"{name}.md").read_text(encoding="utf-8")
+
+
+def includes(name: str) -> list[tuple[str, str | None]]:
+    """``(start_after, end_before)`` of each ``{include} ../README.md`` of ``docs/NAME.md``."""
     found = []
-    for block in re.findall(r"```\{include\} \.\./README\.md\n(.*?)```", text, re.S):
+    for block in re.findall(r"```\{include\} \.\./README\.md\n(.*?)```", page(name), re.S):
         options = dict(re.findall(r'^:([\w-]+): "(.*)"$', block, re.M))
         found.append((options.get("start-after"), options.get("end-before")))
     return found
 
 
-def test_every_readme_section_is_mapped_to_a_page_in_order():
-    assert [heading for heading, _ in MAP.SECTIONS] == readme_headings(), \
-        "README.md's headings changed: update docs/readme_map.py and the pages"
-    for _, page in MAP.SECTIONS:
-        assert (DOCS / f"{page}.md").is_file(), page
+def test_the_readme_keeps_only_the_front_pages_sections():
+    assert headings(README) == MAP.FRONT_PAGE, \
+        "README.md's headings changed: update docs/readme_map.py (FRONT_PAGE, INCLUDES)"
 
 
-def test_each_boundary_is_found_at_its_heading():
-    # MyST cuts at the first occurrence of the text: it must be the heading's own line
-    for heading in readme_headings():
-        at = README.find(heading)
-        assert at == 0 or README[at - 1] == "\n", heading
-        assert README[at + len(heading)] == "\n", heading
+@pytest.mark.parametrize("heading, name", MAP.MOVED[1:])
+def test_each_old_section_is_under_a_heading_of_its_text_on_its_page(heading, name):
+    # the target of the old README's #slug links, PAGE.md#slug on the site
+    title = heading.lstrip("#").strip()
+    assert re.search(rf"^#+ {re.escape(title)}$", page(name), re.M), (name, title)
 
 
-@pytest.mark.parametrize("page", sorted({page for _, page in MAP.SECTIONS}))
-def test_each_page_includes_exactly_its_sections(page):
-    wanted = [(start, end) for start, end, where in MAP.spans() if where == page]
-    assert includes(page) == wanted
+@pytest.mark.parametrize("name", sorted({name for name, _, _ in MAP.INCLUDES}))
+def test_each_page_includes_exactly_its_parts_of_the_readme(name):
+    assert includes(name) == [(start, end) for where, start, end in MAP.INCLUDES
+                              if where == name]
 
 
 def test_no_other_page_includes_the_readme():
-    mapped = {page for _, page in MAP.SECTIONS}
+    including = {name for name, _, _ in MAP.INCLUDES}
     for path in DOCS.glob("*.md"):
-        if path.stem not in mapped:
+        if path.stem not in including:
             assert includes(path.stem) == [], path.name
 
 
-@pytest.mark.parametrize("heading", [h for h, _ in MAP.SECTIONS[1:]])
-def test_each_section_is_under_a_heading_of_its_text_on_its_page(heading):
-    # the anchor of the README's [...](#slug) links, rewritten to PAGE.md#slug on the site
-    page = dict(MAP.SECTIONS)[heading]
-    title = heading.lstrip("#").strip()
-    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
-    assert re.search(rf"^#+ {re.escape(title)}$", text, re.M), (page, title)
+def test_each_include_boundary_is_a_heading_of_the_readme():
+    # MyST cuts at the first occurrence of the text: it must be the heading's own line
+    for _, start, end in MAP.INCLUDES:
+        for heading in filter(None, (start, end)):
+            assert heading in MAP.FRONT_PAGE, heading
+            at = README.find(heading)
+            assert at == 0 or README[at - 1] == "\n", heading
+            assert README[at + len(heading)] == "\n", heading
 
 
-def test_every_anchor_link_of_the_readme_names_a_section():
-    anchors = MAP.anchor_pages()
+def test_every_link_of_the_readme_to_a_section_finds_it():
+    front = {MAP.slug(h) for h in MAP.FRONT_PAGE}
     for link in re.findall(r"\]\(#([^)]+)\)", README):
-        assert link in anchors, link
+        assert link in front, link
+    for name, anchor in re.findall(r"\]\(docs/([\w-]+)\.md#([^)]+)\)", README):
+        assert anchor in {MAP.slug(h) for h in headings(page(name))}, (name, anchor)
+    for target in re.findall(r"\]\(((?:docs|examples)/[^)#\s]+)", README):
+        assert (ROOT / target).is_file(), target
+
+
+def test_the_old_anchors_name_their_pages():
+    pages = MAP.anchor_pages()
+    assert pages["rules-fidelity"] == "rules" and pages["exploitability"] == "exploitability"
+    assert all((DOCS / f"{name}.md").is_file() for name in pages.values())

@@ -1,7 +1,8 @@
-"""The README's tables are at most 100 columns wide, the generated ones included: every line of
-README.md that starts with ``|``, and the output of every writer of a README table on wide
-inputs (7 bots, 8 players, 100% win rates, a million games, the widest figures the
-measures give)."""
+"""The tables of the README and of the pages that hold its old sections are at most 100 columns
+wide, the generated ones included: every line of those files that starts with ``|``, and
+the output of every writer of a generated table on wide inputs (7 bots, 8 players, 100% win
+rates, a million games, the widest figures the measures give). A generated section is read from
+whichever file holds its markers (``benchmarks/readme_section.py``)."""
 
 from __future__ import annotations
 
@@ -38,8 +39,23 @@ def assert_narrow(text: str) -> None:
     assert not wide, "\n".join(wide)
 
 
-def test_every_readme_table_line_is_at_most_100_columns():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def section_text(name: str) -> str:
+    """The generated section ``name``, from the file of README.md and docs/*.md that holds it."""
+    return benchmark("readme_section").section_text(name)
+
+
+def readme_pages() -> list[Path]:
+    """README.md and the pages that hold its old sections (``docs/readme_map.py``)."""
+    spec = importlib.util.spec_from_file_location("readme_map", ROOT / "docs" / "readme_map.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [ROOT / "README.md", *(ROOT / "docs" / f"{page}.md"
+                                  for page in sorted({page for _, page in module.MOVED}))]
+
+
+@pytest.mark.parametrize("path", readme_pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_table_line_is_at_most_100_columns(path):
+    text = path.read_text(encoding="utf-8")
     wide = [f"line {k}: {len(line)} columns" for k, line in enumerate(text.splitlines(), 1)
             if line.startswith("|") and len(line) > README_COLUMNS]
     assert not wide, "\n".join(wide)
@@ -150,7 +166,8 @@ def test_the_first_screen_table_is_narrow_and_totals_each_command():
                            "writes the section afterwards")
 def test_the_readme_shows_the_first_screen_timings_it_made():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    inside = text.split("<!-- first-screen:start -->")[1].split("<!-- first-screen:end -->")[0]
+    inside = section_text("first-screen")
+    assert inside in text, "the first-screen section belongs to the README's front page"
     assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
         "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
     assert " failed" not in inside and " error" not in inside, inside
@@ -162,20 +179,18 @@ def test_the_readme_shows_the_first_screen_timings_it_made():
 
 
 def test_the_population_tables_describe_the_policy_files_of_this_tree():
-    """The README's mixed-table section names the digest of the files it measured (the shipped
-    policy and the zoo): a new policy file makes it stale, and this test says so."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    inside = text.split("<!-- population:start -->")[1].split("<!-- population:end -->")[0]
+    """The mixed-table section (docs/bots.md) names the digest of the files it measured (the
+    shipped policy and the zoo): a new policy file makes it stale, and this test says so."""
+    inside = section_text("population")
     digest = benchmark("population").weights_digest()
     assert f"policy files {digest}." in inside, \
         "the policy files changed: run python benchmarks/population.py --write-readme"
 
 
 def test_the_readme_recipe_is_the_one_the_shipped_file_records():
-    """The recipe section is read from the shipped policy file's meta (its ``init`` chain and
-    the zoo's commands): regenerated here, it must equal the README's."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    inside = text.split("<!-- recipe:start -->\n")[1].split("\n<!-- recipe:end -->")[0]
+    """The recipe section (docs/training.md) is read from the shipped policy file's meta (its
+    ``init`` chain and the zoo's commands): regenerated here, it must equal the page's."""
+    inside = section_text("recipe")
     recipe = benchmark("recipe")
     assert inside == recipe.recipe_text(), "run python benchmarks/recipe.py --write-readme"
     names = [name for name, _ in recipe.stages(recipe.policy_meta(recipe.SHIPPED_WEIGHTS))]
