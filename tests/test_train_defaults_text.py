@@ -26,7 +26,7 @@ def help_text() -> str:
 def test_the_help_says_the_defaults_are_not_the_recipe_and_where_it_is():
     text = help_text()
     assert "recipe of the shipped policy" not in text.replace("not the shipped policy's recipe", "")
-    assert "not the shipped policy's recipe" in text and "README.md, Training" in text
+    assert "not the shipped policy's recipe" in text and "docs/training.md" in text
     defaults = TrainConfig()
     assert f"--minutes M wall-clock budget, evaluations and checkpoints included (default: " \
            f"{defaults.minutes:g})" in text.replace(".0)", ")")

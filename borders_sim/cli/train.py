@@ -101,7 +101,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "random plus self-play (frozen snapshots of the learner). The defaults "
                     "(below) are one run of 30 minutes against the league: no imitation, no "
                     "anchor, no exploiter. They are not the shipped policy's recipe, which is "
-                    "two runs, the second started from the first (README.md, Training: every "
+                    "two runs, the second started from the first (docs/training.md: every "
                     "stage's command, seed and wall time). Needs PyTorch: "
                     f"{install_hint('rl', alone=())}.",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
