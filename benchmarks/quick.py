@@ -2,7 +2,7 @@
 
 CI runs each script once with ``--quick`` (``.ci/run``), so a moved or renamed function breaks
 the run, not a reader's first try. A quick run proves that every part of its script runs; its
-figures mean nothing about speed or strength, and it never writes the README.
+figures mean nothing about speed or strength, and it never writes the README or the docs.
 
     parser = argparse.ArgumentParser(...)
     ...
@@ -33,7 +33,8 @@ def parse_quick(parser: argparse.ArgumentParser, argv: list[str] | None = None
     args = parser.parse_args(argv)
     if args.quick:
         if getattr(args, "write_readme", False):
-            parser.error("--quick is a smoke run: its figures do not go into the README")
+            parser.error("--quick is a smoke run: its figures do not go into the README or "
+                         "the docs")
         for name, value in args.quick_settings.items():
             setattr(args, name, value)
     return args

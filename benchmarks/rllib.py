@@ -124,7 +124,7 @@ def trainer_rates(updates: int) -> tuple[float, float]:
 
 
 def machine() -> str:
-    """The machine and its load, as the README's tables state them."""
+    """The machine and its load, as the tables of docs/env-rllib.md state them."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at start; "

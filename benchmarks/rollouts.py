@@ -20,7 +20,7 @@ For each player count it measures, in one run on the same machine:
 
 Every figure is the median of ``--repeat`` runs. Decisions are player decisions (the state's
 ``steps``); moves the engine applies itself (``skip_forced``) are not counted. The table is
-markdown, ready for the README's performance section.
+markdown, ready for the performance section of ``docs/speed.md``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 * :class:`Game`: play a game step by step with legal masks and readable action strings.
 * :mod:`borders_sim.rules`: the numba kernels over a plain array state.
 * :func:`set_compile_messages`: the first ``Game(...)`` (and the first whole-game batch) of a
-  fresh install compiles numba kernels (one to two minutes on a 2-core machine; the README's
-  Performance section has the measured figures) and says so on stderr;
+  fresh install compiles numba kernels (one to two minutes on a 2-core machine; ``docs/speed.md``
+  has the measured figures) and says so on stderr;
   ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1``
   silences that note. Later runs load numba's on-disk cache and print nothing;
   ``borders-sim warmup`` (:mod:`borders_sim.cli.warmup`) compiles every kernel ahead of time.

@@ -32,7 +32,8 @@ Colab on a CPU: `MINUTES` of training (3 by default) plus the tournaments, after
 
 Each step has a note saying what it does and what it costs; each cell that takes more than a
 moment prints its own time, so the figures below are always this run's. The command-line twins are
-`borders-sim tournament`, `borders-sim train` and `borders-sim play` (README.md)."""),
+`borders-sim tournament`, `borders-sim train` and `borders-sim play` (docs/bots.md,
+docs/training.md)."""),
 
     ("settings-md", "markdown", """\
 ## Settings
@@ -67,7 +68,7 @@ the notebook sits in one, else from `SOURCE` (set it to a clone of the repositor
   `--index-url https://download.pytorch.org/whl/cpu` for the CPU build. Colab's preinstalled
   torch also works (the `rl` extra accepts torch 2.1 to 2.14).
 - **Cost**: minutes, once: pip builds the package and compiles the rules kernels into it
-  (README, Performance: the build's time on 2 cores). Restart the kernel afterwards if pip
+  (docs/speed.md, Start-up: the build's time on 2 cores). Restart the kernel afterwards if pip
   asks you to."""),
 
     ("install", "code", """\
@@ -173,7 +174,7 @@ win share over its last 200 games against each opponent. The outputs land in `OU
 `curve.json` / `curve.csv` (a row per update) and a checkpoint. The cell prints how far the
 budget went (updates, learner steps) and the win share against each opponent at the end.
 This is not how the shipped `ppo` was made: that took two longer runs against a league with
-self-play and an exploiter (README, Training, every stage's command).
+self-play and an exploiter (docs/training.md, every stage's command).
 **Cost**: `MINUTES` plus the start (torch's import, the training env's kernels: seconds)."""),
 
     ("train", "code", """\
@@ -222,8 +223,8 @@ print(f"\\nThe policy trained here for {MINUTES:g} min won {mine_text} of the ga
       f"ppo {shipped_text}.")
 if mine > shipped:
     print("The trained policy won more: it learned to exploit honest and bluffer, who sit at "
-          "this table; the shipped ppo was trained to be hard to exploit (README, "
-          "Exploitability), not to exploit weak players.")
+          "this table; the shipped ppo was trained to be hard to exploit "
+          "(docs/exploitability.md), not to exploit weak players.")
 else:
     print("The shipped ppo won more: a policy trained for minutes against the heuristics "
           "does not out-play it at a table it shares with them.")"""),
@@ -269,12 +270,12 @@ plt.show()"""),
 ## Next
 
 - Train longer or against the league: `TrainConfig(opponents=("league",), minutes=30)` (the
-  defaults); the shipped policy's two-stage recipe is in README.md, Training;
+  defaults); the shipped policy's two-stage recipe is in docs/training.md;
   `borders-sim train --help` lists every setting.
 - How exploitable a policy is: `borders-sim exploit --bots honest,strict,ppo@OUT` (one
   deviator against three copies of each bot).
 - Environments for your own learner (PettingZoo, Gymnasium, a compiled vector env, OpenSpiel):
-  README.md, Environments."""),
+  docs/environments.md."""),
 ]
 
 

@@ -123,7 +123,7 @@ DICT_OBSERVATION_WARNINGS = {
 def dict_observations_allowed(monkeypatch):
     """Register borders_v0 in api_test's allow-lists of envs with dict observations, as
     PettingZoo does for its own classic games; without this, api_test gives the
-    :data:`DICT_OBSERVATION_WARNINGS` (the README says so)."""
+    :data:`DICT_OBSERVATION_WARNINGS` (docs/environments.md says so)."""
     module = importlib.import_module("pettingzoo.test.api_test")
     monkeypatch.setattr(module, "env_obs_dicts", module.env_obs_dicts + ["borders_v0"])
     monkeypatch.setattr(module, "env_obs_space", module.env_obs_space + ["borders_v0"])
@@ -134,7 +134,7 @@ def test_pettingzoo_api_test_as_a_user_runs_it_warns_only_of_the_dict_observatio
     """``api_test`` with its allow-lists as PettingZoo ships them (nothing patched): it passes,
     and its only warnings are the ones those lists would silence (none, once PettingZoo drops
     them: its issue #1259), so with borders_v0 added to them it passes with warnings as
-    errors, as the README says."""
+    errors, as docs/environments.md says."""
     module = importlib.import_module("pettingzoo.test.api_test")
     assert "borders_v0" not in module.env_obs_dicts + module.env_obs_space
     with warnings.catch_warnings(record=True) as caught:

@@ -118,8 +118,8 @@ def test_rewards_by_mode_are_reported_once():
 
 
 def test_the_readme_shapes_rewards_have_a_column_per_possible_seat():
-    """``from borders_sim.envs import OBS_SIZE, NUM_ACTIONS`` (the README names them together;
-    ``NUM_ACTIONS`` is the package's own), and ``VectorEnv(256, num_players=4)`` as the README
+    """``from borders_sim.envs import OBS_SIZE, NUM_ACTIONS`` (docs/environments.md names them together;
+    ``NUM_ACTIONS`` is the package's own), and ``VectorEnv(256, num_players=4)`` as that page
     runs it: rewards of shape ``(256, MAX_PLAYERS)`` = ``(256, 8)``, the 4 seats' rewards in
     the rows of the games that ended, the columns past the player count always 0."""
     import borders_sim

@@ -21,7 +21,7 @@ Kernels are compiled under a lock file each (:meth:`~borders_sim._compile.shippe
 ``BORDERS_SIM_COMPILE_JOBS`` sets the number of processes; by default it is the cores idle at
 the moment (the usable cores minus the last minute's load average, :func:`idle_cores`). On the
 project's idle 2-core machine two processes compiled the warm-up 1.8x faster than one and the
-first ``Game`` step 1.75x faster (README, Start-up); with the second core busy they were 10 to
+first ``Game`` step 1.75x faster (docs/speed.md, Start-up); with the second core busy they were 10 to
 20% slower than one (most kernels sit below the engine's ``_apply`` and ``_seek``, which the
 processes then wait for each other to compile), which is why a busy core does not count.
 Workers never start workers of their own.

@@ -10,9 +10,9 @@ legal actions at temperature :data:`~borders_sim.policies.network.SAMPLE_TEMPERA
 policy as trained), with the bot's own generator (seeded by ``make("ppo", seed)``, so it is
 reproducible for its seed). A bluffing game needs a mixed policy: a player who always declares,
 bribes or opens the same way in the same position is read and exploited by one opponent who learns
-that way (the ``strict`` bot took 99% of the games from three copies of the greedy policy, README
-"Exploitability"). ``make("ppo", sample=False)`` (spec ``ppo:argmax``) plays the most likely
-legal action; ``temperature=T`` (spec ``ppo:temp=T``) another temperature.
+that way (the ``strict`` bot took 99% of the games from three copies of the greedy policy,
+``docs/exploitability.md``). ``make("ppo", sample=False)`` (spec ``ppo:argmax``) plays the most
+likely legal action; ``temperature=T`` (spec ``ppo:temp=T``) another temperature.
 
 ``make("ppo")`` plays the shipped policy (:data:`~borders_sim.policies.network.SHIPPED_WEIGHTS`);
 ``make("ppo", weights=PATH)`` (spec ``ppo@PATH``) any policy file, or the ``policy.npz`` of a

@@ -14,7 +14,7 @@ The target (``BORDERS_SIM_KERNEL_TARGET``):
   on the machine that will run the package, or on machines with the same CPU; any other CPU
   compiles on first use as without precompiled kernels;
 * ``portable``: the baseline x86-64 level :data:`PORTABLE` with no extra CPU features, which
-  every x86-64 CPU loads, for a wheel published to serve every machine (README, Performance:
+  every x86-64 CPU loads, for a wheel published to serve every machine (docs/speed.md:
   the speed it costs); x86-64 only;
 * an x86-64 level (``x86-64``, ``x86-64-v2``, ``x86-64-v3``, ``x86-64-v4``): loaded by every
   CPU with that level's features.

@@ -122,7 +122,8 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(headers), rule] + [line(r) for r in rows])
 
 
-#: The widest line a table of the README may have (and so every table a benchmark writes there).
+#: The widest line a table of the README and the docs pages may have (and so every table a
+#: benchmark writes there).
 README_COLUMNS = 100
 
 

@@ -286,7 +286,7 @@ def _string_table(gold_menu: tuple) -> dict:
 
 
 def ranges_table() -> str:
-    """The action ranges as a text table (for docs and the README)."""
+    """The action ranges as a text table (for the docs)."""
     rows = ["| ids | name | phase | meaning |", "|---|---|---|---|"]
     for name, size, phase, meaning in RANGES:
         start = _starts[name]
