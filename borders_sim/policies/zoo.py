@@ -44,8 +44,8 @@ ZOO: dict[str, Member] = {
         "the trainer's defaults (a league of the heuristics, random and self-play) for 4 "
         "minutes", _LEAGUE.format(seed=seed, name=f"league-s{seed}")) for seed in (1, 2)},
     "e2": Member(
-        "the policy shipped as ppo from 2026-12-03 (stage 1 of the recipe in README.md, "
-        "Training: behaviour cloning of honest, then 85 minutes against the league with a KL "
+        "the policy shipped as ppo from 2026-12-03 (stage 1 of the recipe in docs/training.md: "
+        "behaviour cloning of honest, then 85 minutes against the league with a KL "
         "pull toward the clone)",
         "borders-sim train --players 4 --opponents league --mixed 0.5 --imitate honest "
         "--imitate-epochs 12 --anchor 0.05 --minutes 85 --seed 3 --eval-every 300 "
