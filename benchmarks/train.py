@@ -5,6 +5,7 @@ Usage::
     python benchmarks/train.py                 # every figure (about 8 minutes)
     python benchmarks/train.py --quick         # short runs (about 2 minutes)
     python benchmarks/train.py --json out.json
+    python benchmarks/train.py --write-docs    # the Throughput section of docs/training.md
 
 Measured, one torch thread throughout (on 2 cores two torch threads beside the env ran 6x
 slower), each trainer figure after one warm-up update:
@@ -26,18 +27,23 @@ slower), each trainer figure after one warm-up update:
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
+import platform
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from numba import njit  # noqa: E402
 
 from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from readme_section import replace_section  # noqa: E402
 from borders_sim.envs import SingleSeatEnv  # noqa: E402
 from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
 from borders_sim.envs.training import TrainingEnv  # noqa: E402
@@ -135,7 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="put the table in the train-throughput section of docs/training.md")
     args = parser.parse_args(argv)
+    if args.quick and args.write_docs:
+        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     torch.set_num_threads(1)
     seconds = 1.0 if args.quick else 3.0
     rows, out = [], {}
@@ -166,9 +177,18 @@ def main(argv: list[str] | None = None) -> int:
     out["maskable_compiled"] = vec
     rows.append(["MaskablePPO, SB3VecEnv (16 envs)", si(vec), "-"])
     out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
-    print(throughput_text(rows, config))
-    print(f"\ntrainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x "
-          "(both measured in this run)")
+    sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    text = "\n".join([
+        f"**Throughput** ({datetime.date.today()}, {platform.machine()}, {cores} cores, load "
+        f"average {load:.1f} at the start, one torch thread; every figure from this run):", "",
+        throughput_text(rows, config), "",
+        f"trainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x; the "
+        f"sparse first layer / the dense one: {sparse_gain:.2f}x (both from this run). Made by "
+        "`python benchmarks/train.py --write-docs`."])
+    print(text)
+    if args.write_docs:
+        print(f"{replace_section('train-throughput', text).name} updated", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     return 0
