@@ -1,9 +1,9 @@
-"""The bot ladder: tournaments between the registered bots, as markdown tables for the README.
+"""The bot ladder: tournaments between the registered bots, as markdown tables for docs/bots.md.
 
 Usage::
 
     python benchmarks/ladder.py                      # print the tables
-    python benchmarks/ladder.py --write-readme       # and put them into README.md
+    python benchmarks/ladder.py --write-readme       # and put them into docs/bots.md
     python benchmarks/ladder.py --games 8400 --strong-games 1000 --search-games 40 --slow-games 40
 
 Three tables, every game 4 players with seats rotating, all reproducible from the command
@@ -25,7 +25,7 @@ above (same seeds, same games, any machine):
 The tournaments' seeds start at ``--seed`` (no training run deals a tournament seed:
 :data:`borders_sim.train.trainer.EVAL_SEED` and the training env's hashed seeds are elsewhere).
 ``--write-readme`` replaces the text between ``<!-- ladder:start -->`` and
-``<!-- ladder:end -->`` of the README of this checkout.
+``<!-- ladder:end -->`` of docs/bots.md in this checkout.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="leave OpenSpiel's IS-MCTS out")
     parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
     parser.add_argument("--write-readme", action="store_true",
-                        help="replace the ladder section of README.md")
+                        help="replace the ladder section of docs/bots.md")
     add_quick(parser, games=84, strong_games=8, search_games=1, slow_games=1,
               openspiel_games=1, openspiel_sims=5)
     return parse_quick(parser, argv)
@@ -158,8 +158,7 @@ def main(argv=None) -> int:
     text = "\n".join(parts)
     print(text)
     if args.write_readme:
-        replace_section("ladder", text)
-        print("README.md updated", file=sys.stderr)
+        print(f"{replace_section('ladder', text).name} updated", file=sys.stderr)
     return 0
 
 

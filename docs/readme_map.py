@@ -9,8 +9,7 @@ and ``docs/rules.md#rules-fidelity`` on GitHub).
 :data:`MOVED` records every heading of the old README (``#`` to ``###``, in order) with the page
 that holds its text now; :data:`FRONT_PAGE` lists the README's headings now, and
 :data:`INCLUDES` the parts of the README that pages still show with MyST's ``{include}``
-(``getting-started`` its opening and first game, ``index`` the citation; ``bots`` the ladder
-until it moves, below)::
+(``getting-started`` its opening and first game, ``index`` the citation)::
 
     ```{include} ../README.md
     :start-after: "## Quick start in Python"
@@ -19,12 +18,6 @@ until it moves, below)::
 
 ``tests/test_docs_site.py`` checks them: every old heading on its page, the README's headings
 exactly :data:`FRONT_PAGE`, each page's includes exactly its entries of :data:`INCLUDES`.
-
-The ladder (``<!-- ladder:start -->`` ... ``<!-- ladder:end -->``, written by
-``benchmarks/ladder.py --write-readme``) is still the README's ``## Bots and tournaments``
-section. To move it: put that section's text in place of the include in ``docs/bots.md``, delete
-the section from README.md, its entries from :data:`FRONT_PAGE` and :data:`INCLUDES` (the
-benchmark finds the markers in whichever file holds them).
 """
 
 from __future__ import annotations
@@ -59,7 +52,6 @@ FRONT_PAGE: list[str] = [
     "# borders_sim",
     "## Quick start in Python",
     "## What is inside",
-    "## Bots and tournaments",  # the ladder, until it moves to docs/bots.md
     "## Licence and citation",
 ]
 
@@ -68,7 +60,6 @@ FRONT_PAGE: list[str] = [
 INCLUDES: list[tuple[str, str, str | None]] = [
     ("getting-started", "# borders_sim", "## Quick start in Python"),
     ("getting-started", "## Quick start in Python", "## What is inside"),
-    ("bots", "## Bots and tournaments", "## Licence and citation"),
     ("index", "## Licence and citation", None),
 ]
 
