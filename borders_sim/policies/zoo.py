@@ -40,6 +40,11 @@ ZOO: dict[str, Member] = {
         "the notebook's recipe (examples/quickstart.ipynb): 3 minutes of masked PPO against "
         "honest, bluffer and collector, 64 games side by side",
         _NOTEBOOK.format(seed=seed, name=f"notebook-s{seed}")) for seed in (1, 2, 3)},
+    **{f"notebook-s{seed}": Member(
+        "the notebook's recipe bounded by updates instead of the clock (480 updates, what 3 "
+        "minutes give on this 2-core machine when it is quiet), so a busy machine makes the "
+        "same policy", _NOTEBOOK.replace("--minutes 3", "--minutes 10 --max-updates 480")
+        .format(seed=seed, name=f"notebook-s{seed}")) for seed in (4, 5)},
     **{f"league-s{seed}": Member(
         "the trainer's defaults (a league of the heuristics, random and self-play) for 4 "
         "minutes", _LEAGUE.format(seed=seed, name=f"league-s{seed}")) for seed in (1, 2)},
@@ -69,6 +74,14 @@ ZOO: dict[str, Member] = {
         "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,ppo-zoo/league-s1 "
         "--init runs/e9/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 500 --minutes 60 "
         "--seed 22 --eval-every 0 --checkpoint-every 100 --out runs/e10"),
+    "e11": Member(
+        "not shipped: e10 trained 300 more updates at mixed tables against the league and three "
+        "short-run learners, notebook-s2 (the notebook policy e10 lost its table to) among them, "
+        "with a KL pull of 0.05 toward e10",
+        "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,"
+        "ppo-zoo/notebook-s2,ppo-zoo/league-s1 --init runs/e10/policy.npz --anchor 0.05 "
+        "--mixed 0.75 --max-updates 300 --minutes 60 --seed 23 --eval-every 0 "
+        "--checkpoint-every 100 --out runs/e11"),
 }
 
 
