@@ -18,9 +18,9 @@ run is refused unless ``--resume`` (continue it from its newest checkpoint) or `
 (delete that run's files first); ``DIR/.lock`` refuses a second live run on it. ``--resume``
 takes the run's settings again: those that shape the run must be the checkpoint's (a
 difference is refused naming the setting and both values); only ``--minutes``,
-``--checkpoint-every``, ``--eval-every``, ``--eval-games``, ``--torch-threads``, ``--device``,
-``--plot`` and ``--no-progress`` may change. ``--max-updates`` is the learning rate's horizon,
-so it must match too, and so must the algorithm and its settings.
+``--checkpoint-every``, ``--eval-every``, ``--eval-games``, ``--threads``, ``--torch-threads``,
+``--device``, ``--plot`` and ``--no-progress`` may change. ``--max-updates`` is the learning
+rate's horizon, so it must match too, and so must the algorithm and its settings.
 """
 
 from __future__ import annotations
@@ -87,6 +87,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     # the defaults of the settings (torch is imported by run)
     from ..train.config import PPOSettings, TrainConfig
     from ..train.algorithm import ALGORITHMS
+    from ..train.machine import (CPU_NUM_ENVS, CUDA_NUM_ENVS, default_threads,
+                                 default_torch_threads, max_threads)
     d = {f.name: f.default for f in fields(TrainConfig) if f.name != "ppo"}
     tr = sub.add_parser(
         "train", help="train a policy with masked PPO (or --algorithm) against a league of "
@@ -124,7 +126,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "them (default: no cap, --minutes ends the run, the rate "
                                       "stays)")
     tr.add_argument("--num-envs", type=int_in(1, 1 << 14), default=d["num_envs"], metavar="E",
-                    help="games played side by side")
+                    help=f"games played side by side (default: {CPU_NUM_ENVS} on the CPU, "
+                         f"{CUDA_NUM_ENVS} with --device cuda)")
     tr.add_argument("--steps", type=int_in(1, 1 << 12), default=d["steps"], metavar="T",
                     help="learner decisions per game per update (the rollout length)")
     tr.add_argument("--algorithm", default=d["algorithm"], metavar="NAME",
@@ -206,14 +209,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "update-N.pt), exactly as it would have gone on. Give the run's "
                             "settings again: those that shape it must be the checkpoint's (a "
                             "difference is refused, named); only --minutes, --checkpoint-every, "
-                            "--eval-every, --eval-games, --torch-threads, --device, --plot and "
-                            "--no-progress may change (--max-updates is the learning rate's "
-                            "horizon: it must match)")
+                            "--eval-every, --eval-games, --threads, --torch-threads, --device, "
+                            "--plot and --no-progress may change (--max-updates is the "
+                            "learning rate's horizon: it must match)")
     again.add_argument("--overwrite", action="store_true",
                        help="delete the files of the run in --out first (policy.npz, "
                             "latest.npz, curve.*, checkpoints/update-*; nothing else)")
+    tr.add_argument("--threads", type=int_in(1, max_threads()), default=d["threads"],
+                    metavar="N", help=f"numba threads of the env and acting (default from the "
+                                      f"cores and --device: {default_threads('cpu')} here on "
+                                      f"the CPU, {default_threads('cuda')} with cuda)")
     tr.add_argument("--torch-threads", type=int_in(1, 256), default=d["torch_threads"],
-                    metavar="T", help="torch threads (1 is fastest beside the env on 2 cores)")
+                    metavar="T", help=f"torch threads of the update (default from the cores "
+                                      f"and --device: {default_torch_threads('cpu')} here on "
+                                      f"the CPU, 1 with cuda; 1 is fastest beside the env on "
+                                      f"2 cores)")
     tr.add_argument("--device", default=d["device"], metavar="DEV",
                     help="where the update runs: cpu, or cuda (a GPU; the env and the acting "
                          "network stay on the CPU)")
@@ -260,7 +270,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         mixed=args.mixed, deviator=args.deviator, snapshots=args.snapshots,
         snapshot_every=args.snapshot_every, exploiter_every=args.exploiter_every,
         exploiter_slots=args.exploiter_slots, checkpoint_every=args.checkpoint_every,
-        eval_every=args.eval_every, eval_games=args.eval_games, torch_threads=args.torch_threads,
+        eval_every=args.eval_every, eval_games=args.eval_games, threads=args.threads,
+        torch_threads=args.torch_threads,
         device=args.device, init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,
         imitate_epochs=args.imitate_epochs, algorithm=args.algorithm,

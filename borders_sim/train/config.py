@@ -23,6 +23,7 @@ from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
 from .algorithm import anchor_settings, settings_of
 from .league import LEAGUE_BOTS, League
+from .machine import default_num_envs, default_threads, default_torch_threads, max_threads
 
 #: The longest budget of a run, in minutes (a week).
 MAX_MINUTES = 7 * 24 * 60
@@ -38,7 +39,7 @@ EVAL_GAMES, SHORT_EVAL_GAMES, SHORT_MINUTES = 200, 50, 10
 #: how often it checkpoints and evaluates, and the threads and device of the update (the
 #: numbers then follow the new device's arithmetic).
 RESUMABLE = frozenset({"minutes", "checkpoint_every", "eval_every", "eval_games",
-                       "torch_threads", "device"})
+                       "threads", "torch_threads", "device"})
 #: The command-line option of each setting whose option is not ``--NAME`` (``--sparse`` turns
 #: ``dense`` off); the update's other settings and ``anneal_lr`` have none.
 OPTIONS = {"dense": "--sparse", "ppo.anchor_coef": "--anchor",
@@ -131,6 +132,8 @@ class TrainConfig:
       rate stays at ``lr``: a schedule by the clock would make two runs of one seed differ).
     * ``num_envs`` games side by side, ``steps`` learner decisions of each per update, so an
       update learns from ``num_envs * steps`` decisions; ``hidden``: the two hidden layers.
+      ``num_envs`` None: from the device (:func:`~.machine.default_num_envs`: 128 on the CPU,
+      1024 on a GPU), filled in when the config is made.
     * ``reward``: the terminal reward (``win``, ``score``, ``margin``); ``dense``: spread it over
       the learner's decisions by potential-based shaping (same sum, same best policy).
     * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
@@ -150,9 +153,11 @@ class TrainConfig:
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
-    * ``torch_threads``; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the
-      network and its update on a GPU, the env and the acting network on the CPU);
-      ``init``: a policy file to start from.
+    * ``threads``: numba's threads for the env and acting; ``torch_threads``: torch's for the
+      update; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the network and its
+      update on a GPU, the env and the acting network on the CPU). ``threads`` and
+      ``torch_threads`` None: from the cores and the device (:mod:`.machine`), filled in when
+      the config is made. ``init``: a policy file to start from.
     * ``algorithm``: the update rule, a registered name (``ppo``, ``a2c``) or
       ``MODULE:FACTORY`` (:mod:`borders_sim.train.algorithm`); ``algorithm_args``: its
       settings by name, over its settings dataclass's defaults (text is typed by the field);
@@ -168,7 +173,7 @@ class TrainConfig:
     minutes: float = 30.0
     seed: int = 1
     max_updates: int | None = None
-    num_envs: int = 128
+    num_envs: int | None = None
     steps: int = 64
     hidden: tuple[int, int] = (256, 256)
     lr: float = 3e-4
@@ -184,7 +189,8 @@ class TrainConfig:
     checkpoint_every: int = 200
     eval_every: int | None = None
     eval_games: int | None = None
-    torch_threads: int = 1
+    threads: int | None = None
+    torch_threads: int | None = None
     device: str = "cpu"
     init: str | None = None
     imitate: str | None = None
@@ -195,6 +201,15 @@ class TrainConfig:
     exploiter_algorithm: str | None = None
     exploiter_algorithm_args: dict[str, Any] = field(default_factory=dict)
     ppo: PPOSettings = field(default_factory=PPOSettings)
+
+    def __post_init__(self) -> None:
+        """Fill the settings left None from the machine (:mod:`.machine`)."""
+        if self.num_envs is None:
+            self.num_envs = default_num_envs(self.device)
+        if self.threads is None:
+            self.threads = default_threads(self.device)
+        if self.torch_threads is None:
+            self.torch_threads = default_torch_threads(self.device)
 
     def check(self) -> None:
         """Check every setting (:mod:`borders_sim.args`'s rules), then that the run fits
@@ -235,6 +250,10 @@ class TrainConfig:
             as_int(self.eval_every, "eval_every", 0)
         if self.eval_games is not None:
             as_int(self.eval_games, "eval_games", 1)
+        if as_int(self.threads, "threads", 1) > max_threads():
+            raise ValueError(f"threads must be at most {max_threads()} here (numba's maximum; "
+                             f"set NUMBA_NUM_THREADS before starting to allow more), got "
+                             f"{self.threads}")
         as_int(self.torch_threads, "torch_threads", 1)
         if self.imitate is not None:
             as_choice(self.imitate, "imitate", COMPILED_BOTS)

@@ -151,7 +151,9 @@ class Trainer:
         self.config = c = config
         device = training_device(c.device)
         self.out = Path(out)
-        numba.get_num_threads()  # (launches numba's threading layer first: see threads below)
+        # numba's threads for the env and acting, then torch's: launching numba's threading
+        # layer resets OpenMP's thread count, so torch's comes after it
+        numba.set_num_threads(c.threads)
         torch.set_num_threads(c.torch_threads)
         torch.manual_seed(c.seed)
         model = PolicyValueNet(c.hidden)
