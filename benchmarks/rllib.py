@@ -5,6 +5,7 @@ Usage::
     python benchmarks/rllib.py                # every row (about 3 minutes on 2 cores)
     python benchmarks/rllib.py --quick        # shorter measurements
     python benchmarks/rllib.py --json out.json
+    python benchmarks/rllib.py --write-docs   # the throughput section of docs/env-rllib.md
 
 Needs the ``rllib`` extra (Ray RLlib 2.60 and torch). Measured in this process, one torch
 thread throughout, each figure after a warm-up, with RLlib's default network (two hidden
@@ -17,8 +18,9 @@ layers of 256, the trainer's size) and 4-player games against honest, bluffer an
   env copies, ``training`` (the compiled env, 64 and 256 games per call) with RLlib's own
   ``SingleAgentEnvRunner`` and with :class:`~borders_sim.envs.rllib.TrainingEnvRunner`;
 * PPO iterations end to end (sampling and the update) on the ``training`` route with the fast
-  runner and the library trainer's batch (128 games x 64 steps, 2 epochs of 4 minibatches):
-  env steps/s;
+  runner at the cluster recipe's settings: 256 games and :func:`~borders_sim.envs.rllib.ppo_config`'s
+  own batch and epochs (``STEPS_PER_GAME`` steps of each game, ``NUM_EPOCHS`` epochs of
+  ``MINIBATCHES`` minibatches): env steps/s;
 * the compiled env alone with uniformly random legal learner actions (the ceiling of any
   runner), and the library's trainer (:mod:`borders_sim.train`, 128 games x 64 steps, the
   same network size): learner steps/s end to end, and of its collection alone (its env and
@@ -36,11 +38,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from readme_section import replace_section  # noqa: E402
 
 POOL = ["honest", "bluffer", "collector"]
 
@@ -69,11 +73,10 @@ def runner_rate(rl, route: str, num_envs: int, seconds: float, fast: bool = True
 
 
 def ppo_rate(rl, num_envs: int, iterations: int) -> float:
-    """Env steps/s of whole PPO iterations (sample and update) on the fast training route,
-    with the library trainer's batch: 128 games x 64 steps, 2 epochs of 4 minibatches."""
-    config = (rl.ppo_config("training", {"num_players": 4, "opponents": POOL},
-                            num_envs_per_env_runner=num_envs, seed=0)
-              .training(train_batch_size_per_learner=8192, minibatch_size=2048, num_epochs=2))
+    """Env steps/s of whole PPO iterations (sample and update) on the fast training route at
+    ``ppo_config``'s own batch and epochs for ``num_envs`` games."""
+    config = rl.ppo_config("training", {"num_players": 4, "opponents": POOL},
+                           num_envs_per_env_runner=num_envs, seed=0)
     algo = config.build_algo()
     algo.train()  # warm-up
     steps, start = 0, time.perf_counter()
@@ -131,11 +134,36 @@ def machine() -> str:
             f"Python {platform.python_version()}, torch {torch.__version__}")
 
 
+def summary(rates: dict[tuple[str, str], float]) -> str:
+    """The sentences under the table, their ratios read from this run's ``rates``."""
+    def ratio(a: tuple[str, str], b: tuple[str, str]) -> float:
+        return rates[a] / rates[b]
+
+    fast = [ratio(("training, TrainingEnvRunner", f"{n} games"),
+                  ("training, RLlib's runner", f"{n} games")) for n in (64, 256)]
+    one_game = [ratio(("training, TrainingEnvRunner", "256 games"), (f"{r}, RLlib's runner",
+                                                                     "8 envs"))
+                for r in ("multi_agent", "single_seat")]
+    collection = ratio(("training, TrainingEnvRunner", "256 games"),
+                       ("library trainer (borders-sim train): collection", "128 games"))
+    ppo = ratio(("training, TrainingEnvRunner: PPO, sample + update", "256 games"),
+                ("library trainer: collection + update", "128 games"))
+    return (f"From this run: `TrainingEnvRunner` samples {min(fast):.1f} to {max(fast):.1f} "
+            f"times as fast as RLlib's runner on the same env, {min(one_game):.1f} to "
+            f"{max(one_game):.1f} times the one-game routes with 8 envs, and "
+            f"{collection:.2f}x the library trainer's own collection; a whole PPO iteration "
+            f"at the cluster recipe's settings runs at {ppo:.2f}x `borders-sim train`.")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter measurements")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="replace the rllib-throughput section of docs/env-rllib.md")
     args = parser.parse_args(argv)
+    if args.quick and args.write_docs:
+        parser.error("--quick is a smoke run: its figures do not go into the docs")
     torch.set_num_threads(1)
     import ray
     import borders_sim.envs.rllib as rl
@@ -156,16 +184,23 @@ def main(argv: list[str] | None = None) -> int:
         row("training, RLlib's runner", f"{n} games", runner_rate(rl, "training", n, seconds,
                                                                  fast=False))
         row("training, TrainingEnvRunner", f"{n} games", runner_rate(rl, "training", n, seconds))
-    row("training, TrainingEnvRunner: PPO, sample + update", "128 games",
-        ppo_rate(rl, 128, 1 if args.quick else 2))
+    row("training, TrainingEnvRunner: PPO, sample + update", "256 games",
+        ppo_rate(rl, 256, 1 if args.quick else 2))
     ray.shutdown()
     row("the compiled env alone, random legal actions", "256 games", env_rate(256, seconds))
     whole, collecting = trainer_rates(1 if args.quick else 2)
     row("library trainer (borders-sim train): collection", "128 games", collecting)
     row("library trainer: collection + update", "128 games", whole)
-    print(f"{header}; ray {ray.__version__}\n")
-    print(markdown_table(["route (one runner, one torch thread)", "envs", "env steps/s"],
-                         [[r, h, si(v)] for r, h, v in rows]))
+    table = markdown_table(["route (one runner, one torch thread)", "envs", "env steps/s"],
+                           [[r, h, si(v)] for r, h, v in rows])
+    text = (f"**Throughput**: one run of `python benchmarks/rllib.py --write-docs`, {header}; "
+            f"Ray {ray.__version__}, RLlib's default 256x256 network (the trainer's size). Env "
+            f"steps/s of one env runner, sampling only unless the row says, 4 players; "
+            f"opponents honest, bluffer and collector (every seat learns in `multi_agent`):"
+            f"\n\n{table}\n\n{summary({(r, h): v for r, h, v in rows})}")
+    print(text)
+    if args.write_docs:
+        print(f"{replace_section('rllib-throughput', text).name} updated", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(
             {"machine": header, "ray": ray.__version__,

@@ -226,6 +226,16 @@ def test_ppo_config_sets_up_each_route(rl):
     assert fast.gym_env_vectorize_mode == "vector_entry_point"
     assert rl.ppo_config("training", fast_runner=False).env_runner_cls is None
     assert rl.ppo_config("single_seat").env == rl.SINGLE_SEAT_ENV
+    # PPO's batch per game and epochs (the config module's docstring), not RLlib's defaults
+    for runners, games in ((0, 256), (3, 256), (0, 16)):
+        config = rl.ppo_config("training", num_env_runners=runners,
+                               num_envs_per_env_runner=games)
+        assert config.train_batch_size_per_learner == games * max(1, runners) * \
+            rl.STEPS_PER_GAME
+        assert config.num_epochs == rl.NUM_EPOCHS
+        assert config.minibatch_size == config.train_batch_size_per_learner // rl.MINIBATCHES
+    assert rl.ppo_config("single_seat").train_batch_size_per_learner == 4000  # RLlib's
+    assert rl.ppo_config("multi_agent").num_epochs == rl.NUM_EPOCHS
     with pytest.raises(ValueError, match="route"):
         rl.ppo_config("parallel")
     with pytest.raises(ValueError, match="num_envs_per_env_runner"):
@@ -290,5 +300,24 @@ def test_one_ppo_iteration_per_route_with_no_illegal_action(rl, ray_local, route
         learner = result["learners"][rl.SHARED_POLICY if route == "multi_agent"
                                      else "default_policy"]
         assert np.isfinite(learner["total_loss"])
+    finally:
+        algo.stop()
+
+
+def test_the_cluster_recipe_finishes_episodes_from_its_first_iteration(rl, ray_local):
+    """The recommended settings of docs/env-rllib.md's cluster recipe (256 games a runner,
+    ``ppo_config``'s batch and epochs, RLlib's default network) on one local runner: the first
+    iteration already reports finished episodes and their mean return (RLlib's batch of 4,000
+    steps gave none in three)."""
+    config = rl.ppo_config("training", {"num_players": 4, "opponents": POOL}, seed=0,
+                           num_envs_per_env_runner=256)
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+        runners = result["env_runners"]
+        assert runners["num_env_steps_sampled"] >= 256 * rl.STEPS_PER_GAME
+        assert runners["num_episodes"] > 0
+        assert runners["episode_return_mean"] is not None
+        assert np.isfinite(runners["episode_return_mean"])
     finally:
         algo.stop()

@@ -30,10 +30,12 @@ check with legal actions only. :func:`ppo_config` puts them together.
 
 On a cluster: install the same borders_sim, ``ray[rllib]`` and torch on every node (the env
 classes are pickled by reference, and each node compiles or loads the kernels: run
-``borders-sim warmup`` on each), ``ray start --head`` on one node, ``ray start
---address=HEAD:6379`` on the others, then in the driver ``ray.init(address="auto")`` and
-``ppo_config(..., num_env_runners=R)``: each runner steps its own games (``NUMBA_NUM_THREADS``
-in Ray's ``runtime_env`` sets how many threads a runner's games use).
+``borders-sim warmup`` on each), Ray's authentication token on every node and the driver
+(Ray 2.60 refuses a node without it: ``docs/env-rllib.md``, "Your own cluster"), ``ray start
+--head`` on one node, ``ray start --address=HEAD:6379`` on the others, then in the driver
+``ray.init(address="auto")`` and ``ppo_config(..., num_env_runners=R)``: each runner steps its
+own games (``NUMBA_NUM_THREADS`` in Ray's ``runtime_env`` sets how many threads a runner's
+games use).
 
 Importing this module without Ray's RLlib or torch raises a ModuleNotFoundError with the
 install line (:func:`~borders_sim.rules.extras.install_hint`).
@@ -51,8 +53,9 @@ except ModuleNotFoundError as err:  # the rllib extra is not installed
                               name=_missing) from err
 
 from .check import EnvCheckError, check_created_env, check_env  # noqa: E402
-from .config import (DEFAULT_NUM_ENVS, MULTI_AGENT_ENV, ROUTES, SHARED_POLICY,  # noqa: E402
-                     SINGLE_SEAT_ENV, TRAINING_ENV, ppo_config, register_envs, shared_policy)
+from .config import (DEFAULT_NUM_ENVS, MINIBATCHES, MULTI_AGENT_ENV, NUM_EPOCHS,  # noqa: E402
+                     ROUTES, SHARED_POLICY, SINGLE_SEAT_ENV, STEPS_PER_GAME, TRAINING_ENV,
+                     ppo_config, register_envs, shared_policy)
 from .masking import MaskedPPOTorchRLModule, masking_module  # noqa: E402
 from .multi_agent import MultiAgentBordersEnv  # noqa: E402
 from .runner import TrainingEnvRunner  # noqa: E402
@@ -62,9 +65,10 @@ from .vector import TrainingVectorEnv  # noqa: E402
 
 register_envs()
 
-__all__ = ["DEFAULT_NUM_ENVS", "EnvCheckError", "MASK_KEY", "MULTI_AGENT_ENV",
-           "MaskedPPOTorchRLModule", "MultiAgentBordersEnv", "OBS_KEY", "ROUTES",
-           "SHARED_POLICY", "SINGLE_SEAT_ENV", "SingleSeatRLlibEnv", "TRAINING_ENV",
+__all__ = ["DEFAULT_NUM_ENVS", "EnvCheckError", "MASK_KEY", "MINIBATCHES", "MULTI_AGENT_ENV",
+           "MaskedPPOTorchRLModule", "MultiAgentBordersEnv", "NUM_EPOCHS", "OBS_KEY", "ROUTES",
+           "SHARED_POLICY", "SINGLE_SEAT_ENV", "STEPS_PER_GAME", "SingleSeatRLlibEnv",
+           "TRAINING_ENV",
            "TrainingEnvRunner", "TrainingVectorEnv", "check_created_env", "check_env",
            "masking_module", "observation_space", "ppo_config", "register_envs",
            "shared_policy"]

@@ -16,6 +16,18 @@ process of the cluster):
 (:func:`.masking_module`), for ``"multi_agent"`` one module ``"shared"`` that every agent maps
 to, RLlib's own env pre-check off and :func:`.check_created_env` (legal actions only) on every
 env a runner creates in its place.
+
+PPO's batch and epochs are set for BORDERS rather than left at RLlib's defaults (a batch of
+4,000 steps, 30 epochs of minibatches of 128). On the ``"training"`` route a runner steps
+``num_envs_per_env_runner`` games side by side, so a batch of 4,000 gives each game a few steps
+per iteration: with 256 games, 16 steps of a game that lasts about 100 learner decisions at 4
+players (3 players ~100, 8 players ~190, random play), and no episode ends in the first
+iterations. :func:`ppo_config` sizes the batch per game instead: :data:`STEPS_PER_GAME` steps
+of every game of every runner (32,768 steps at 256 games and one runner), and takes
+:data:`NUM_EPOCHS` epochs of :data:`MINIBATCHES` minibatches over it, as ``borders-sim train``
+does (30 epochs of 128 made the learner take 16-22 s of every 18-22 s iteration). The
+one-game routes keep RLlib's batch (their runner steps one game to its end before the next)
+and take the same epochs. ``.training(...)`` after the call overrides any of them.
 """
 
 from __future__ import annotations
@@ -51,6 +63,14 @@ ROUTES: dict[str, tuple[str, type]] = {
 }
 #: Games per env runner that :func:`ppo_config` sets by default, per route.
 DEFAULT_NUM_ENVS = {"multi_agent": 1, "single_seat": 1, "training": 64}
+#: Steps of every game per PPO iteration that :func:`ppo_config` sizes the ``"training"``
+#: route's batch by: more than a 3- or 4-player game's mean length in learner decisions, so
+#: every iteration ends games (module docstring).
+STEPS_PER_GAME = 128
+#: PPO's epochs over each batch that :func:`ppo_config` sets (RLlib's default is 30).
+NUM_EPOCHS = 2
+#: Minibatches per epoch that :func:`ppo_config` cuts the batch into (``borders-sim train``'s).
+MINIBATCHES = 4
 #: The module id of the policy every agent of the multi-agent route shares.
 SHARED_POLICY = "shared"
 
@@ -80,7 +100,9 @@ def ppo_config(route: str = "multi_agent", env_config: Mapping[str, Any] | None 
             ``opponents``, ``reward``, the :class:`~borders_sim.GameConfig` flags, ...).
         num_env_runners: RLlib's remote env runners (0: sample in the driver).
         num_envs_per_env_runner: env copies per runner, for ``"training"`` the games of one
-            compiled call (default :data:`DEFAULT_NUM_ENVS`).
+            compiled call (default :data:`DEFAULT_NUM_ENVS`; 256 on a cluster). The
+            ``"training"`` route's batch is :data:`STEPS_PER_GAME` steps of each game of each
+            runner (``num_envs_per_env_runner * max(1, num_env_runners) * STEPS_PER_GAME``).
         seed: RLlib's seed (``config.debugging(seed=...)``): runner ``w`` resets its envs
             with ``seed + w``, and torch is seeded; ``None``: unseeded.
         model_config: RLlib's ``DefaultModelConfig`` settings for the module (e.g.
@@ -92,7 +114,8 @@ def ppo_config(route: str = "multi_agent", env_config: Mapping[str, Any] | None 
             connectors and episode callbacks apply, at a fraction of the speed).
 
     Returns:
-        A ``PPOConfig``; chain more settings (``.training(...)``, ``.learners(...)``) and
+        A ``PPOConfig`` with :data:`NUM_EPOCHS` epochs of :data:`MINIBATCHES` minibatches per
+        batch; chain more settings (``.training(...)``, ``.learners(...)``) and
         ``.build_algo()``.
 
     Raises:
@@ -110,6 +133,8 @@ def ppo_config(route: str = "multi_agent", env_config: Mapping[str, Any] | None 
               .environment(ROUTES[route][0], env_config=env_config, disable_env_checking=True)
               .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs))
     if route == "training":
+        config.training(train_batch_size_per_learner=num_envs * max(1, num_env_runners)
+                        * STEPS_PER_GAME)
         config.env_runners(gym_env_vectorize_mode="vector_entry_point")
         if as_bool(fast_runner, "fast_runner"):
             config.env_runners(env_runner_cls=TrainingEnvRunner)
@@ -119,6 +144,8 @@ def ppo_config(route: str = "multi_agent", env_config: Mapping[str, Any] | None 
             rl_module_specs={SHARED_POLICY: spec}))
     else:
         config.rl_module(rl_module_spec=spec)
+    config.training(num_epochs=NUM_EPOCHS,
+                    minibatch_size=max(1, config.train_batch_size_per_learner // MINIBATCHES))
     if as_bool(check_env, "check_env"):
         config.callbacks(on_environment_created=check_created_env)
     if seed is not None:
