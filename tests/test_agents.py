@@ -8,6 +8,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.agents import COMPILED_BOTS, make
 from borders_sim.batch import games as games_module
+from borders_sim.policies.dispatch import BOT_NET
 from borders_sim.policies.network import NO_NETS
 from borders_sim.batch.games import IllegalBotAction, play_bot_games, run_bot_games
 from borders_sim.batch.loop import decide
@@ -128,7 +129,7 @@ def test_run_bot_games_names_the_bot_that_chose_an_illegal_action(monkeypatch):
     with pytest.raises(IllegalBotAction, match=r"bot 'bluffer' in seat \d of game 1 \(seed 1\) "
                                                r"chose an action .* at decision 7"):
         run_bot_games(states, kinds, np.arange(3), 1000)
-    with pytest.raises(ValueError, match="bot kinds must be 0..4"):
+    with pytest.raises(ValueError, match=f"bot kinds must be 0..{BOT_NET - 1}"):
         run_bot_games(states, np.full((3, 8), 9), np.arange(3), 1000)
     with pytest.raises(ValueError, match="kinds must have shape"):
         run_bot_games(states, np.zeros((2, 8)), np.arange(3), 1000)

@@ -33,7 +33,7 @@ from pettingzoo.test import api_test, seed_test
 
 from borders_sim import Game, GameConfig, IllegalActionError
 from borders_sim.envs import OBS_SIZE, borders_v0, observe, observe_json, observe_text
-from borders_sim.rules.rewards import REWARD_MODES, final_rewards_at, reward_mode
+from borders_sim.rules.rewards import REWARD_MODES, REWARDS, final_rewards_at, reward_mode
 from borders_sim.rules import actions as act
 from borders_sim.rules.actions import NUM_ACTIONS
 from borders_sim.rules.observation import layout_table
@@ -237,14 +237,23 @@ def test_pickle_round_trip_mid_game_continues_identically(config, make):
 
 
 # --- rewards -----------------------------------------------------------------------------------
-def expected_rewards(game: Game, mode: str) -> list[float]:
-    sc, win, n = game.scores(), game.winners(), game.num_players
-    if mode == "score":
-        return [float(x) for x in sc]
-    if mode == "margin":
-        return [sc[p] - (sum(sc) - sc[p]) / (n - 1) for p in range(n)]
+def _win_rewards(sc: list[int], win: list[int], n: int) -> list[float]:
     k = len(win)
     return [0.0] * n if k == n else [1 / k if p in win else -1 / (n - k) for p in range(n)]
+
+
+#: Reward mode -> the final rewards from the Python game's scores and winners, written
+#: independently of the kernels; a mode of REWARDS without one fails the tests below by name.
+ORACLES = {
+    "win": _win_rewards,
+    "score": lambda sc, win, n: [float(x) for x in sc],
+    "margin": lambda sc, win, n: [sc[p] - (sum(sc) - sc[p]) / (n - 1) for p in range(n)],
+}
+
+
+def expected_rewards(game: Game, mode: str) -> list[float]:
+    assert mode in ORACLES, f"no oracle for the reward mode {mode!r}: add one to ORACLES"
+    return ORACLES[mode](game.scores(), game.winners(), game.num_players)
 
 
 @pytest.mark.parametrize("n", PLAYERS)
@@ -268,8 +277,9 @@ def test_rewards_only_at_the_end_all_agents_together(n, mode):
         env.step(None)
     want = expected_rewards(game, mode)
     assert [total[a] for a in env.possible_agents] == pytest.approx(want)
+    if REWARDS[mode].total is not None:  # zero- or constant-sum, as the table says
+        assert sum(want) == pytest.approx(REWARDS[mode].total, abs=1e-9)
     if mode == "win":
-        assert sum(want) == pytest.approx(0)
         assert all(total[f"player_{p}"] > 0 for p in game.winners())
 
 

@@ -16,6 +16,7 @@ from borders_sim.envs.training import LEARNER, NO_SEAT, TrainingEnv
 from borders_sim.batch.seeds import derive_seed
 from borders_sim.game.views import observe
 from borders_sim.rules.observation import OBS_SIZE
+from borders_sim.rules.rewards import REWARD_MODES
 from tests.test_ppo_bot import random_policy
 
 POOL = ("honest", "bluffer", "collector")
@@ -120,7 +121,7 @@ def test_a_game_is_a_tournament_game_of_its_seed():
     assert game.is_terminal
 
 
-@pytest.mark.parametrize("reward", ["win", "score", "margin"])
+@pytest.mark.parametrize("reward", REWARD_MODES)
 def test_dense_rewards_sum_to_the_terminal_reward(reward):
     env = TrainingEnv(16, opponents=POOL, seed=3, reward=reward, dense=True)
     sparse = TrainingEnv(16, opponents=POOL, seed=3, reward=reward)

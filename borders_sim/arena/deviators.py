@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from ..agents.lineup import compiled_kinds
+from ..policies.registry import roster
 from ..args import as_int, as_seed
 from .ray_backend import ray_session
 from .run import run_tournament
@@ -35,8 +36,9 @@ from .schedule import parse_lineup
 #: trainer's evaluations (``10**15``), demonstrations (``3 * 10**15``) and the seeds
 #: tournaments start at (0); the training env's games come from hashed seeds.
 EXPLOIT_SEED = 2 * 10**15
-#: The rows and columns of ``borders-sim exploit --deviators``.
-DEFAULT_BOTS = ("honest", "bluffer", "collector", "strict", "random", "ppo", "ppo:argmax")
+#: The rows and columns of ``borders-sim exploit --deviators``: the compiled bots whose entry
+#: joins the deviators (:func:`~borders_sim.policies.registry.roster`), then the ``ppo`` bot.
+DEFAULT_BOTS = (*roster("deviator"), "ppo", "ppo:argmax")
 
 
 @dataclass(frozen=True)

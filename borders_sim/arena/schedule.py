@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..agents import COMPILED_BOTS, REGISTRY
+from ..agents import REGISTRY
 from ..agents.lineup import check_spec, compiled_kinds, known
 from ..batch.seeds import bot_seed
+from ..policies.registry import roster
 from ..rules import state as st
 from ..args import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig
@@ -76,8 +77,11 @@ def parse_lineup(text: str) -> tuple[str, ...]:
 
 
 def default_lineup(players: int) -> tuple[str, ...]:
-    """The compiled bots in their registry order, repeated to fill ``players`` seats."""
-    return tuple(COMPILED_BOTS[p % len(COMPILED_BOTS)] for p in range(players))
+    """The compiled bots whose entry joins the default lineups
+    (:func:`~borders_sim.policies.registry.roster`), in kind order, repeated to fill
+    ``players`` seats."""
+    bots = roster("lineup")
+    return tuple(bots[p % len(bots)] for p in range(players))
 
 
 def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0,

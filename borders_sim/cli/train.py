@@ -39,6 +39,7 @@ from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
 from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
                             SHORT_MINUTES)
+from ..train.league import LEAGUE_BOTS
 from .common import fail, float_in, int_in, seed_arg
 
 
@@ -99,10 +100,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "opponents play inside the compiled training env; each game draws one "
                     "member of the pool for all opponent seats (or, with --mixed, one per "
                     "seat), the members the learner beats "
-                    "least most often. 'league' is honest, bluffer, collector, strict and "
-                    "random plus self-play (frozen snapshots of the learner). The defaults "
-                    "(below) are one run of 30 minutes against the league: no imitation, no "
-                    "anchor, no exploiter. They are not the shipped policy's recipe, which is "
+                    f"least most often. 'league' is {', '.join(LEAGUE_BOTS[:-1])} and "
+                    f"{LEAGUE_BOTS[-1]} plus self-play (frozen snapshots of the learner). "
+                    "The defaults (below) are one run of 30 minutes against the league: no "
+                    "imitation, no anchor, no exploiter. They are not the shipped policy's "
+                    "recipe, which is "
                     "two runs, the second started from the first (docs/training.md: every "
                     "stage's command, seed and wall time). Needs PyTorch: "
                     f"{install_hint('rl', alone=())}.",

@@ -29,8 +29,8 @@ newest self-play snapshot) a *deviator table*: one drawn member in one opponent 
 self member in the others, so the learner meets each member as the lone deviator among copies
 of itself, the lineup in which ``borders-sim exploit`` measures how exploitable a policy is.
 
-**Rewards** are the learner's: the terminal reward of ``reward`` (``"win"``, ``"score"`` or
-``"margin"``, :mod:`borders_sim.rules.rewards`) on the step in which its game ends, or with
+**Rewards** are the learner's: the terminal reward of ``reward`` (a mode of
+:data:`~borders_sim.rules.rewards.REWARDS`) on the step in which its game ends, or with
 ``dense=True`` that reward spread over the learner's decisions by potential-based shaping (the
 change of its running margin, or score, times ``potential_scale``, paid at each of its
 decisions; the rewards of a game sum to the terminal reward exactly, see
@@ -121,13 +121,13 @@ from ..batch.seeds import derived_seed, seed_bots, seed_lineup
 from ..policies.dispatch import BOT_NET
 from ..policies.network import NetPlayer, Policy
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_choice, as_float,
-                          as_int, as_mapping, as_seed, as_sequence, shown)
+from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_float, as_int,
+                          as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, engine_error, step
 from ..rules.observation import OBS_SIZE, observation_scales, observe_kernel
 from ..rules.rng import next_below
-from ..rules.rewards import REWARD_MODES, final_rewards, potential, reward_mode
+from ..rules.rewards import final_rewards, potential, reward_info, reward_mode
 from ..rules.scoring import scores, winners
 from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
 
@@ -326,11 +326,12 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             lineup of the deviator matrix's "one against copies" (none until a self member is
             set).
         seat: the learning seat, an int, or ``"random"`` (drawn per game).
-        reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's terminal reward.
+        reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS`, the learner's
+            terminal reward.
         dense: a bool: spread the terminal reward over the learner's decisions (module
             docstring).
-        potential_scale: the potential's factor with ``dense``, a finite number (default
-            ``1/100`` for ``"win"``, else 1).
+        potential_scale: the potential's factor with ``dense``, a finite number (default the
+            mode's :attr:`~borders_sim.rules.rewards.RewardMode.shaping_scale`).
         seed: the seed of the stream of games.
         autoreset_mode: ``gymnasium.vector.AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``,
             or ``"next_step"`` / ``"same_step"``: what a step returns for a game that ended
@@ -387,11 +388,12 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         self.mixed = as_float(mixed, "mixed", 0, 1)
         self.deviator = as_float(deviator, "deviator", 0, 1)
         self.self_member = -1
-        self.reward = as_choice(reward, "reward", REWARD_MODES)
+        mode = reward_info(reward)
+        self.reward = mode.name
         self._mode = reward_mode(self.reward)
         self.dense = as_bool(dense, "dense")
         if potential_scale is None:
-            potential_scale = 0.01 if self.reward == "win" else 1.0
+            potential_scale = mode.shaping_scale
         self.potential_scale = as_float(potential_scale, "potential_scale", finite=True)
         self.seed = as_seed(seed)
         self.set_weights(weights)

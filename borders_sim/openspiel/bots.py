@@ -13,20 +13,22 @@ option        default     meaning
 ============  ==========  ==============================================================
 ``sims``      100         simulations per decision (``max_simulations``; ismcts, mcts)
 ``c``         2.0         UCT exploration constant (``uct_c``; ismcts, mcts)
-``rollout``   ``random``  the leaf evaluator (ismcts, mcts): ``random``, ``honest``,
-                          ``bluffer`` or ``collector``: the game played to the end by that
-                          compiled bot in every seat (:class:`CompiledRolloutEvaluator`,
-                          one kernel call); ``openspiel``: OpenSpiel's own
+``rollout``   ``random``  the leaf evaluator (ismcts, mcts): a compiled bot
+                          (``honest``, ..., :data:`~borders_sim.agents.COMPILED_BOTS`):
+                          the game played to the end by that bot in every seat
+                          (:class:`CompiledRolloutEvaluator`, one kernel call);
+                          ``openspiel``: OpenSpiel's own
                           ``RandomRolloutEvaluator`` over the Python game (the policy of
                           ``random``, ~20x slower)
 ``rollouts``  1           rollouts per evaluated leaf (ismcts, mcts)
 ``worlds``    -1          ``max_world_samples`` of IS-MCTS (-1: a fresh world for every
                           simulation)
-``reward``    ``win``     what the search maximises: ``win``, ``score`` or ``margin``
+``reward``    ``win``     what the search maximises: a reward mode
+                          (:data:`~borders_sim.rules.rewards.REWARDS`)
 ============  ==========  ==============================================================
 
-``c`` is on the scale of the returns: ``win`` returns lie in -1..1; with ``reward=score`` or
-``margin`` (points, in the hundreds) raise it accordingly.
+``c`` is on the scale of the returns, the reward mode's bounds: ``win`` returns lie in -1..1;
+with a mode in points (``score``, ``margin``: in the hundreds) raise it accordingly.
 
 **What the bot sees.** A bot of the arena gets an observation vector and a legal mask, never the
 game (:mod:`borders_sim.agents`). An OpenSpiel bot needs a state, so at each decision the bot
@@ -59,7 +61,7 @@ from ..rules.rng import mix_seed, seed_words
 from ..agents.base import Bot
 from ..batch.games import run_bot_games
 from ..policies.dispatch import COMPILED_BOTS
-from ..rules.rewards import REWARD_MODES, final_rewards_at
+from ..rules.rewards import final_rewards_at, reward_info
 
 #: The OpenSpiel bot kinds and, for each, the options it takes.
 KINDS = {
@@ -113,7 +115,7 @@ def _exploration(text: str) -> float:
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "sims": _positive("sims"), "c": _exploration, "rollout": _choice("rollout", ROLLOUTS),
     "rollouts": _positive("rollouts"), "worlds": _world_count,
-    "reward": _choice("reward", REWARD_MODES)}
+    "reward": lambda text: reward_info(text).name}
 
 
 def parse_name(name: str) -> tuple[str, dict[str, Any]]:

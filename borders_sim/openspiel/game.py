@@ -22,9 +22,11 @@ a parameter of the same name and default (``haggling="full"``, ``haggle_rounds=3
 ``"1/2/3/4/5/6/7/8/10/12/15/20/25/30"``): OpenSpiel's game strings separate parameters by
 commas, so a comma-separated value would not survive ``game.serialize()``. ``seed`` (default 0)
 is the first engine seed of the deals (see Chance), an int from 0 to ``2**31 - 1`` (OpenSpiel's
-int parameters are 32-bit), and ``reward`` is ``"win"`` (default), ``"score"`` or ``"margin"``
-(:mod:`borders_sim.rules.rewards`). Every parameter is checked when the game loads, by the
-rules of :mod:`borders_sim.args` (a ``ValueError`` naming it).
+int parameters are 32-bit), and ``reward`` is a reward mode of
+:data:`~borders_sim.rules.rewards.REWARDS` (default its first, ``"win"``), which also gives the
+game's type and utility bounds (:func:`game_type`, :func:`utility_bounds`). Every parameter is
+checked when the game loads, by the rules of :mod:`borders_sim.args` (a ``ValueError`` naming
+it).
 
 **Chance.** The engine draws every chance event (the deal, every shuffle, the Robbery die) from
 a generator inside the state record, so the deck and the dice cannot be OpenSpiel chance nodes
@@ -112,14 +114,14 @@ from ..game.game import Game
 from ..game.views import observe_text
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..args import (ArgumentTypeError, as_choice, as_float, as_int, as_mapping, as_seat,
-                          as_str, is_int, shown)
+from ..args import (ArgumentTypeError, as_float, as_int, as_mapping, as_seat, as_str,
+                          is_int, shown)
 from ..rules.cards import (CARD_VALUE, COPIES, FIRST_INSPECTOR_BONUS, KING_BONUS, MAIN_POINTS,
                            MAX_MAIN_HELD, NUM_GOODS, START_GOLD, TOBACCO, deck_tier)
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length, max_rounds
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observe_at
-from ..rules.rewards import REWARD_MODES, final_rewards_at, reward_mode
+from ..rules.rewards import REWARD_MODES, final_rewards_at, reward_info, reward_mode
 from ..rules.scoring import TOBACCO_BONUS_MIN_PLAYERS
 
 GAME_NAME = "python_borders"
@@ -156,18 +158,21 @@ _TYPE_FIELDS = dict(
     provides_observation_tensor=True,
     parameter_specification=PARAMETERS,
 )
-#: The registered type. ``"score"`` rewards are general-sum; ``"win"`` and ``"margin"`` are
-#: zero-sum, which the type of a game loaded with them says (:func:`game_type`).
+#: The registered type, general-sum: the type of a game loaded with a reward mode is that
+#: mode's (:func:`game_type`).
 GAME_TYPE = pyspiel.GameType(utility=pyspiel.GameType.Utility.GENERAL_SUM, **_TYPE_FIELDS)
 
 
+#: A reward mode's :attr:`~borders_sim.rules.rewards.RewardMode.sum_kind` -> OpenSpiel's utility.
+_UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM,
+            "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+            "general-sum": pyspiel.GameType.Utility.GENERAL_SUM}
+
+
 def game_type(reward: str) -> pyspiel.GameType:
-    """The type of a game with this reward mode: zero-sum for ``"win"`` (the winners share +1,
-    the others -1) and ``"margin"`` (score minus the others' mean: the margins add up to 0),
-    general-sum for ``"score"``."""
-    zero_sum = reward_mode(reward) != REWARD_MODES.index("score")
-    utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else \
-        pyspiel.GameType.Utility.GENERAL_SUM
+    """The type of a game with this reward mode: zero-sum, constant-sum or general-sum as the
+    mode's entry of :data:`~borders_sim.rules.rewards.REWARDS` says."""
+    utility = _UTILITY[reward_info(reward).sum_kind]
     return pyspiel.GameType(utility=utility, **_TYPE_FIELDS)
 
 
@@ -204,7 +209,7 @@ def params_from_config(config: GameConfig, seed: int = 0, reward: str = "win") -
     if not isinstance(config, GameConfig):
         raise ArgumentTypeError(f"config must be a GameConfig, got {type(config).__name__}")
     params = {"players": config.num_players, "seed": _seed_parameter(seed),
-              "reward": as_choice(reward, "reward", REWARD_MODES)}
+              "reward": reward_info(reward).name}
     for f in _FLAGS:
         value = getattr(config, f.name)
         params[f.name] = _MENU_SEPARATOR.join(map(str, value)) if f.name == "gold_menu" \
@@ -244,13 +249,10 @@ def score_bound(config: GameConfig) -> int:
 
 
 def utility_bounds(config: GameConfig, reward: str) -> tuple[float, float]:
-    """``(min, max)`` of a seat's return: ``win`` -1..1 (a lone loser gets -1, a lone winner
-    +1); ``score`` 0..:func:`score_bound`; ``margin`` -bound..+bound."""
-    mode = REWARD_MODES[reward_mode(reward)]
-    if mode == "win":
-        return -1.0, 1.0
-    bound = float(score_bound(config))
-    return (0.0, bound) if mode == "score" else (-bound, bound)
+    """``(min, max)`` of a seat's return: the reward mode's bounds
+    (:meth:`~borders_sim.rules.rewards.RewardMode.bounds`), in points of :func:`score_bound`
+    for a mode in points."""
+    return reward_info(reward).bounds(score_bound(config))
 
 
 class _SpielGame(Game):
@@ -279,18 +281,17 @@ class BordersGame(pyspiel.Game):
         params = dict(as_mapping(params or {}, "params", "a dict of game parameters"))
         self.config = config_from_params(params)
         self.seed = _seed_parameter(params.get("seed", PARAMETERS["seed"]))
-        self.reward = as_choice(params.get("reward", PARAMETERS["reward"]), "reward",
-                                REWARD_MODES)
+        mode = reward_info(params.get("reward", PARAMETERS["reward"]))
+        self.reward = mode.name
         self.reward_index = reward_mode(self.reward)
         lo, hi = utility_bounds(self.config, self.reward)
-        zero_sum = game_type(self.reward).utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=DEALS,
             num_players=self.config.num_players,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=0.0 if zero_sum else None,
+            utility_sum=mode.total,
             max_game_length=max_game_length(self.config))
         super().__init__(game_type(self.reward), info, params)
 

@@ -8,6 +8,9 @@ bot of the same name (:mod:`borders_sim.agents`):
   the shared machinery of :mod:`.heuristics`;
 * :mod:`.network`: a policy network (the ``ppo`` bot), its arrays, its file and its one compiled
   forward pass and sampling;
-* :mod:`.dispatch`: the bot *kinds* (:data:`~.dispatch.COMPILED_BOTS`, then one kind per
-  network) and :func:`~.dispatch.act_kernel`, the one dispatch from a kind to its policy.
+* :mod:`.registry`: the compiled bots, one entry each (name, policy, and the lists it joins:
+  league, deviators, evaluations, default lineups);
+* :mod:`.dispatch`: derived from that table, the bot *kinds* (:data:`~.dispatch.COMPILED_BOTS`,
+  then one kind per network) and :func:`~.dispatch.act_kernel`, the one dispatch from a kind to
+  its policy.
 """

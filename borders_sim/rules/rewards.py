@@ -1,14 +1,14 @@
 """End-of-game rewards shared by every environment (``reward=`` argument).
 
-==========  =====================================================================================
-mode        reward of seat ``p`` when the game ends (0 at every other step)
-==========  =====================================================================================
-``win``     zero-sum: the ``k`` winners (§9 after every tie-break, 9-9) share +1, each getting
-            ``1/k``; the ``n-k`` others share -1, each getting ``-1/(n-k)``; 0 for everybody
-            when all ``n`` seats share the victory.
-``score``   the final score (§9).
-``margin``  the final score minus the mean of the other seats' final scores.
-==========  =====================================================================================
+The reward modes are the entries of :data:`REWARDS`, each beside what it means: the reward of
+seat ``p`` when the game ends (0 at every other step), the bounds of that reward, whether the
+seats' rewards sum to a constant (zero-sum, constant-sum) or not (general-sum), and the
+training env's shaping scale; the table of the modes that ends this docstring is written from
+it. Every other module asks the table (:func:`reward_info`), never a mode's name;
+:data:`REWARD_MODES` are its names in order (a mode's index is the ``mode`` of the kernels).
+The kernels compute a mode in a branch of :func:`final_rewards` (and of :func:`potential`, if
+its potential is not the running margin), so **adding a mode** is its entry here and its
+branch.
 
 **Dense rewards** (the training env's ``dense=True``): the same terminal reward spread over the
 game by potential-based shaping (Ng, Harada and Russell, 1999). The potential of seat ``p`` is
@@ -20,26 +20,111 @@ game sum to the terminal reward exactly. A shaping term ``F = phi(s') - phi(s)``
 along every trajectory, so it adds the same amount to the return of every policy from a given
 first decision and changes no policy's ranking: the best policy is the same as with the
 terminal reward alone (exactly so without discounting; PPO's discount ``gamma`` close to 1
-changes it by at most ``(1 - gamma)`` times the potential's range per step).
+changes it by at most ``(1 - gamma)`` times the potential's range per step). The potential is
+in points, so each mode's :attr:`~RewardMode.shaping_scale` brings it to the scale of the
+mode's reward.
 """
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
+
 import numpy as np
 
 from .._compile.jit import kernel
+from ..args import as_choice
 from .scoring import scores, winners
 from .state import CFG_NUM_PLAYERS, MAX_PLAYERS
 
-REWARD_MODES = ("win", "score", "margin")
-R_WIN, R_SCORE, R_MARGIN = range(3)
+
+@dataclass(frozen=True)
+class RewardMode:
+    """What a reward mode means (module docstring).
+
+    Attributes:
+        name: the mode's name, the ``reward=`` argument.
+        meaning: the reward of seat ``p`` when the game ends, in words (reStructuredText:
+            a row of the table of the module docstring).
+        low: the least reward of a seat at the end: a number, or with ``in_points`` that
+            number times the score bound (the highest final score the rules allow,
+            :func:`borders_sim.openspiel.score_bound`).
+        high: the greatest, likewise.
+        in_points: whether ``low`` and ``high`` are multiples of the score bound.
+        total: what the seats' rewards of every finished game sum to (0: zero-sum; another
+            number: constant-sum), or None when the sum varies (general-sum).
+        shaping_scale: the training env's default ``potential_scale`` with dense rewards: the
+            factor that brings the potential (points) to the scale of this reward.
+    """
+
+    name: str
+    meaning: str
+    low: float
+    high: float
+    in_points: bool
+    total: float | None
+    shaping_scale: float
+
+    @property
+    def sum_kind(self) -> str:
+        """``"zero-sum"``, ``"constant-sum"`` or ``"general-sum"``, by :attr:`total`."""
+        if self.total is None:
+            return "general-sum"
+        return "zero-sum" if self.total == 0 else "constant-sum"
+
+    def bounds(self, score_bound: float) -> tuple[float, float]:
+        """``(low, high)`` of a seat's final reward, given the score bound of the rules."""
+        unit = float(score_bound) if self.in_points else 1.0
+        return self.low * unit, self.high * unit
+
+
+#: Reward mode name -> its :class:`RewardMode`, in the order of the kernels' mode indices.
+REWARDS: dict[str, RewardMode] = {mode.name: mode for mode in (
+    RewardMode("win", "zero-sum: the ``k`` winners (§9 after every tie-break, 9-9) share +1, "
+               "each getting ``1/k``; the ``n-k`` others share -1, each getting "
+               "``-1/(n-k)``; 0 for everybody when all ``n`` seats share the victory.",
+               -1.0, 1.0, in_points=False, total=0.0, shaping_scale=0.01),
+    RewardMode("score", "the final score (§9).", 0.0, 1.0, in_points=True, total=None,
+               shaping_scale=1.0),
+    RewardMode("margin", "the final score minus the mean of the other seats' final scores.",
+               -1.0, 1.0, in_points=True, total=0.0, shaping_scale=1.0),
+)}
+#: The reward modes' names, in order.
+REWARD_MODES = tuple(REWARDS)
+
+
+def _modes_table() -> str:
+    """The modes of :data:`REWARDS` and their meanings as a reStructuredText table (the end of
+    the module docstring, which ``docs/generate.py`` turns into the environment page's)."""
+    first = max(len(f"``{name}``") for name in REWARDS) + 2
+    rule = "=" * (first - 2) + "  " + "=" * 85
+    rows = [rule, "mode".ljust(first) + "reward of seat ``p`` when the game ends (0 at every "
+            "other step)", rule]
+    for mode in REWARDS.values():
+        lines = textwrap.wrap(mode.meaning, 85, break_long_words=False, break_on_hyphens=False)
+        rows += [f"``{mode.name}``".ljust(first) + lines[0]]
+        rows += [" " * first + line for line in lines[1:]]
+    return "\n".join([*rows, rule])
+
+
+if __doc__:  # (None under python -OO)
+    __doc__ += f"\n**The modes**:\n\n{_modes_table()}\n"
+
+
+def reward_info(name: str) -> RewardMode:
+    """The :class:`RewardMode` of a reward mode name; ``ValueError`` naming the bad value
+    otherwise."""
+    return REWARDS[as_choice(name, "reward", tuple(REWARDS))]
 
 
 def reward_mode(name: str) -> int:
-    """Index of a reward mode name; ``ValueError`` naming the bad value otherwise."""
-    if name not in REWARD_MODES:
-        raise ValueError(f"reward must be one of {REWARD_MODES}, got {name!r}")
-    return REWARD_MODES.index(name)
+    """Index of a reward mode name (the ``mode`` of the kernels); ``ValueError`` naming the
+    bad value otherwise."""
+    return list(REWARDS).index(reward_info(name).name)
+
+
+#: The modes the kernels branch on, by index.
+R_WIN, R_SCORE, R_MARGIN = (REWARD_MODES.index(name) for name in ("win", "score", "margin"))
 
 
 @kernel(standalone=True)

@@ -1,7 +1,7 @@
 """The league: the pool of opponents a run trains against, and how often it meets each.
 
-Members are compiled bots (``honest``, ``bluffer``, ``collector``, ``strict``, ``random``),
-frozen policy networks (network specs: ``ppo``, the shipped policy; ``ppo@PATH``, a policy
+Members are compiled bots (:data:`~borders_sim.policies.dispatch.COMPILED_BOTS`), frozen
+policy networks (network specs: ``ppo``, the shipped policy; ``ppo@PATH``, a policy
 file; ``ppo:argmax``, greedy; :func:`~borders_sim.policies.network.parse_net_spec`) and, with
 self-play, ``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's
 current policy is frozen into the oldest snapshot slot (the slots fill up first), so the
@@ -40,6 +40,7 @@ import numpy as np
 from ..policies.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_player,
                               parse_net_spec)
 from ..policies.dispatch import COMPILED_BOTS
+from ..policies.registry import roster
 
 #: Games an average of win shares mostly looks back on.
 WINDOW = 500
@@ -47,8 +48,10 @@ WINDOW = 500
 FLOOR = 0.05
 #: The finished games per member that the reported win shares look back on.
 RECENT_GAMES = 200
-#: The members of ``--opponents league``: the heuristics, random play and self-play.
-LEAGUE_BOTS = ("honest", "bluffer", "collector", "strict", "random")
+#: The compiled bots of ``--opponents league`` (with self-play): those whose entry in
+#: :data:`~borders_sim.policies.registry.BOTS` joins the league, the heuristics then random
+#: play.
+LEAGUE_BOTS = roster("league")
 
 
 @dataclass

@@ -102,6 +102,7 @@ import torch
 
 from .. import __version__
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
+from ..policies.registry import roster
 from ..args import as_bool
 from .algorithm import Algorithm, Factory, anchor_settings, factory_of, record
 from .config import TrainConfig
@@ -118,9 +119,11 @@ from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, on
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
 #: :func:`~borders_sim.batch.seeds.derive_seed`).
 EVAL_SEED = 10**15
-EVAL_BOTS = ("honest", "bluffer", "collector", "strict")
-#: The single deviators an evaluation plays against copies of the policy.
-DEVIATOR_BOTS = ("honest", "bluffer", "collector", "strict", "random")
+#: The opponents an evaluation plays ``players - 1`` copies of: the compiled bots whose entry
+#: in :data:`~borders_sim.policies.registry.BOTS` joins the evaluations.
+EVAL_BOTS = roster("evaluation")
+#: The single deviators an evaluation plays against copies of the policy (likewise).
+DEVIATOR_BOTS = roster("deviator")
 #: Tournament seeds of the demonstration games of behaviour cloning (``imitate``): game ``g`` of
 #: a run of seed ``s`` is dealt from ``DEMO_SEED + s * 10**7 + g``, far from the evaluations'
 #: and from the seeds tournaments start at.
