@@ -5,6 +5,8 @@ Usage::
 
     python benchmarks/openspiel.py                     # 3, 5, 8 players, 1 s runs, 5 pairs
     python benchmarks/openspiel.py --players 4 --seconds 0.5 --pairs 3
+    python benchmarks/openspiel.py --write-docs        # the openspiel-costs section of
+                                                       # docs/env-openspiel.md
 
 Measured:
 
@@ -15,9 +17,16 @@ Measured:
   Each player count runs ``--pairs`` rounds of the three back to back (the machine's speed
   drifts); a ratio is the median of the rounds' ratios;
 * per call, in a mid-game state: ``clone``, ``observation_tensor``, ``observation_string``,
-  ``resample_from_infostate`` and ``serialize`` (the median of 5 timings of a loop);
+  ``resample_from_infostate``, ``serialize`` and one rollout to the end of the game, by
+  :class:`~borders_sim.openspiel.CompiledRolloutEvaluator` (random play in one kernel call) and
+  by OpenSpiel's ``RandomRolloutEvaluator`` (random play through the Python game, what the
+  bots' ``rollout=openspiel`` uses) (the median of 5 timings of a loop);
 * IS-MCTS: seconds per decision of OpenSpiel's ``ISMCTSBot`` (``use_observation_string=True``)
   with the compiled random rollout evaluator, at ``--sims`` simulations.
+
+It prints the two tables and the sentence that compares them (the ``openspiel-costs`` section
+of ``docs/env-openspiel.md``, with the machine, the date and the load); ``--write-docs`` writes
+that section (``--quick`` never does).
 
 Needs OpenSpiel (``pip install ".[bench]"`` in the source checkout, or ``pip install open_spiel``).
 """
@@ -25,19 +34,28 @@ Needs OpenSpiel (``pip install ".[bench]"`` in the source checkout, or ``pip ins
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import os
+import platform
 import random
 import statistics
+import sys
 import time
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import borders_sim.openspiel as bo
 from borders_sim import Game, GameConfig
 from borders_sim.envs import observe_text
+from borders_sim.cli.common import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
 from quick import add_quick, parse_quick  # noqa: E402
+from readme_section import replace_section  # noqa: E402
+
+#: The command that writes the ``openspiel-costs`` section of docs/env-openspiel.md.
+DOCS_COMMAND = "python benchmarks/openspiel.py --write-docs"
 
 
 def game_loop(config: GameConfig, seconds: float, seed: int) -> float:
@@ -116,20 +134,87 @@ def ismcts_seconds(game, sims: int, decisions: int) -> float:
     return statistics.median(times)
 
 
-def table(headers: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+def machine(started: str, loads: list[float], minutes: float) -> str:
+    """The run's date, machine, load, versions and length, as the section states them."""
+    import numba
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    load = (f"load average {loads[0]:.1f} at the start, {loads[-1]:.1f} at the end"
+            if loads else "load n/a")
+    return (f"{started}; {platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} "
+            f"cores, {load}; Python {platform.python_version()}, numba {numba.__version__}, "
+            f"open_spiel {importlib.metadata.version('open_spiel')}; {minutes:.1f} min")
 
 
-def main() -> None:
+def span(values: list[float], fmt: str) -> str:
+    """``lo-hi`` of ``values`` in ``fmt`` (one figure when they print the same)."""
+    lo, hi = format(min(values), fmt), format(max(values), fmt)
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def costs_text(header: str, pairs: int, seconds: float, sims: int, loops: list[dict],
+               calls: list[dict]) -> str:
+    """The ``openspiel-costs`` section: the random-play table (``loops``: per player count
+    ``players``, ``game``, ``adapter``, ``sheriff`` decisions/s, the ratios ``vs_game``,
+    ``vs_sheriff`` and ``extra`` microseconds per decision), the per-call table (``calls``: per
+    player count microseconds of ``clone``, ``tensor``, ``string``, ``resample``,
+    ``serialize``, ``rollout`` (compiled), ``rollout_openspiel``, and ``ismcts`` seconds per
+    decision) and the sentence that compares them, every figure from this run."""
+    random_play = markdown_tables(
+        ["players", "Game", "adapter", "sheriff", "adapter / Game", "adapter / sheriff",
+         "extra µs"],
+        [[str(r["players"]), f"{r['game']:,.0f}", f"{r['adapter']:,.0f}",
+          f"{r['sheriff']:,.0f}", f"{r['vs_game']:.2f}x", f"{r['vs_sheriff']:.2f}x",
+          f"{r['extra']:.1f}"] for r in loops])
+    per_call = markdown_tables(
+        ["players", "clone", "observation_tensor", "observation_string", "resample", "serialize"],
+        [[str(c["players"]), *(f"{c[k]:,.0f}" for k in ("clone", "tensor", "string", "resample",
+                                                       "serialize"))] for c in calls])
+    search = markdown_tables(
+        ["players", "compiled rollout, µs", "OpenSpiel rollout, µs", "IS-MCTS, s/decision"],
+        [[str(c["players"]), f"{c['rollout']:,.0f}", f"{c['rollout_openspiel']:,.0f}",
+          f"{c['ismcts']:.2f}"] for c in calls])
+    faster = [c["rollout_openspiel"] / c["rollout"] for c in calls]
+    return (
+        f"**Costs**: one run of `{DOCS_COMMAND}`, {header}. Random play through three Python "
+        f"loops, decisions/s (the median of {pairs} back-to-back rounds of {seconds:g} s runs): "
+        f"`borders_sim.Game`, the pyspiel adapter (`python_borders`) and pyspiel's C++ "
+        f"`sheriff`; a ratio is the median of the rounds' ratios, extra µs the adapter's "
+        f"time per decision over `Game`'s:\n\n{random_play}\n\n"
+        f"Per call in a mid-game state, microseconds (the observation string uncached, "
+        f"`resample_from_infostate` for the player to move):\n\n{per_call}\n\n"
+        f"Search from that state: one rollout, a random game to its end, by "
+        f"`CompiledRolloutEvaluator` (one kernel call) and by OpenSpiel's "
+        f"`RandomRolloutEvaluator` (the Python game; `rollout=openspiel`), and IS-MCTS's "
+        f"seconds per decision at {sims} simulations with compiled random rollouts:\n\n"
+        f"{search}\n\n"
+        f"From this run: the adapter adds {span([r['extra'] for r in loops], '.1f')} µs per "
+        f"decision over `borders_sim.Game`, so random play through it runs at "
+        f"{span([r['vs_game'] for r in loops], '.2f')}x of `Game`'s decisions/s and "
+        f"{span([r['vs_sheriff'] for r in loops], '.2f')}x of `sheriff`'s; a compiled rollout "
+        f"is {span(faster, '.0f')}x as fast as OpenSpiel's.")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="3,5,8", help="player counts (default 3,5,8)")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per run")
     parser.add_argument("--pairs", type=int, default=5, help="rounds of back-to-back runs")
     parser.add_argument("--sims", type=int, default=50, help="IS-MCTS simulations")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write the openspiel-costs section of docs/env-openspiel.md")
     add_quick(parser, players="3", seconds=0.2, pairs=1, sims=5)
-    args = parse_quick(parser)
+    args = parse_quick(parser, argv)
+    if args.quick and args.write_docs:
+        parser.error("--quick is a smoke run: its figures do not go into the docs")
     counts = [int(x) for x in args.players.split(",")]
+    started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
+    loads = [os.getloadavg()[0]] if hasattr(os, "getloadavg") else []
     sheriff = pyspiel.load_game("sheriff")
     Game(GameConfig(), 0)  # compile or load the kernels before timing
     loops, calls = [], []
@@ -140,30 +225,36 @@ def main() -> None:
         for k in range(args.pairs):
             rounds.append((game_loop(config, args.seconds, k), adapter_loop(game, args.seconds, k),
                            sheriff_loop(sheriff, args.seconds, k)))
-        ours, adapter, peer = (statistics.median(r[i] for r in rounds) for i in range(3))
-        vs_game = statistics.median(r[1] / r[0] for r in rounds)
-        vs_sheriff = statistics.median(r[1] / r[2] for r in rounds)
-        extra = statistics.median(1e6 / r[1] - 1e6 / r[0] for r in rounds)
-        loops.append([str(n), f"{ours:,.0f}", f"{adapter:,.0f}", f"{peer:,.0f}",
-                      f"{vs_game:.2f}x", f"{vs_sheriff:.2f}x", f"{extra:.1f}"])
+        loops.append({"players": n, **{key: statistics.median(r[i] for r in rounds)
+                                       for i, key in enumerate(("game", "adapter", "sheriff"))},
+                      "vs_game": statistics.median(r[1] / r[0] for r in rounds),
+                      "vs_sheriff": statistics.median(r[1] / r[2] for r in rounds),
+                      "extra": statistics.median(1e6 / r[1] - 1e6 / r[0] for r in rounds)})
         state = mid_game(game)
         p = state.current_player()
         sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
-        calls.append([str(n), f"{per_call(state.clone, 200):.0f}",
-                      f"{per_call(lambda: state.observation_tensor(p), 200):.0f}",
-                      f"{per_call(lambda: observe_text(state.game, p), 50):.0f}",
-                      f"{per_call(lambda: state.resample_from_infostate(p, sampler), 20):.0f}",
-                      f"{per_call(state.serialize, 20):.0f}",
-                      f"{ismcts_seconds(game, args.sims, 5):.2f}"])
-    print(f"Random play, decisions/s (median of {args.pairs} back-to-back rounds of "
-          f"{args.seconds:g} s runs)\n")
-    print(table(["players", "borders_sim.Game", "pyspiel adapter", "pyspiel sheriff",
-                 "adapter / Game", "adapter / sheriff", "adapter's extra us/step"], loops))
-    print("\nPer call in a mid-game state, microseconds; IS-MCTS seconds per decision at "
-          f"{args.sims} simulations\n")
-    print(table(["players", "clone", "observation_tensor", "observation_string (uncached)",
-                 "resample_from_infostate", "serialize", "IS-MCTS s/decision"], calls))
+        compiled = CompiledRolloutEvaluator("random", 1, 0)
+        compiled.evaluate(state)  # compile or load its kernel
+        python = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+        calls.append({
+            "players": n, "clone": per_call(state.clone, 200),
+            "tensor": per_call(lambda: state.observation_tensor(p), 200),
+            "string": per_call(lambda: observe_text(state.game, p), 50),
+            "resample": per_call(lambda: state.resample_from_infostate(p, sampler), 20),
+            "serialize": per_call(state.serialize, 20),
+            "rollout": per_call(lambda: compiled.evaluate(state), 20),
+            "rollout_openspiel": per_call(lambda: python.evaluate(state), 4),
+            "ismcts": ismcts_seconds(game, args.sims, 5)})
+        print(f"{n} players done", file=sys.stderr, flush=True)
+    if hasattr(os, "getloadavg"):
+        loads.append(os.getloadavg()[0])
+    text = costs_text(machine(started, loads, (time.perf_counter() - t0) / 60), args.pairs,
+                      args.seconds, args.sims, loops, calls)
+    print(text)
+    if args.write_docs:
+        print(f"{replace_section('openspiel-costs', text).name} updated", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

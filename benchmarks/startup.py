@@ -8,6 +8,7 @@ Usage::
     python benchmarks/startup.py --warm           # only a start with the current cache (seconds)
     python benchmarks/startup.py --no-warmup      # cold and warm starts stop after the first batch
     python benchmarks/startup.py --only portable --versus DIR  # also DIR's kernels against ours
+    python benchmarks/startup.py --write-docs     # every part; the startup section of docs/speed.md
 
 Every measurement is a new Python process (this script with ``--child*``); times are wall
 seconds from the moment the parent starts the child (the interpreter's own start included) to
@@ -25,23 +26,30 @@ the end of each point, so each includes the ones before it.
   ``numba:compile`` events: per function, how often it was compiled, the seconds inside its
   compilation (inclusive, with the compilations of the functions it calls that happened inside it)
   and the seconds of its own (exclusive: without those nested compilations), and the seconds per
-  phase of numba's pipeline. More children on new empty caches repeat the first uses with 2
-  processes (helpers), and play a tournament game as their first and only use (what a new user's
-  ``borders-sim tournament`` does) in one process and with helpers.
+  phase of numba's pipeline. More children on new empty caches repeat the first uses with
+  ``--jobs`` processes (helpers), and play a tournament game as their first and only use (what
+  a new user's ``borders-sim tournament`` does) in one process and with helpers.
 * **install**: ``pip wheel --no-build-isolation`` of a copy of this checkout (the build compiles
   every kernel into the wheel, :mod:`borders_sim.cli.build_kernels`, for
   ``BORDERS_SIM_KERNEL_TARGET``, native by default) and ``pip install --target`` of the wheel
   into a new directory: the seconds of both; then a new process importing that install with an
   empty ``NUMBA_CACHE_DIR``: the first ``Game`` step and the first tournament game, and how many
   kernels it compiled (none, when the shipped kernels load).
-* **parallel**: ``warm_up`` on an empty cache in 1 process and in as many as this process may
-  use (``--jobs``), one after the other: the gain of compiling in parallel.
+* **parallel**: ``warm_up`` on an empty cache in 1 process and in ``--jobs`` (by default as
+  many as this process may use, at least 2), one after the other: the gain of compiling in
+  parallel.
 * **portable**: the random-play and heuristic-bot kernels (1 thread, 5 players) compiled for the
   baseline x86-64 level (``NUMBA_CPU_NAME=x86-64``, what a portable wheel ships) against this
   machine's CPU, in alternating pairs of children (the machine's speed drifts): the speed cost
   of a portable build (and of the x86-64-v3 level, which most x86-64 CPUs of the last decade
   have). With ``--versus DIR`` (another checkout, e.g. ``git archive main``),
   also DIR's kernels against ours for this machine, the same way.
+
+At the end it prints the ``startup`` section of ``docs/speed.md`` made from this run (the table
+of start times with the machine, the date and the load, the wheel's size, the gain of compiling
+in parallel, the portable build's ratios and where the cold start's seconds go; a part not run
+shows ``-`` or no sentence); ``--write-docs`` writes it there, and needs the parts cold,
+install and parallel with the warm-up (``--quick`` never writes it).
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -58,6 +67,7 @@ import time
 from pathlib import Path
 
 from quick import add_quick, parse_quick
+from readme_section import replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKS = ("import", "game_step", "batch", "tournament", "warmup")
@@ -70,6 +80,15 @@ PHASES = ("bytecode to IR, untyped rewrites", "type inference (own)", "typed rew
           "lowering, LLVM optimisation, machine code", "outside the passes (dispatch, cache)")
 #: numba's settings for the portable (baseline x86-64) build of the portable figures.
 PORTABLE_ENV = {"NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": ""}
+#: The parts ``--write-docs`` needs (portable is optional: its sentence is left out without it).
+DOCS_PARTS = ("cold", "install", "parallel")
+#: The command that writes the ``startup`` section of docs/speed.md.
+DOCS_COMMAND = "python benchmarks/startup.py --write-docs"
+#: The start-up targets in seconds (goals the project set, not measurements), by table row.
+TARGETS = {"installed game_step": 3, "installed tournament": 10, "cold game_step": 15,
+           "cold batch": 30, "tournament first": 30, "warm game_step": 1}
+#: The load averages seen so far (at the start, after each part).
+LOADS: list[float] = []
 
 
 class CompileRecorder:
@@ -89,7 +108,7 @@ class CompileRecorder:
         class Listener(event.Listener):
             def on_start(self, ev):
                 disp = ev.data["dispatcher"]
-                name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+                name = f"{disp.py_func.__module__}:{disp.py_func.__qualname__}"
                 recorder.dispatchers[name] = disp
                 recorder._stack.append([name, time.perf_counter(), 0.0])
 
@@ -378,7 +397,182 @@ def _ratios(runs: dict, ours: str, other: str) -> str:
 
 
 def _load() -> str:
-    return f"load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "load n/a"
+    if not hasattr(os, "getloadavg"):
+        return "load n/a"
+    LOADS.append(os.getloadavg()[0])
+    return f"load average {LOADS[-1]:.2f}"
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _commit() -> str:
+    """This checkout's short commit, ``+ local changes`` when borders_sim/ differs from it."""
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
+                                "borders_sim"], capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "an unknown commit"
+    return head + (" + local changes" if dirty else "")
+
+
+def machine_line(started: str, minutes: float) -> str:
+    """The run's date, machine, load (at the start, then the range during the run), Python,
+    numba and commit, as the section's first sentence states them."""
+    import numba
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = "load n/a"
+    if LOADS:
+        lo, hi = (f"{f(LOADS[1:] or LOADS):.1f}" for f in (min, max))
+        load = (f"load average {LOADS[0]:.1f} at the start, "
+                f"{lo if lo == hi else f'{lo} to {hi}'} during the run")
+    return (f"{started}; {platform.system()} {platform.machine()}, {_cpu_model()}, "
+            f"{os.cpu_count()} cores ({usable} usable), {load}; Python "
+            f"{platform.python_version()}, numba {numba.__version__}; borders_sim at "
+            f"{_commit()}; {minutes:.{0 if minutes >= 10 else 1}f} min")
+
+
+def _sec(x: float | None) -> str:
+    """Seconds as the table shows them: one decimal below 100, none above, ``-`` if absent."""
+    if x is None:
+        return "-"
+    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+def _short(function: str) -> str:
+    """A compiled function's name as the section shows it: its module's last part and its
+    qualified name (``borders_sim.rules.main_resources:_search`` -> ``main_resources._search``;
+    the profile's names are ``module:qualname``)."""
+    module, qualname = function.split(":", 1) if ":" in function else ("", function)
+    return f"{module.rsplit('.', 1)[-1]}.{qualname}" if module else qualname
+
+
+def _ratio_figures(runs: dict, ours: str, other: str) -> dict[str, tuple[float, float, float]]:
+    """Per measure: the median of the pairs' ratios ``ours / other`` and the pairs' range."""
+    out = {}
+    for what in runs[ours][0]:
+        r = sorted(a[what] / b[what] for a, b in zip(runs[ours], runs[other]))
+        out[what] = (r[len(r) // 2], r[0], r[-1])
+    return out
+
+
+def startup_text(data: dict) -> str:
+    """The ``startup`` section of docs/speed.md from one run's ``data`` (``main`` collects it):
+    keys ``machine`` (:func:`machine_line`), ``jobs``, ``target`` (the wheel's kernel target)
+    and the results of each part that ran: ``cold`` and ``warm`` (:func:`measure`),
+    ``helpers`` (``{(jobs, tournament_only): marks}``), ``install`` (:func:`measure_install`),
+    ``parallel`` (:func:`measure_parallel`), ``portable`` (:func:`measure_speed`, with
+    ``pairs``, ``games`` and ``versus``). A figure of a part that did not run is ``-``, a
+    sentence of one is left out."""
+    jobs = data["jobs"]
+    cold, warm = data.get("cold"), data.get("warm")
+    helpers, install, parallel = data.get("helpers", {}), data.get("install"), \
+        data.get("parallel")
+
+    def mark(run: dict | None, name: str) -> float | None:
+        return None if run is None else run["marks"].get(name)
+
+    def helper(tournament_only: bool, name: str) -> float | None:
+        marks = helpers.get((jobs, tournament_only))
+        return None if marks is None else marks.get(name)
+
+    first = install["first"] if install else None
+    wheel = "`pip wheel --no-build-isolation .` (all kernels" + (
+        f", {data['target']} target)" if data.get("target", "native") != "native" else ")")
+    rows = [
+        ("installed wheel, empty user cache: first `Game` step", mark(first, "game_step"), None,
+         "installed game_step"),
+        ("installed wheel, empty user cache: first tournament game", mark(first, "tournament"),
+         None, "installed tournament"),
+        (wheel, install and install["wheel"], None, None),
+        ("`pip install` of that wheel (1)", install and install["install"], None, None),
+        ("source checkout, empty numba cache: first `Game` step", mark(cold, "game_step"),
+         helper(False, "game_step"), "cold game_step"),
+        ("... then the first whole-game batch", mark(cold, "batch"), helper(False, "batch"),
+         "cold batch"),
+        ("... then the first tournament game", mark(cold, "tournament"),
+         helper(False, "tournament"), None),
+        ("a tournament game as the first use, empty numba cache",
+         helpers.get((1, True), {}).get("tournament"), helper(True, "tournament"),
+         "tournament first"),
+        ("every kernel (`borders-sim warmup`), empty numba cache",
+         parallel and parallel.get(1), parallel and parallel.get(jobs), None),
+        ("warm start (numba's cache filled): first `Game` step", mark(warm, "game_step"), None,
+         "warm game_step"),
+    ]
+    cells = [["start", "one process", f"{jobs} processes", "target"]]
+    cells += [[what, _sec(one), _sec(many), str(TARGETS.get(key, "-"))]
+              for what, one, many, key in rows]
+    widths = [max(len(r[j]) for r in cells) for j in range(4)]
+    lines = ["| " + " | ".join(c.ljust(w) if j == 0 else c.rjust(w)
+                               for j, (c, w) in enumerate(zip(r, widths))) + " |" for r in cells]
+    rule = "|:" + "-" * (widths[0] + 1) + "|" + "|".join("-" * (w + 1) + ":" for w in widths[1:])
+    table = "\n".join([lines[0], rule + "|", *lines[1:]])
+    parts = [f"**Start-up**: one run of `{DOCS_COMMAND}`, {data['machine']}. Seconds from a "
+             "new process, the interpreter's start included:", "", table, ""]
+    if install:
+        compiled = sum(first["compiled"][k][0] for k in ("import", "game_step", "tournament")
+                       if k in first["compiled"])
+        what = ("compile nothing (0 compilations)" if compiled == 0 else
+                f"compile {compiled} times: the shipped kernels did not load")
+        parts += [f"(1) A {install['wheel_MB']:.1f} MB wheel: {install['files']} cache files, "
+                  f"{install['MB']:.1f} MB, in `_kernels/`. The installed wheel's first `Game` "
+                  f"step and first tournament game {what}.", ""]
+    parts += [f"\"{jobs} processes\" is the first use with helper processes compiling the other "
+              f"kernels it needs (`_compile/parallel.py`, `BORDERS_SIM_COMPILE_JOBS={jobs}`), "
+              f"or `warmup --jobs {jobs}`."]
+    bullets = []
+    if parallel and mark(cold, "game_step") and helper(False, "game_step"):
+        bullets.append(
+            f"**Parallel compilation, this run**: {jobs} processes compiled every kernel "
+            f"{parallel[1] / parallel[jobs]:.2f}x as fast as one, and reached the first `Game` "
+            f"step {mark(cold, 'game_step') / helper(False, 'game_step'):.2f}x as fast.")
+    if data.get("portable"):
+        runs, native = data["portable"], "native"
+
+        def ratios(ours: str, other: str) -> str:
+            return " and ".join(f"{what} {m:.3f}x (pairs {lo:.3f}-{hi:.3f}x)" for what, (m, lo, hi)
+                                in _ratio_figures(runs, ours, other).items())
+        text = (f"**Portable build**, 1 thread, 5 players, {data['pairs']} alternating pairs of "
+                f"{data['games']} games: kernels for the baseline x86-64 level (any x86-64 "
+                f"host loads them) against this machine's own: "
+                f"{ratios('portable x86-64', native)}; the x86-64-v3 level: "
+                f"{ratios('x86-64-v3', native)}.")
+        if "versus" in runs:
+            text += f" This checkout against `{data['versus']}`: {ratios(native, 'versus')}."
+        bullets.append(text)
+    if cold and cold.get("compiles") and "warmup" in cold["marks"]:
+        stages = cold["compiled"]
+        count = sum(c["count"] for c in cold["compiles"])
+        seconds = sum(sec for _, sec in stages.values())
+        before = [sum(stages[k][i] for k in ("import", "game_step") if k in stages)
+                  for i in (0, 1)]
+        phases = ", ".join(f"{phase} {sec:.1f} s" for phase, sec in
+                           sorted(cold["phases"].items(), key=lambda kv: -kv[1]))
+        top = cold["compiles"][:6]
+        rest = cold["compiles"][6:]
+        largest = ", ".join(f"`{_short(c['function'])}` {c['self']:.1f} s" for c in top)
+        more = (f", then {len(rest)} functions under {rest[0]['self']:.1f} s each"
+                if rest else "")
+        bullets.append(
+            f"**Where the cold seconds go** (this run, one process, to every kernel: {count} "
+            f"compilations of {len(cold['compiles'])} functions, {seconds:.0f} s of compiling): "
+            f"{before[0]} compilations before the first `Game` step ({before[1]:.1f} s); per "
+            f"phase of numba's pipeline (the callees' compilations taken out of their "
+            f"callers' type inference): {phases}. The largest own times: {largest}{more}.")
+    if bullets:
+        parts += [""] + [f"- {b}" for b in bullets]
+    return "\n".join(parts)
 
 
 def main(argv=None) -> int:
@@ -393,7 +587,8 @@ def main(argv=None) -> int:
     parser.add_argument("--target", default="native",
                         help="BORDERS_SIM_KERNEL_TARGET of the install's build (default native)")
     parser.add_argument("--jobs", type=int, default=None,
-                        help="processes of the parallel warm-up (default: the usable cores)")
+                        help="processes of the parallel warm-up and of the cold first uses "
+                             "with helpers (default: the usable cores, at least 2)")
     parser.add_argument("--pairs", type=int, default=5, help="pairs of the speed figures")
     parser.add_argument("--games", type=int, default=400, help="games per speed figure")
     parser.add_argument("--versus", metavar="DIR", default=None,
@@ -403,8 +598,13 @@ def main(argv=None) -> int:
     parser.add_argument("--child-speed", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write the startup section of docs/speed.md from this run (needs "
+                             f"the parts {', '.join(DOCS_PARTS)} and the warm-up)")
     add_quick(parser, warm=True, no_warmup=True, pairs=1, games=20)
     args = parse_quick(parser, argv)
+    if args.quick and args.write_docs:
+        parser.error("--quick is a smoke run: its figures do not go into the docs")
     if args.child or args.child_installed:
         child(not args.no_warmup, args.profile, installed=args.child_installed,
               tournament_only=args.tournament_only)
@@ -416,9 +616,18 @@ def main(argv=None) -> int:
     unknown = set(parts) - set(PARTS)
     if unknown:
         parser.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
+    missing = [p for p in DOCS_PARTS if p not in parts]
+    if args.write_docs and (missing or args.warm or args.no_warmup):
+        parser.error("--write-docs needs the parts " + ", ".join(DOCS_PARTS) + " (--only) and "
+                     "the warm-up (no --warm, no --no-warmup): the section holds every figure")
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    jobs = args.jobs or max(2, usable)
+    started, t_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
+    data: dict = {"jobs": jobs, "target": args.target}
     print(f"{os.cpu_count()} cores, {_load()} at start", flush=True)
     if "cold" in parts:
         result = measure(cold=not args.warm, warmup=not args.no_warmup)
+        data.update(result)
         for kind in ("cold", "warm"):
             if result[kind] is not None:
                 marks = result[kind]["marks"]
@@ -440,21 +649,23 @@ def main(argv=None) -> int:
     if "cold" in parts and not args.warm:
         # the first uses again with helper processes, and a tournament game as the first use
         # with and without them
-        for jobs, tournament_only in ((2, False), (1, True), (2, True)):
+        data["helpers"] = {}
+        for n, tournament_only in ((jobs, False), (1, True), (jobs, True)):
             where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
             try:
-                first = run_child(where, False, False, jobs=jobs,
+                first = run_child(where, False, False, jobs=n,
                                   tournament_only=tournament_only)
             finally:
                 shutil.rmtree(where, ignore_errors=True)
-            how = ("in one process" if jobs == 1 else
-                   f"with helpers (BORDERS_SIM_COMPILE_JOBS={jobs})")
+            data["helpers"][n, tournament_only] = first["marks"]
+            how = ("in one process" if n == 1 else
+                   f"with helpers (BORDERS_SIM_COMPILE_JOBS={n})")
             what = "a tournament game as the first use" if tournament_only else "first uses"
             print(f"cold, {what}, {how}: " + ", ".join(
                 f"{MARK_NAMES[m]} {first['marks'][m]:.1f} s" for m in MARKS
                 if m in first["marks"] and m != "import") + f" ({_load()})", flush=True)
     if "install" in parts:
-        r = measure_install(args.target)
+        r = data["install"] = measure_install(args.target)
         m, n = r["first"]["marks"], r["first"]["compiled"]
         print(f"install ({args.target} kernels): pip wheel {r['wheel']:.0f} s (with the kernels' "
               f"compilation), pip install of the wheel {r['install']:.1f} s; {r['files']} shipped "
@@ -464,9 +675,7 @@ def main(argv=None) -> int:
             for k in ("import", "game_step", "tournament")))
         print(f"({_load()})", flush=True)
     if "parallel" in parts:
-        from os import sched_getaffinity
-        jobs = args.jobs or len(sched_getaffinity(0))
-        r = measure_parallel(jobs)
+        r = data["parallel"] = measure_parallel(jobs)
         print(f"warm-up on an empty cache: 1 process {r[1]:.0f} s, {jobs} processes "
               f"{r[jobs]:.0f} s: {r[1] / r[jobs]:.2f}x ({_load()})", flush=True)
     if "portable" in parts:
@@ -475,6 +684,7 @@ def main(argv=None) -> int:
         if args.versus:
             variants["versus"] = (str(Path(args.versus).resolve()), {})
         runs = measure_speed(variants, args.pairs, args.games)
+        data.update(portable=runs, pairs=args.pairs, games=args.games, versus=args.versus)
         print("portable x86-64 / native, 1 thread, 5 players: "
               + _ratios(runs, "portable x86-64", "native"))
         print("x86-64-v3 / native, 1 thread, 5 players: " + _ratios(runs, "x86-64-v3", "native"))
@@ -482,6 +692,12 @@ def main(argv=None) -> int:
             print(f"this checkout / {args.versus}, 1 thread, 5 players: "
                   + _ratios(runs, "native", "versus"))
         print(f"({_load()})", flush=True)
+    _load()
+    data["machine"] = machine_line(started, (time.perf_counter() - t_start) / 60)
+    text = startup_text(data)
+    print(f"\nThe startup section of docs/speed.md from this run:\n\n{text}")
+    if args.write_docs:
+        print(f"{replace_section('startup', text).name} updated", file=sys.stderr)
     return 0
 
 
