@@ -121,7 +121,7 @@ class ISMCTSBot(Bot):
         opponents: the compiled bots that may play the other seats of the rollouts (keys of
             :data:`HABITS`): one is drawn per seat and sample from the guess of who plays
             there.
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
+        reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS`.
         margin: standard errors by which an action's paired advantage over the base policy's
             choice must be positive to replace it (0: the best mean wins).
         halving: halve the candidates round by round (else one round, all of them).

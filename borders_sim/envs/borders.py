@@ -13,8 +13,8 @@ step, action cards, collecting main resources) is one step of one agent, ``playe
   zeros but for the agent to move.
 * Actions: ``Discrete(NUM_ACTIONS)``, one flat space for every phase and player count, one range
   of ids per kind of decision (:data:`borders_sim.rules.actions.RANGES`).
-* Rewards: only at the end, all agents terminating together, by ``reward="win"``, ``"score"`` or
-  ``"margin"`` (:mod:`borders_sim.rules.rewards`); no truncation.
+* Rewards: only at the end, all agents terminating together, by ``reward``, a mode of
+  :data:`~borders_sim.rules.rewards.REWARDS` (default ``"win"``); no truncation.
 * Arguments: ``num_players``, ``reward``, ``render_mode`` and every
   :class:`~borders_sim.GameConfig` flag as a keyword.
 * Rendering: the view of the agent to move, as text (``"ansi"``, ``"human"``) or as an
@@ -71,7 +71,7 @@ class raw_env(AECEnv):
 
     Args:
         num_players: 3..8.
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
+        reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS`.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
             (``render()`` prints it, and so does every ``step``) or ``"rgb_array"``
             (``render()`` returns the picture, uint8 of shape

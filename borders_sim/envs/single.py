@@ -71,7 +71,8 @@ class SingleSeatEnv(gym.Env):
             ``(observation, action_mask) -> action`` (see :data:`~borders_sim.game.turns.Decider`):
             a bot of :func:`borders_sim.agents.make` is one (``opponents=[make("honest", seed=i) for
             i in range(3)]``), and so is any object with such an ``act`` method.
-        reward: ``"win"``, ``"score"`` or ``"margin"``, the learner's reward at the end.
+        reward: the learner's reward at the end, a mode of
+            :data:`~borders_sim.rules.rewards.REWARDS`.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
             from 0 to ``2**64 - 1`` (:mod:`borders_sim.args`).

@@ -135,7 +135,7 @@ class VectorEnv:
         num_players: 3..8, the same in every game.
         seed: the seed of the stream of games, 0 to ``2**64 - 1`` (see
             :func:`~borders_sim.batch.seeds.derive_seed`).
-        reward: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`borders_sim.rules.rewards`).
+        reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS` (default ``"win"``).
         render_mode: ``None`` or ``"rgb_array"``: :meth:`render` draws one of the games (it
             needs the optional ``render`` extra).
         **flags: any other :class:`~borders_sim.GameConfig` flag.

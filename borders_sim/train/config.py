@@ -134,8 +134,9 @@ class TrainConfig:
       update learns from ``num_envs * steps`` decisions; ``hidden``: the two hidden layers.
       ``num_envs`` None: from the device (:func:`~.machine.default_num_envs`: 128 on the CPU,
       1024 on a GPU), filled in when the config is made.
-    * ``reward``: the terminal reward (``win``, ``score``, ``margin``); ``dense``: spread it over
-      the learner's decisions by potential-based shaping (same sum, same best policy).
+    * ``reward``: the terminal reward, a mode of :data:`~borders_sim.rules.rewards.REWARDS`;
+      ``dense``: spread it over the learner's decisions by potential-based shaping (same sum,
+      same best policy).
     * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
       the learner must tell its opponents apart by their history) instead of one for all;
       ``deviator``: the chance that a game, once a self-play snapshot exists, is a deviator

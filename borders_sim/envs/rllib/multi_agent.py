@@ -5,7 +5,7 @@
 agents ``player_0 .. player_{n-1}``, each step returns the observation of the one agent to move
 next (a Dict of ``"observations"`` and a float32 ``"action_mask"``,
 :mod:`.spaces`), and the step that ends the game returns every agent's last observation, its
-reward (``reward="win"``, ``"score"`` or ``"margin"``, :mod:`borders_sim.rules.rewards`) and
+reward (``reward``, a mode of :data:`~borders_sim.rules.rewards.REWARDS`) and
 ``terminated`` for all of them and ``"__all__"``. Rewards come only then. With one policy for
 every agent (:func:`~borders_sim.envs.rllib.config.ppo_config`'s default), every seat's
 decisions train the same network: self-play.
@@ -44,8 +44,8 @@ class MultiAgentBordersEnv(MultiAgentEnv):
 
     Args:
         config: RLlib's ``env_config`` (a dict or an ``EnvContext``): ``num_players`` (3..8,
-            default 4), ``reward`` (``"win"``, ``"score"`` or ``"margin"``), ``scale_obs``
-            (default True: observations divided by
+            default 4), ``reward`` (a mode of :data:`~borders_sim.rules.rewards.REWARDS`),
+            ``scale_obs`` (default True: observations divided by
             :func:`~borders_sim.rules.observation.observation_scales`), ``illegal_action``
             (``"lose"``, the default, or ``"raise"``), ``seed`` (the stream of games of a first
             ``reset()`` without one; mixed with the runner's and the copy's index; default:
