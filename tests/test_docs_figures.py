@@ -44,10 +44,6 @@ ALLOWED = {
     ("docs/training.md", "about 500 GiB"):
         "the trainer's own memory estimate for the settings beside it "
         "(TrainConfig.memory_estimate: computed, not measured)",
-    # hand-typed, in a page another job of issue 39 is rewriting: to move into a generated
-    # section there (benchmarks/compare.py measures the first)
-    ("docs/architecture.md", "0.67-0.84x"): "hand-typed, pending",
-    ("docs/architecture.md", "~70 MB"): "hand-typed, pending",
 }
 
 NUMBER = r"(?:~|about )?\d[\d,]*(?:\.\d+)?"
