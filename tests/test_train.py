@@ -24,7 +24,7 @@ from borders_sim.train.league import League  # noqa: E402
 from borders_sim.train.model import PolicyValueNet  # noqa: E402
 from borders_sim.train.ppo import ppo_update  # noqa: E402
 from borders_sim.train.rollout import Rollout, advantages, normalized  # noqa: E402
-from borders_sim.train.acting import CompiledActor  # noqa: E402
+from borders_sim.train.acting import CompiledActor, DeviceActor  # noqa: E402
 from borders_sim.train.trainer import Trainer  # noqa: E402
 
 torch.set_num_threads(1)
@@ -75,13 +75,15 @@ def test_updates_stay_finite_on_tiny_minibatches_and_unmasked_rows():
     assert np.isfinite([stats.policy_loss, stats2.entropy]).all()
 
 
-def test_the_compiled_actor_samples_the_torch_policy():
+@pytest.mark.parametrize("actor_class", [CompiledActor, DeviceActor])
+def test_the_actors_sample_the_torch_policy(actor_class):
     """Legal samples, whose log-probabilities and values are torch's (to float rounding), and
-    that follow the policy's probabilities."""
+    that follow the policy's probabilities: the compiled actor, and the device actor of a GPU
+    run on the CPU build of torch."""
     model = PolicyValueNet((16, 8))
     with torch.no_grad():
         model.pi.weight.mul_(100.0)  # a peaked policy: its samples show it
-    actor = CompiledActor(64, seed=0)
+    actor = actor_class(64, seed=0)
     actor.load(model)
     rng = np.random.default_rng(0)
     obs = (rng.random((64, OBS_SIZE)) * (rng.random((64, OBS_SIZE)) < 0.1)).astype(np.float32)
@@ -97,6 +99,31 @@ def test_the_compiled_actor_samples_the_torch_policy():
         assert np.allclose(v, value.detach().numpy(), atol=1e-4)
         counts[np.arange(64), action] += 1
     assert np.abs(counts / 200 - np.exp(logp_all)).max() < 0.15
+
+
+def test_the_device_actor_draws_what_the_compiled_actor_draws():
+    """Given the same weights and generators, the device actor (a GPU run's, here on the CPU)
+    picks the compiled actor's actions on real positions, with its log-probabilities and
+    values to float rounding, and leaves the generators in the same state; a slot with one
+    legal id takes no draw in either."""
+    obs, masks, _ = real_rows(4, 3)
+    obs, masks = obs.astype(np.float32), masks.numpy().copy()
+    for i in range(0, len(masks), 50):  # a slot with a single legal id now and then
+        masks[i, np.flatnonzero(masks[i])[1:]] = False
+    model = PolicyValueNet((32, 16))
+    compiled, device = CompiledActor(len(obs), seed=7), DeviceActor(len(obs), seed=7)
+    compiled.load(model)
+    device.load(model)
+    assert (masks.sum(axis=1) == 1).any() and (masks.sum(axis=1) > 2).any()
+    for _ in range(3):
+        a, lp, v = (x.copy() for x in compiled.act(obs, masks))
+        b, lq, w = device.act(obs, masks)
+        assert masks[np.arange(len(b)), b].all()
+        same = a == b
+        assert same.mean() > 0.999, same.mean()
+        assert np.allclose(lp[same], lq[same], atol=1e-4)
+        assert np.allclose(v, w, atol=1e-4)
+        assert np.array_equal(compiled.state(), device.state())
 
 
 def test_the_compiled_logits_are_torchs():

@@ -77,7 +77,8 @@ MAX_TEMPERATURE = 1e3
 MAX_HIDDEN = 4096
 _ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
 _META_CHARS = 1 << 20  # the longest meta record read
-_UNIT = 1 << 30
+#: The resolution of a draw: a uniform number is ``next_below(rng, UNIT) / UNIT``.
+UNIT = 1 << 30
 
 
 @dataclass
@@ -437,7 +438,7 @@ def choose(logits, k, temp, rng, weights):
         w = math.exp((logits[i] - top) / temp)
         weights[i] = w
         total += w
-    u = next_below(rng, _UNIT) / _UNIT * total
+    u = next_below(rng, UNIT) / UNIT * total
     pick = k - 1
     for i in range(k - 1):
         u -= weights[i]

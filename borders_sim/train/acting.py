@@ -11,6 +11,16 @@ torch's to float rounding, which PPO's ratio absorbs.
 
 Each game slot samples from its own generator (xorshift128+ words seeded from the run's seed
 and the slot), so the actions do not depend on the thread count.
+
+With the update on a GPU (``device="cuda"``), :class:`DeviceActor` acts there instead: one
+batched forward pass of the torch network over all games, and the same draw as the compiled
+one. Each slot with a choice takes one uniform number from its own generator
+(:func:`draw_uniforms`, on the CPU: the generators and the rule are this module's one
+sampler), and the pick is the first legal id whose cumulative softmax weight exceeds it, as
+:func:`~borders_sim.policies.network.choose` walks them. So both actors, given the same
+weights and generators, pick the same actions to float rounding (float32 on the device,
+float64 in the kernel) and leave the generators in the same state; the test runs the
+device path on the CPU build of torch.
 """
 
 from __future__ import annotations
@@ -19,9 +29,12 @@ import numpy as np
 
 from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
-from ..policies.network import NetStack, choose, hidden_layer, legal_logits, stack_nets
+import torch
+
+from ..policies.network import UNIT, NetStack, choose, hidden_layer, legal_logits, stack_nets
 from ..rules.actions import NUM_ACTIONS
 from ..batch.seeds import slot_generators
+from ..rules.rng import next_below
 from .model import PolicyValueNet
 
 
@@ -71,6 +84,61 @@ class CompiledActor:
         run_chunks(sample_chunk, obs.shape[0], self.nets, self.value_w, self.value_b, obs,
                    masks.view(np.uint8), self.rngs, self.action, self.logp, self.value)
         return self.action, self.logp, self.value
+
+    def state(self) -> np.ndarray:
+        """The generators' words (a checkpoint keeps them)."""
+        return self.rngs.copy()
+
+    def restore(self, rngs: np.ndarray) -> None:
+        self.rngs[...] = rngs
+
+
+@kernel(nogil=True)
+def draw_uniforms(rngs, counts, out):
+    """For each slot ``i`` with ``counts[i] >= 2`` legal ids, ``out[i]``: one uniform number in
+    [0, 1) from generator ``rngs[i]``, the draw :func:`~borders_sim.policies.network.choose`
+    takes; 0 (and no draw) for a slot with one legal id."""
+    for i in range(counts.shape[0]):
+        out[i] = next_below(rngs[i], UNIT) / UNIT if counts[i] >= 2 else 0.0
+
+
+class DeviceActor:
+    """:class:`CompiledActor`'s interface for a network on a GPU: the forward pass of all
+    game slots batched on the network's device, the draw from the slots' generators (module
+    docstring). ``load`` is free: it acts with the model's live weights."""
+
+    def __init__(self, num_envs: int, seed: int) -> None:
+        self.rngs = slot_generators(seed, num_envs)
+        self.uniforms = np.zeros(num_envs, dtype=np.float64)
+        self.model: PolicyValueNet | None = None
+
+    def load(self, model: PolicyValueNet) -> None:
+        """Act with ``model`` (its weights as they are at each :meth:`act`)."""
+        self.model = model
+
+    @torch.no_grad()
+    def act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                np.ndarray]:
+        """Actions, log-probabilities and values of the pending decisions (new arrays)."""
+        device = self.model.inv_scale.device
+        counts = masks.sum(axis=1)
+        draw_uniforms(self.rngs, counts, self.uniforms)
+        mask = torch.from_numpy(masks).to(device, non_blocking=True)
+        logits, value = self.model.forward_inputs(self.model.inputs(obs), mask)
+        logp_all = torch.log_softmax(logits.double(), dim=-1)
+        weights = torch.exp(logp_all) * mask  # the softmax over the legal ids
+        cumulative = torch.cumsum(weights, dim=-1)
+        target = torch.from_numpy(self.uniforms).to(device) * cumulative[:, -1]
+        # the first id whose cumulative weight exceeds the target is a legal one (the sum
+        # only grows at legal ids); rounding past the last: the last legal id
+        pick = (cumulative <= target[:, None]).sum(dim=-1)
+        last = NUM_ACTIONS - 1 - torch.argmax(mask.flip(-1).to(torch.int8), dim=-1)
+        pick = torch.minimum(pick, last)
+        only = torch.from_numpy(counts == 1).to(device)
+        logp = torch.where(only, torch.zeros_like(target),
+                           logp_all.gather(1, pick[:, None]).squeeze(1))
+        return (pick.cpu().numpy().astype(np.int64), logp.cpu().numpy(),
+                value.double().cpu().numpy())
 
     def state(self) -> np.ndarray:
         """The generators' words (a checkpoint keeps them)."""

@@ -5,7 +5,8 @@ A :class:`Learner` holds the policy-value network (:mod:`.model`), its update ru
 :class:`~.algorithm.Algorithm`: :class:`~.ppo.PPO`, :class:`~.a2c.A2C` or the user's, with its
 optimizer and generators), the compiled training env of its opponents
 (:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.rollout`) and
-the compiled actor that draws its actions (:mod:`.acting`). :meth:`Learner.collect` plays one
+the actor that draws its actions (:mod:`.acting`: the compiled network, or on a GPU the
+torch network batched there). :meth:`Learner.collect` plays one
 rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
 :meth:`Learner.restore` are what a checkpoint keeps of it, so a resumed run continues exactly.
 A state holds tensors and plain values only (numpy arrays become tensors, :func:`to_tensor`),
@@ -24,7 +25,7 @@ import torch
 
 from ..policies.network import NetPlayer, Policy
 from ..envs.training import TrainingEnv
-from .acting import CompiledActor
+from .acting import CompiledActor, DeviceActor
 from .config import TrainConfig
 from .model import PolicyValueNet
 from .algorithm import Algorithm
@@ -90,7 +91,10 @@ class Learner:
                                reward=c.reward, dense=c.dense,
                                seed=seed, autoreset_mode="same_step")
         self.rollout = Rollout(c.steps, c.num_envs)
-        self.actor = CompiledActor(c.num_envs, seed)
+        # acting where it is fastest: the compiled network on the CPU's threads, or with the
+        # update on a GPU the same draw batched there (:mod:`.acting`)
+        on_cpu = model.inv_scale.device.type == "cpu"
+        self.actor = (CompiledActor if on_cpu else DeviceActor)(c.num_envs, seed)
         self.actor.load(self.model)
         self.learner_steps = 0
         self.clock = Clock()
