@@ -173,8 +173,9 @@ per update. The progress line shows the updates, the time left, the learner's st
 win share over its last 200 games against each opponent. The outputs land in `OUT`: `policy.npz` (the policy, played without torch),
 `curve.json` / `curve.csv` (a row per update) and a checkpoint. The cell prints how far the
 budget went (updates, learner steps) and the win share against each opponent at the end.
-This is not how the shipped `ppo` was made: that took two longer runs against a league with
-self-play and an exploiter (docs/training.md, every stage's command).
+This is not how the shipped `ppo` was made: that took a chain of longer runs against a league
+with self-play, an exploiter and short-run learners like this one at mixed tables
+(docs/training.md: every stage's command, read from the shipped file).
 **Cost**: `MINUTES` plus the start (torch's import, the training env's kernels: seconds)."""),
 
     ("train", "code", """\
@@ -270,7 +271,7 @@ plt.show()"""),
 ## Next
 
 - Train longer or against the league: `TrainConfig(opponents=("league",), minutes=30)` (the
-  defaults); the shipped policy's two-stage recipe is in docs/training.md;
+  defaults); the shipped policy's recipe, stage by stage, is in docs/training.md;
   `borders-sim train --help` lists every setting.
 - How exploitable a policy is: `borders-sim exploit --bots honest,strict,ppo@OUT` (one
   deviator against three copies of each bot).
