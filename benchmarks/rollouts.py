@@ -41,6 +41,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import borders_sim  # noqa: E402
+from host import cpu_model  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
 from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
@@ -82,17 +83,6 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
         args.py_games = 1 if quick else 3
     check_seed_run(parser, args.seed, max(args.games, args.py_games))
     return args
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def usable_cores() -> int:

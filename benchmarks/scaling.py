@@ -47,7 +47,8 @@ from borders_sim.train import TrainConfig  # noqa: E402
 from borders_sim.train.machine import default_torch_threads, max_threads, usable_cores  # noqa: E402,E501
 from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
-from rollouts import cpu_model, time_kernel  # noqa: E402
+from host import cpu_model  # noqa: E402
+from rollouts import time_kernel  # noqa: E402
 from train import POOL, env_rate, trainer_rate  # noqa: E402
 
 

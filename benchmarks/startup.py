@@ -66,6 +66,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from host import cpu_model
 from quick import add_quick, parse_quick
 from readme_section import replace_section
 
@@ -403,17 +404,6 @@ def _load() -> str:
     return f"load average {LOADS[-1]:.2f}"
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def _commit() -> str:
     """This checkout's short commit, ``+ local changes`` when borders_sim/ differs from it."""
     try:
@@ -436,7 +426,7 @@ def machine_line(started: str, minutes: float) -> str:
         lo, hi = (f"{f(LOADS[1:] or LOADS):.1f}" for f in (min, max))
         load = (f"load average {LOADS[0]:.1f} at the start, "
                 f"{lo if lo == hi else f'{lo} to {hi}'} during the run")
-    return (f"{started}; {platform.system()} {platform.machine()}, {_cpu_model()}, "
+    return (f"{started}; {platform.system()} {platform.machine()}, {cpu_model()}, "
             f"{os.cpu_count()} cores ({usable} usable), {load}; Python "
             f"{platform.python_version()}, numba {numba.__version__}; borders_sim at "
             f"{_commit()}; {minutes:.{0 if minutes >= 10 else 1}f} min")

@@ -12,14 +12,13 @@ measurement. A new hand-typed figure fails here: put it in a generated section o
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from borders_sim.cli.common import README_COLUMNS
+from tests.bench_scripts import benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -61,16 +60,6 @@ FIGURE = re.compile(
 #: A table cell that is a decimal figure (a pasted table of timings: ``| 65.6 |``); the tables
 #: of rules and settings hold whole numbers.
 DECIMAL_CELL = re.compile(r"^~?\d[\d,]*\.\d+\s?(?:x|s|%|[kM])?$")
-
-
-def benchmark(name: str):
-    """A script of ``benchmarks/`` as a module (they import their siblings by name)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" /
-                                                  f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def prose(text: str) -> str:
