@@ -294,7 +294,10 @@ def test_a_run_writes_its_files_and_is_repeatable(tmp_path):
     assert make("ppo", weights=tmp_path / "a").policy.hidden == (16, 16)
 
 
-@pytest.mark.parametrize("extra", [{}, {"exploiter_every": 3, "exploiter_slots": 1}])
+@pytest.mark.parametrize("extra", [{}, {"exploiter_every": 3, "exploiter_slots": 1},
+                                   {"overlap": True},
+                                   {"overlap": True, "exploiter_every": 3, "exploiter_slots": 1}],
+                         ids=["plain", "exploiter", "overlap", "overlap-exploiter"])
 def test_resume_continues_where_the_checkpoint_left(tmp_path, extra):
     """Four updates in one go, or two, a checkpoint, and two more in a new trainer: the same
     weights (the checkpoint holds the games in flight and every generator), a main
@@ -313,7 +316,7 @@ def test_resume_continues_where_the_checkpoint_left(tmp_path, extra):
     for _ in range(2):
         resumed.step()
     learners = [(whole.main, resumed.main)]
-    if extra:
+    if "exploiter_every" in extra:
         learners.append((whole.exploiter, resumed.exploiter))
     for one, other in learners:
         for a, b in zip(one.model.parameters(), other.model.parameters()):
@@ -323,6 +326,33 @@ def test_resume_continues_where_the_checkpoint_left(tmp_path, extra):
                                                    **{k: v for k, v in resumed.curve[-1].items()
                                                       if k.startswith("seconds_") or
                                                       k == "steps_per_s"}}
+
+
+def test_overlap_learns_from_the_rollout_before_while_collecting_the_next(tmp_path):
+    """With overlap, update k learns from the games collected during update k - 1 with the
+    weights from before it (one update of policy lag): the first update learns from the same
+    rollout as a plain run's first, every update after from a rollout played one version of
+    the weights earlier; the run is repeatable, and a plain run's checkpoint does not resume
+    as an overlapping one."""
+    def run(overlap: bool, out: str) -> Trainer:
+        trainer = Trainer(TrainConfig(seed=5, **{**TINY, "max_updates": 3, "overlap": overlap}),
+                          tmp_path / out)
+        for _ in range(3):
+            trainer.step()
+        return trainer
+
+    plain, lagged, again = run(False, "plain"), run(True, "lagged"), run(True, "again")
+    first = lambda t: [round(t.curve[0][k], 6) for k in ("policy_loss", "value_loss")]  # noqa: E731
+    assert first(plain) == first(lagged)  # the same first rollout and weights
+    assert lagged.learner_steps == plain.learner_steps + TINY["num_envs"] * TINY["steps"]
+    assert any(not torch.equal(a, b) for a, b in zip(plain.main.model.parameters(),
+                                                     lagged.main.model.parameters()))
+    for a, b in zip(lagged.main.model.parameters(), again.main.model.parameters()):
+        assert torch.equal(a, b)
+    saved = plain.checkpoint()
+    with pytest.raises(ValueError, match="overlap"):
+        Trainer(TrainConfig(seed=5, **{**TINY, "max_updates": 3, "overlap": True}),
+                tmp_path / "plain").resume(saved)
 
 
 def test_a_main_exploiter_trains_against_the_policy_and_joins_the_pool(tmp_path):

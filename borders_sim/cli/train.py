@@ -226,6 +226,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       f"and --device: {default_torch_threads('cpu')} here on "
                                       f"the CPU, 1 with cuda; 1 is fastest beside the env on "
                                       f"2 cores)")
+    tr.add_argument("--overlap", action="store_true",
+                    help="collect the next rollout in a second thread while the update runs "
+                         "(the env and acting beside torch, at one update of policy lag)")
     tr.add_argument("--device", default=d["device"], metavar="DEV",
                     help="where the update runs: cpu, or cuda (a GPU; the env and the acting "
                          "network stay on the CPU)")
@@ -272,7 +275,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         mixed=args.mixed, deviator=args.deviator, snapshots=args.snapshots,
         snapshot_every=args.snapshot_every, exploiter_every=args.exploiter_every,
         exploiter_slots=args.exploiter_slots, checkpoint_every=args.checkpoint_every,
-        eval_every=args.eval_every, eval_games=args.eval_games, threads=args.threads,
+        eval_every=args.eval_every, eval_games=args.eval_games, overlap=args.overlap,
+        threads=args.threads,
         torch_threads=args.torch_threads,
         device=args.device, init=args.init,
         imitate=args.imitate, imitate_games=args.imitate_games,

@@ -25,12 +25,13 @@ device path on the CPU build of torch.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
+import torch
 
 from ..batch.chunks import run_chunks
 from .._compile.jit import kernel
-import torch
-
 from ..policies.network import UNIT, NetStack, choose, hidden_layer, legal_logits, stack_nets
 from ..rules.actions import NUM_ACTIONS
 from ..batch.seeds import slot_generators
@@ -105,7 +106,7 @@ def draw_uniforms(rngs, counts, out):
 class DeviceActor:
     """:class:`CompiledActor`'s interface for a network on a GPU: the forward pass of all
     game slots batched on the network's device, the draw from the slots' generators (module
-    docstring). ``load`` is free: it acts with the model's live weights."""
+    docstring)."""
 
     def __init__(self, num_envs: int, seed: int) -> None:
         self.rngs = slot_generators(seed, num_envs)
@@ -113,8 +114,9 @@ class DeviceActor:
         self.model: PolicyValueNet | None = None
 
     def load(self, model: PolicyValueNet) -> None:
-        """Act with ``model`` (its weights as they are at each :meth:`act`)."""
-        self.model = model
+        """Act with ``model``'s current weights from now on (a copy on its device: an update
+        running beside the actor, the trainer's ``overlap``, does not change them)."""
+        self.model = copy.deepcopy(model).requires_grad_(False)
 
     @torch.no_grad()
     def act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray,

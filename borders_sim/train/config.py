@@ -154,6 +154,9 @@ class TrainConfig:
     * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
       on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
       :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
+    * ``overlap``: collect the next rollout in a second thread while the update runs (the
+      env and acting beside torch; the update then learns from games played with the weights
+      from one update before: :meth:`~.learner.Learner.overlapped`).
     * ``threads``: numba's threads for the env and acting; ``torch_threads``: torch's for the
       update; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the network and its
       update on a GPU, the env and the acting network on the CPU). ``threads`` and
@@ -190,6 +193,7 @@ class TrainConfig:
     checkpoint_every: int = 200
     eval_every: int | None = None
     eval_games: int | None = None
+    overlap: bool = False
     threads: int | None = None
     torch_threads: int | None = None
     device: str = "cpu"
@@ -256,6 +260,7 @@ class TrainConfig:
                              f"set NUMBA_NUM_THREADS before starting to allow more), got "
                              f"{self.threads}")
         as_int(self.torch_threads, "torch_threads", 1)
+        as_bool(self.overlap, "overlap")
         if self.imitate is not None:
             as_choice(self.imitate, "imitate", COMPILED_BOTS)
         as_int(self.imitate_games, "imitate_games", 1)

@@ -6,7 +6,10 @@ A :class:`Learner` holds the policy-value network (:mod:`.model`), its update ru
 optimizer and generators), the compiled training env of its opponents
 (:class:`~borders_sim.envs.training.TrainingEnv`), the rollout storage (:mod:`.rollout`) and
 the actor that draws its actions (:mod:`.acting`: the compiled network, or on a GPU the
-torch network batched there). :meth:`Learner.collect` plays one
+torch network batched there). With ``overlap``, :meth:`Learner.overlapped` learns from the
+rollout collected before while a second thread collects the next one into a second storage:
+the env and acting (numba's kernels, without the GIL) run beside the update (torch's), at the
+price of one update of policy lag. :meth:`Learner.collect` plays one
 rollout and :meth:`Learner.learn` makes one update from it; :meth:`Learner.state` and
 :meth:`Learner.restore` are what a checkpoint keeps of it, so a resumed run continues exactly.
 A state holds tensors and plain values only (numpy arrays become tensors, :func:`to_tensor`),
@@ -16,10 +19,12 @@ so torch's weights-only loader reads it back without running anything from the f
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
+import numba
 import numpy as np
 import torch
 
@@ -30,6 +35,9 @@ from .config import TrainConfig
 from .model import PolicyValueNet
 from .algorithm import Algorithm
 from .rollout import Rollout
+
+#: The tensors of a :class:`~.rollout.Rollout` (a checkpoint of an ``overlap`` run keeps them).
+ROLLOUT_FIELDS = ("obs", "mask", "action", "logp", "value", "reward", "done")
 
 
 def to_tensor(a: np.ndarray) -> torch.Tensor:
@@ -78,11 +86,12 @@ class Learner:
     """A learner of the network ``model`` (on its device) by the update rule ``algorithm``
     (made for ``model``) with ``config``'s rollout settings, playing against the pool
     ``opponents`` (drawn by ``weights``, see :class:`~borders_sim.envs.training.TrainingEnv`)
-    in games dealt from ``seed`` (module docstring)."""
+    in games dealt from ``seed`` (module docstring); ``overlap``: collect beside the update
+    (:meth:`overlapped`)."""
 
     def __init__(self, config: TrainConfig, model: PolicyValueNet, algorithm: Algorithm,
                  opponents: Sequence[str | NetPlayer], weights: np.ndarray | None,
-                 seed: int) -> None:
+                 seed: int, overlap: bool = False) -> None:
         c = self.config = config
         self.model = model
         self.algorithm = algorithm
@@ -99,6 +108,10 @@ class Learner:
         self.learner_steps = 0
         self.clock = Clock()
         self.obs, self.infos = self.env.reset()
+        #: with ``overlap``: the second rollout storage, and the observations and masks that
+        #: follow the rollout collected but not yet learned from (None before the first)
+        self.spare = Rollout(c.steps, c.num_envs) if overlap else None
+        self.pending: tuple[np.ndarray, np.ndarray] | None = None
 
     def collect(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One rollout; returns the learner's win share in each finished game, and the same
@@ -132,15 +145,57 @@ class Learner:
         before it, for the learning-rate schedule; ``anchor``: the KL penalty's network, if
         any); returns the algorithm's figures (a dataclass). The actor plays the new weights
         from then on."""
+        stats = self._update(self.rollout, self.obs, self.infos["action_mask"], update, anchor)
+        self.actor.load(self.model)
+        return stats
+
+    def _update(self, rollout: Rollout, obs: np.ndarray, mask: np.ndarray, update: int,
+                anchor: PolicyValueNet | None) -> Any:
+        """The algorithm's update from ``rollout``, bootstrapped from the decisions ``obs``,
+        ``mask`` that follow it."""
         t0 = time.perf_counter()
         device = self.model.inv_scale.device
         with torch.no_grad():
-            _, last_value = self.model(torch.from_numpy(self.obs).to(device),
-                                       torch.from_numpy(self.infos["action_mask"]).to(device))
-        stats = self.algorithm.update(self.rollout, last_value.cpu(), update, anchor)
-        self.actor.load(self.model)
+            _, last_value = self.model(torch.from_numpy(obs).to(device),
+                                       torch.from_numpy(mask).to(device))
+        stats = self.algorithm.update(rollout, last_value.cpu(), update, anchor)
         self.clock.add("update", t0)
         return stats
+
+    def overlapped(self, update: int, anchor: PolicyValueNet | None = None
+                   ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], Any]:
+        """With ``overlap``: one update from the rollout collected before (the first call
+        collects one first) while another thread collects the next with the weights from
+        before the update; returns :meth:`collect`'s figures of the rollouts collected in
+        this call, and the update's. The actor plays the new weights from the next call on."""
+        results = []
+        if self.pending is None:
+            results.append(self.collect())
+            self.pending = (self.obs.copy(), self.infos["action_mask"].copy())
+        learn_from, (obs, mask) = self.rollout, self.pending
+        self.rollout, self.spare = self.spare, learn_from
+        threads, out = numba.get_num_threads(), {}
+
+        def collect() -> None:
+            numba.set_num_threads(threads)  # numba's thread count is per thread
+            try:
+                out["result"] = self.collect()
+            except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
+                out["error"] = err
+
+        worker = threading.Thread(target=collect, name="borders_sim-collect")
+        worker.start()
+        try:
+            stats = self._update(learn_from, obs, mask, update, anchor)
+        finally:
+            worker.join()
+        if "error" in out:
+            raise out["error"]
+        results.append(out["result"])
+        self.pending = (self.obs.copy(), self.infos["action_mask"].copy())
+        self.actor.load(self.model)
+        games, members, shares = (np.concatenate(parts) for parts in zip(*results))
+        return (games, members, shares), stats
 
     def reset(self, start: PolicyValueNet) -> None:
         """Start learning anew from ``start``'s weights (value head included) with a fresh
@@ -160,7 +215,17 @@ class Learner:
                 "actor": to_tensor(self.actor.state()),
                 "env": {name: to_tensor(a) for name, a in self.env.state_arrays().items()},
                 "obs": to_tensor(self.obs), "learner_steps": self.learner_steps,
-                "networks": networks}
+                "networks": networks, **self._pending_state()}
+
+    def _pending_state(self) -> dict:
+        """With ``overlap``, the rollout collected but not yet learned from and the decisions
+        after it (a checkpoint then holds a second rollout)."""
+        if self.pending is None:
+            return {}
+        r = self.rollout
+        rollout = {name: getattr(r, name).clone() for name in ROLLOUT_FIELDS}
+        return {"pending": {"rollout": rollout, "obs": to_tensor(self.pending[0]),
+                            "mask": to_tensor(self.pending[1])}}
 
     def restore(self, state: dict) -> None:
         """Continue from :meth:`state` of a learner of the same settings (a checkpoint written
@@ -182,3 +247,14 @@ class Learner:
         self.obs = to_array(state["obs"], self.obs, "obs")
         self.infos = self.env.pending_infos()
         self.learner_steps = int(state["learner_steps"])
+        pending = state.get("pending")
+        if (pending is not None) != (self.spare is not None and self.learner_steps > 0):
+            # an overlapping learner's checkpoint after an update always holds one
+            raise ValueError("the checkpoint's overlap of collection and update is not this "
+                             "run's")
+        if pending is not None:
+            for name in ROLLOUT_FIELDS:
+                getattr(self.rollout, name).copy_(pending["rollout"][name])
+            self.pending = (to_array(pending["obs"], self.obs, "pending obs"),
+                            to_array(pending["mask"], self.infos["action_mask"],
+                                     "pending mask"))

@@ -172,7 +172,8 @@ class Trainer:
         #: algorithm_settings`)
         self.settings = c.algorithm_settings()
         self.main = Learner(c, model, factory_of(c.algorithm)(model, self.settings, c, c.seed),
-                            self.league.members(), self.league.weights(), c.seed)
+                            self.league.members(), self.league.weights(), c.seed,
+                            overlap=c.overlap)
         self.start = copy.deepcopy(model).requires_grad_(False)  # where the run starts
         self.exploiter: Learner | None = None
         if c.exploiter_every:
@@ -227,9 +228,13 @@ class Trainer:
         row."""
         c = self.config
         start = time.perf_counter()
-        games, members, shares = self.main.collect()
-        self.league.record(members, shares)
-        stats = self.main.learn(self.update, self.anchor)
+        if c.overlap:
+            (games, members, shares), stats = self.main.overlapped(self.update, self.anchor)
+            self.league.record(members, shares)
+        else:
+            games, members, shares = self.main.collect()
+            self.league.record(members, shares)
+            stats = self.main.learn(self.update, self.anchor)
         self.update += 1
         every = anchor_settings(self.settings)[1]
         if every and self.update % every == 0:
