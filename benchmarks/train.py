@@ -17,7 +17,8 @@ slower), each trainer figure after one warm-up update:
   against the heuristics and random): learner steps/s, and the split of its time between the
   env, inference (acting) and the PPO update; and the same trainer with the update's first
   layer dense (the product over all 1870 inputs, as before :mod:`borders_sim.train.sparse`),
-  swapped in for this row only;
+  swapped in for this row only; and the trainer with ``--overlap`` (collection in a second
+  thread beside the update);
 * sb3-contrib's ``MaskablePPO`` with its defaults (``MlpPolicy``, ``n_steps=2048``) on
   :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env), and on the
   compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` (bring your own algorithm);
@@ -33,6 +34,7 @@ import os
 import platform
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -161,12 +163,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([f"training env, {n} players", si(rate), "-"])
     config = TrainConfig(opponents=("honest", "bluffer", "collector", "random"), eval_every=0,
                          checkpoint_every=10**9, snapshots=0)
-    for key, label in (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer")):
+    for key, label in (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer"),
+                       ("trainer_overlap", "sparse, --overlap")):
         sparse_inputs = PolicyValueNet.inputs
         if key == "trainer_dense":
             PolicyValueNet.inputs = dense_inputs
         try:
-            tr = trainer_rate(2 if args.quick else 6, config)
+            tr = trainer_rate(2 if args.quick else 6,
+                              replace(config, overlap=key == "trainer_overlap"))
         finally:
             PolicyValueNet.inputs = sparse_inputs
         out[key] = tr
@@ -188,8 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         f"**Throughput** ({datetime.date.today()}, {platform.machine()}, {cores} cores, load "
         f"average {load:.1f} at the start, one torch thread; every figure from this run):", "",
         throughput_text(rows, config), "",
-        f"trainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x; the "
-        f"sparse first layer / the dense one: {sparse_gain:.2f}x (both from this run). The "
+        f"trainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x, "
+        f"on the same compiled env (SB3VecEnv): {tr['steps_per_s'] / vec:.1f}x; the "
+        f"sparse first layer / the dense one: {sparse_gain:.2f}x; collection beside the "
+        f"update (`--overlap`, whose parts overlap in time, so its split sums past 100%) / "
+        f"without: {out['trainer_overlap']['steps_per_s'] / tr['steps_per_s']:.2f}x (all from "
+        f"this run). The "
         f"trainer's time (sparse first layer): "
         + ", ".join(f"{WHAT.get(k, k)} {v:.0%}" for k, v in
                     sorted(tr["split"].items(), key=lambda kv: -kv[1]))
