@@ -34,20 +34,22 @@ import sys
 import time
 from pathlib import Path
 
-# Benchmark the checkout this script belongs to, installed or not.
+# Benchmark the checkout this script belongs to, installed or not (and find its siblings:
+# `borders-sim bench` loads this file as a module).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import borders_sim  # noqa: E402
-from host import cpu_model  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
 from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
                                     player_counts, seed_arg, si)
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.batch.rollouts import make_batch, play_batch, random_chunk  # noqa: E402
+from host import cpu_model  # noqa: E402
 from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
 
 GOAL = 10e6  # decisions/s per core
