@@ -45,6 +45,7 @@ from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
 from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
 from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
+from stamp import stamp  # noqa: E402
 
 PLAYERS = 4
 HEURISTICS = ("honest", "bluffer", "collector")
@@ -154,7 +155,8 @@ def main(argv=None) -> int:
                f"{args.slow_games} --openspiel-games "
                f"{args.openspiel_games} --openspiel-sims {args.openspiel_sims} --seed "
                f"{args.seed}")
-    parts += ["", f"Made by `{command}` ({(time.perf_counter() - t0) / 60:.0f} min here)."]
+    parts += ["", f"Made by `{command}` ({(time.perf_counter() - t0) / 60:.0f} min here); "
+              f"{stamp()}"]
     text = "\n".join(parts)
     print(text)
     if args.write_readme:

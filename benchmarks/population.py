@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
+from stamp import stamp  # noqa: E402
 
 from borders_sim.arena import run_tournament  # noqa: E402
 from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
@@ -41,17 +42,6 @@ from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
 
 HEURISTICS = ("honest", "bluffer", "collector", "strict")
-
-
-def weights_digest() -> str:
-    """A short digest of the policy files the tables describe (the shipped policy and every
-    zoo member), which ``tests/test_readme_tables.py`` compares with the stamp in
-    ``docs/bots.md``: the tables are stale once a file changes."""
-    import hashlib
-    digest = hashlib.sha256(SHIPPED_WEIGHTS.read_bytes())
-    for name in ZOO:
-        digest.update(zoo_path(name).read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def learned_zoo() -> list[str]:
@@ -141,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             f"X, ppo, honest, bluffer, seats rotating, X a policy of the notebook's recipe):"
             f"\n\n{notebook}\n\n"
             f"Made by `{command}` ({(time.perf_counter() - start) / 60:.1f} min, "
-            f"{args.backend} backend), seeds from {POPULATION_SEED}; policy files "
-            f"{weights_digest()}.")
+            f"{args.backend} backend), seeds from {POPULATION_SEED}; {stamp(zoo=True)}")
     print(text)
     if args.write_readme:
         replace_section("population", text)

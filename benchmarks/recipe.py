@@ -36,6 +36,7 @@ from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
 
 #: The wall clock a recipe may take on this project's 2-core machine (the robust-agent issue).
 RECIPE_MINUTES_BAR = 150
+ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = ("seed", "updates", "learner_steps")
 
 
@@ -81,8 +82,11 @@ def start_of(meta: dict[str, Any], previous: str | None) -> str:
 
 
 def opponents(meta: dict[str, Any]) -> str:
-    """A run's ``--opponents``, zoo members by their name alone (the table is narrow)."""
-    return ",".join(o.removeprefix(PREFIX) for o in meta["opponents"])
+    """A run's ``--opponents`` for the narrow table: the names, or for a pool with zoo
+    members the others' names and how many zoo members (the commands below name them)."""
+    zoo = [o for o in meta["opponents"] if o.startswith(PREFIX)]
+    others = [o for o in meta["opponents"] if not o.startswith(PREFIX)]
+    return ",".join(others) + (f" + {len(zoo)} zoo" if zoo else "")
 
 
 def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
@@ -109,8 +113,9 @@ def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
     lines = [
         f"**The recipe of the shipped policy**, read from its file's `meta` ({len(runs)} "
         f"stages; each stage is the run of a zoo member, which a stage after it starts from "
-        f"with `--init`; opponents: its `--opponents`, zoo members by name; a row without a stage: a zoo run that a "
-        f"stage plays against; BC: behaviour cloning first; min: the training minutes "
+        f"with `--init`; opponents: its `--opponents`, with the number of zoo members in "
+        f"it (its command names them); a row without a stage: a zoo run that a stage plays "
+        f"against; BC: behaviour cloning first; min: the training minutes "
         f"the run recorded):",
         "", table, "",
         f"{stage_minutes:.1f} minutes of training in the stages, {all_minutes:.1f} with the "

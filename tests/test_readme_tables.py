@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,19 +16,10 @@ import pytest
 from borders_sim.arena.deviators import DEFAULT_BOTS, Cell, DeviatorMatrix
 from borders_sim.cli.common import README_COLUMNS, markdown_tables
 from borders_sim.cli.exploit import exploiters_text, matrix_text
+from tests.bench_scripts import benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDE_BOTS = DEFAULT_BOTS  # 7 bots, ppo:argmax the longest name
-
-
-def benchmark(name: str):
-    """A script of ``benchmarks/`` as a module (they import their siblings by name)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" /
-                                                  f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def assert_narrow(text: str) -> None:
@@ -178,13 +168,17 @@ def test_the_readme_shows_the_first_screen_timings_it_made():
     assert readme_b in text, "the README's command (b) is not the one the script times"
 
 
-def test_the_population_tables_describe_the_policy_files_of_this_tree():
-    """The mixed-table section (docs/bots.md) names the digest of the files it measured (the
-    shipped policy and the zoo): a new policy file makes it stale, and this test says so."""
-    inside = section_text("population")
-    digest = benchmark("population").weights_digest()
+@pytest.mark.parametrize("name, script, zoo", [("population", "population", True),
+                                               ("exploit", "exploit", False),
+                                               ("ladder", "ladder", False)])
+def test_the_strength_tables_describe_the_policy_files_of_this_tree(name, script, zoo):
+    """A section that measures the shipped ``ppo`` (docs/bots.md, docs/exploitability.md)
+    ends with the digest of the files it measured (the shipped policy; for the population,
+    the zoo too): a new policy file makes it stale, and this test says so."""
+    inside = section_text(name)
+    digest = benchmark("stamp").weights_digest(zoo)
     assert f"policy files {digest}." in inside, \
-        "the policy files changed: run python benchmarks/population.py --write-readme"
+        f"the policy files changed: run python benchmarks/{script}.py --write-readme"
 
 
 def test_the_readme_recipe_is_the_one_the_shipped_file_records():

@@ -68,20 +68,29 @@ ZOO: dict[str, Member] = {
         "--init runs/e6/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 500 --minutes 75 "
         "--seed 21 --eval-every 0 --checkpoint-every 100 --out runs/e9"),
     "e10": Member(
-        "the policy shipped as ppo since 2026-12-05 (stage 4 of the recipe: e9 trained 500 "
-        "more updates the same way, the KL pull toward e9); while it is the shipped file, the "
-        "population evaluation seats it as ppo and leaves this copy out",
+        "the policy shipped as ppo on 2026-12-05, before e12 (stage 4 of the recipe: e9 "
+        "trained 500 more updates the same way, the KL pull toward e9)",
         "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,ppo-zoo/league-s1 "
         "--init runs/e9/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 500 --minutes 60 "
         "--seed 22 --eval-every 0 --checkpoint-every 100 --out runs/e10"),
     "e11": Member(
-        "not shipped: e10 trained 300 more updates at mixed tables against the league and three "
-        "short-run learners, notebook-s2 (the notebook policy e10 lost its table to) among them, "
-        "with a KL pull of 0.05 toward e10",
+        "stage 5 of the recipe: e10 trained 300 more updates at mixed tables against the league "
+        "and three short-run learners, notebook-s2 (the notebook policy e10 lost its table to) "
+        "among them, with a KL pull of 0.05 toward e10",
         "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,"
         "ppo-zoo/notebook-s2,ppo-zoo/league-s1 --init runs/e10/policy.npz --anchor 0.05 "
         "--mixed 0.75 --max-updates 300 --minutes 60 --seed 23 --eval-every 0 "
         "--checkpoint-every 100 --out runs/e11"),
+    "e12": Member(
+        "the policy shipped as ppo since 2026-12-05 (stage 6 of the recipe: e11 trained 300 "
+        "more updates at mixed tables against the league, four short-run learners and the two "
+        "stages before it, e10 and e11, with a KL pull of 0.05 toward e11; notebook-s4 and -s5 "
+        "held out); while it is the shipped file, the population evaluation seats it as ppo "
+        "and leaves this copy out",
+        "borders-sim train --players 4 --opponents league,ppo-zoo/notebook-s1,"
+        "ppo-zoo/notebook-s2,ppo-zoo/notebook-s3,ppo-zoo/league-s1,ppo-zoo/e10,ppo-zoo/e11 "
+        "--init runs/e11/policy.npz --anchor 0.05 --mixed 0.75 --max-updates 300 --minutes 60 "
+        "--seed 29 --eval-every 0 --checkpoint-every 100 --out runs/e12"),
 }
 
 
