@@ -94,11 +94,13 @@ def learner_rate(games: int, threads: int, device: str, updates: int) -> float:
     return trainer_rate(updates, config)["steps_per_s"]
 
 
-def cell(rate: float, base: float | None, threads: int) -> list[str]:
-    """A figure, its speed-up over one thread and that speed-up per thread."""
-    if base is None or not rate:
-        return [si(rate) if rate else "-", "-", "-"]
-    return [si(rate), f"{rate / base:.2f}x", f"{rate / base / threads:.2f}"]
+def cell(rate: float, base: float | None, threads: int) -> str:
+    """A figure, its speed-up over one thread and that speed-up per thread, in one cell."""
+    if not rate:
+        return "-"
+    if base is None:
+        return si(rate)
+    return f"{si(rate)} {rate / base:.2f}x {rate / base / threads:.2f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,12 +155,10 @@ def main(argv: list[str] | None = None) -> int:
             row = [str(t), f"{batch:,}"]
             for kind in ("rollouts", "env", "trainer"):
                 base = rates.get((kind, batch, threads[0])) if threads[0] == 1 else None
-                row += cell(rates.get((kind, batch, t), 0.0), base, t)
+                row.append(cell(rates.get((kind, batch, t), 0.0), base, t))
             rows.append(row)
-    head = ["threads", "games"]
-    for kind, unit in (("rollouts", "decisions/s"), ("env", "steps/s"),
-                       ("trainer", "learner steps/s")):
-        head += [f"{kind}, {unit}", "x 1 thread", "per thread"]
+    head = ["threads", "games", "rollouts, decisions/s", "env, steps/s",
+            "trainer, learner steps/s"]
     command = "python benchmarks/scaling.py" + (f" --device {args.device}"
                                                 if args.device != "cpu" else "")
     text = (f"**Scaling** (`{command} --write-docs`, {started}; {platform.system()} "
@@ -168,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{default_torch_threads(args.device)} thread(s) for the update on "
             f"{args.device}; {(time.perf_counter() - t0) / 60:.1f} min). Random 4-player "
             f"rollouts, the training env against compiled heuristics and random, and the "
-            f"trainer end to end; 'x 1 thread': the speed-up over one thread at the same "
-            f"number of games, 'per thread': that speed-up divided by the threads:\n\n"
+            f"trainer end to end. Each cell: the figure, its speed-up over one thread at the "
+            f"same number of games, and that speed-up per thread (1.00: perfect scaling):\n\n"
             f"{markdown_table(head, rows)}")
     print(text)
     if args.write_docs:
