@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -523,19 +520,3 @@ def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
     assert rule.update(r, torch.zeros(3), 1) == twin.update(r, torch.zeros(3), 1)
     for a, b in zip(model.parameters(), twin_model.parameters()):
         assert torch.equal(a, b)
-
-
-def test_the_update_runs_on_torch_threads_even_after_numba_launches_its_own(tmp_path):
-    """Numba's OpenMP threading layer, launched by the env's first parallel kernel, resets
-    OpenMP's thread count for the whole process (torch's included): a fresh process with two
-    numba threads must still update on ``torch_threads`` torch threads."""
-    code = ("import torch, numba; from pathlib import Path; "
-            "from borders_sim.train import TrainConfig; "
-            "from borders_sim.train.trainer import Trainer; numba.set_num_threads(2); "
-            "t = Trainer(TrainConfig(opponents=('honest',), num_envs=8, steps=4, hidden=(8, 8), "
-            f"snapshots=0, max_updates=2), Path({str(tmp_path)!r})); t.step(); "
-            "print(torch.get_num_threads())")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "NUMBA_NUM_THREADS": "2"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-1] == "1"

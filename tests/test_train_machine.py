@@ -67,16 +67,20 @@ def test_the_command_line_gives_its_values_and_the_help_names_the_defaults(capsy
         main(["train", "--out", "x", "--threads", str(max_threads() + 1)])
 
 
-def test_the_trainer_runs_on_the_threads_of_its_config(tmp_path):
-    """A fresh process with two numba threads allowed: a run of ``threads=1, torch_threads=1``
-    collects on one numba thread and updates on one torch thread."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_trainer_runs_on_the_threads_of_its_config(tmp_path, threads):
+    """A fresh process with two numba threads allowed: a run collects on ``threads`` numba
+    threads and updates on one torch thread. With two, the env's parallel kernels launch
+    numba's OpenMP threading layer, which resets OpenMP's thread count for the whole process
+    (torch's included): the update must still run on ``torch_threads``."""
     code = ("import torch, numba; from pathlib import Path; "
             "from borders_sim.train import TrainConfig; "
             "from borders_sim.train.trainer import Trainer; "
             "t = Trainer(TrainConfig(opponents=('honest',), num_envs=8, steps=4, hidden=(8, 8), "
-            f"snapshots=0, max_updates=2, threads=1, torch_threads=1), Path({str(tmp_path)!r})); "
+            f"snapshots=0, max_updates=2, threads={threads}, torch_threads=1), "
+            f"Path({str(tmp_path)!r})); "
             "t.step(); print(numba.get_num_threads(), torch.get_num_threads())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "NUMBA_NUM_THREADS": "2"})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-2:] == ["1", "1"]
+    assert done.stdout.split()[-2:] == [str(threads), "1"]
