@@ -83,7 +83,7 @@ def census(states, seeds, decisions, forced, seeks, legal):
             ph = s.phase
             decisions[ph] += 1
             legal[ph] += count
-            E._apply(s, E.kth_legal(mask, words, next_below(rng, count), PHASE_LO[ph]))
+            E._apply(s, E.kth_legal(words, next_below(rng, count), PHASE_LO[ph]))
             s.steps += 1
 
 
@@ -112,7 +112,7 @@ def time_choose(samples, reps, mask, lo, count):
     total = 0
     for _ in range(reps):
         for i in range(samples.shape[0]):
-            total += E.kth_legal(mask, words, next_below(rng, count), lo)
+            total += E.kth_legal(words, next_below(rng, count), lo)
     return total
 
 

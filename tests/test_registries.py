@@ -71,7 +71,7 @@ from borders_sim.rules.engine import kth_legal
 @kernel
 def first_policy(obs, mask, words, count, rng):
     """The lowest legal action id."""
-    return kth_legal(mask, words, 0, 0)
+    return kth_legal(words, 0, 0)
 '''
 
 #: A new process that adds the bot ``first`` at the end of the table (as an edit of

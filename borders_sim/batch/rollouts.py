@@ -43,7 +43,7 @@ def play_random(s, policy_rng, mask, max_steps):
     words = mask.view(np.uint64)
     steps = 0
     while count > 0 and steps < max_steps:
-        a = kth_legal(mask, words, next_below(policy_rng, count), PHASE_LO[s.phase])
+        a = kth_legal(words, next_below(policy_rng, count), PHASE_LO[s.phase])
         count = step(s, a, mask)
         steps += 1
     return ENGINE_ERROR if count == ENGINE_ERROR else steps

@@ -735,4 +735,4 @@ def heuristic_act(style, obs, mask, words):
         a = first_legal(mask, PHASE_LO[ph], PHASE_HI[ph])
         if a >= 0:
             return a
-    return kth_legal(mask, words, 0, 0)
+    return kth_legal(words, 0, 0)

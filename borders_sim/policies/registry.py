@@ -72,7 +72,7 @@ class CompiledBotEntry:
 @kernel
 def random_policy(obs, mask, words, count, rng):
     """Uniform over the legal actions."""
-    return kth_legal(mask, words, next_below(rng, count), 0)
+    return kth_legal(words, next_below(rng, count), 0)
 
 
 #: Every compiled bot, in kind order (module docstring): add a bot at the end.

@@ -4,7 +4,9 @@
 A decision point is a phase plus the seat in ``s.turn``. After every action :func:`advance`
 runs the automatic parts of the rules (draws, settlement, collection of the round's end) until
 a player must decide; with ``skip_forced`` (P-0.3) a decision with a single legal action is
-applied without asking. Kernels assume a legal action: the Python layer
+applied without asking. (The seek functions of the bounty, offer, crate-choice and collection
+turns recognise their common forced moves before any mask is built, and apply them there:
+``tests/test_forced_moves.py`` checks that the games stay the same.) Kernels assume a legal action: the Python layer
 (:class:`borders_sim.Game`) checks the mask first and raises a clear error otherwise.
 
 **No kernel loops forever.** :func:`advance` is the only loop whose end depends on the rules
@@ -272,22 +274,21 @@ def first_legal(mask, lo, hi):
 
 
 @kernel
-def kth_legal(mask, words, k, lo):
-    """The ``k``-th legal action (0-based) at or after ``lo``; ``words`` is ``mask`` viewed as
-    uint64 (make the view once: creating it costs more than a scan)."""
+def kth_legal(words, k, lo):
+    """The ``k``-th legal action (0-based) at or after ``lo`` of a mask viewed as uint64
+    ``words`` (make the view once: creating it costs more than a scan). Whole words are
+    skipped by their count of set bytes; in the word that holds the answer, the ``k`` lowest
+    set bytes are cleared and the next is found by its trailing zeros, with no branch on the
+    bytes for the processor to mispredict."""
     for i in range(lo // 8, words.shape[0]):
         w = words[i]
-        if w == 0:
-            continue
         c = np.int64((w * _ONES) >> _TOP)
         if k >= c:
             k -= c
             continue
-        for a in range(8 * i, 8 * i + 8):
-            if mask[a]:
-                if k == 0:
-                    return a
-                k -= 1
+        for _ in range(k):
+            w &= w - np.uint64(1)
+        return 8 * i + (trailing_zeros(w) >> 3)
     return -1
 
 

@@ -28,7 +28,7 @@ from ..piles import (active_cards, free_gold, free_warehouse, hand_over_goods, i
                     num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
 from ..state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS,
-                    CFG_CRATE_ORDER_AUTO, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
+                    CFG_CRATE_ORDER_AUTO, CFG_SKIP_FORCED, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
                     CFG_TRANSFERS, CRATE_ANNOUNCED, G_COMMITTED, G_HOLDING, G_OPENED, G_PASSED,
                     G_UNDECIDED, H_BOUNTIES_OFFERED, H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED,
                     H_DEALS_MADE, H_DEALS_TAKEN, H_OFFERS_MADE, H_OPENS, H_PROMISES_MADE,
@@ -97,11 +97,13 @@ def start_crate(s, c):
 def seek_choose_crate(s):
     n = num_players(s)
     first = -1
+    announced = 0
     for i in range(n):
         p = s.order[i]
         if s.crate_status[p] == CRATE_ANNOUNCED:
-            first = p
-            break
+            if first < 0:
+                first = p
+            announced += 1
     if first < 0:
         s.phase = PH_COLLECT
         s.pos = 0
@@ -110,6 +112,9 @@ def seek_choose_crate(s):
         start_crate(s, first)
         return False
     s.turn = s.insp[0]  # R-11: the single inspector, or A
+    if announced == 1 and s.cfg[CFG_SKIP_FORCED] != 0:  # one crate left: forced (P-0.3)
+        apply_choose_crate(s, A_INSPECT + first)
+        return False
     return True
 
 
@@ -139,16 +144,50 @@ def _bounty_cards_left(s, x, t):
 
 
 @kernel
+def _bounty_goods(s):
+    """Whether bounties may name warehouse cards (R-07 with ``bounty_goods``)."""
+    return s.cfg[CFG_BOUNTY_GOODS] != 0 and _full(s)
+
+
+@kernel
 def seek_bounty(s):
-    """Each smuggler other than the owner, in round order, gets one bounty turn (P-5.2)."""
+    """Each smuggler other than the owner, in round order, gets one bounty turn (P-5.2). A
+    smuggler with nothing to promise or give has only ``bounty_done``: with ``skip_forced``
+    (P-0.3) it is applied here, without building the mask of :func:`legal_bounty`."""
     n = num_players(s)
     while s.pos < n:
         x = s.order[s.pos]
         if x != s.cur and not is_inspector(s, x):
             s.turn = x
-            return True
-        s.pos += 1
+            if s.cfg[CFG_SKIP_FORCED] == 0 or _bounty_has_choice(s, x):
+                return True
+            apply_bounty(s, A_BOUNTY_DONE)
+        else:
+            s.pos += 1
     s.phase = PH_OFFER
+    return False
+
+
+@kernel
+def _bounty_has_choice(s, x):
+    """Whether :func:`legal_bounty` gives ``x`` an action besides ``bounty_done``: the same
+    tests, answered without writing a mask. (A gift always has a receiver: the crate's owner
+    is a smuggler other than ``x``.)"""
+    budget = _bounty_budget(s, x)
+    gold = False
+    for k in range(_menu_len(s)):
+        gold |= s.menu[k] <= budget
+    cards = False
+    for t in range(NUM_GOODS):
+        cards |= _bounty_cards_left(s, x, t) > 0
+    if s.cfg[CFG_BOUNTIES] != 0:
+        if _bounty_goods(s) and cards:
+            return True
+        for g in range(num_inspectors(s)):
+            if s.bounty_gold[x, g] == 0 and gold:
+                return True
+    if s.cfg[CFG_TRANSFERS] != 0:
+        return (s.gift_lock[x] == 0 and gold) or (_full(s) and cards)
     return False
 
 
@@ -157,7 +196,7 @@ def legal_bounty(s, out):
     x = s.turn
     budget = _bounty_budget(s, x)
     m = _menu_len(s)
-    goods = s.cfg[CFG_BOUNTY_GOODS] != 0 and _full(s)
+    goods = _bounty_goods(s)
     if s.cfg[CFG_BOUNTIES] != 0:
         for g in range(num_inspectors(s)):
             if s.bounty_gold[x, g] == 0:
@@ -244,9 +283,24 @@ def offer_is_affordable(s, g):
 
 
 @kernel
+def _offer_open(s, g):
+    """Whether the owner may still change its offer to inspector slot ``g``: undecided, and
+    not withdrawn from."""
+    return s.g_status[g] == G_UNDECIDED and not s.offer_lock[g] & LOCK_WITHDRAWN
+
+
+@kernel
 def seek_offer(s):
+    """The owner's offer turn. With no offer open (:func:`_offer_open`) only ``offer_done`` is
+    legal: with ``skip_forced`` (P-0.3) it is applied here."""
     s.turn = s.cur
-    return True
+    if s.cfg[CFG_SKIP_FORCED] == 0:
+        return True
+    for g in range(num_inspectors(s)):
+        if _offer_open(s, g):
+            return True
+    apply_offer(s, A_OFFER_DONE)
+    return False
 
 
 @kernel
@@ -255,7 +309,7 @@ def legal_offer(s, out):
     gold = free_gold(s, c)
     full = _full(s)
     for g in range(num_inspectors(s)):
-        if s.g_status[g] != G_UNDECIDED or s.offer_lock[g] & LOCK_WITHDRAWN:
+        if not _offer_open(s, g):
             continue
         if not s.offer_lock[g] & LOCK_GOLD:
             for k in range(_menu_len(s)):

@@ -13,7 +13,7 @@ from ..cards import BLACK_MARKET_PRICE, MAIN_MIN_CARDS, MAX_MAIN_HELD, NUM_GOODS
 from ..main_resources import best_collection
 from ..piles import (PUBLIC, free_gold, free_warehouse, num_inspectors, num_players,
                      take_from_warehouse)
-from ..state import CFG_COLLECT_A_PLUS_1, END_MAIN_RESOURCES
+from ..state import CFG_COLLECT_A_PLUS_1, CFG_SKIP_FORCED, END_MAIN_RESOURCES
 from .end_of_round import end_round
 
 @kernel
@@ -54,10 +54,31 @@ def _collection_plan(s, p, m, have, total, used):
 
 @kernel
 def seek_collect(s):
-    if s.pos < num_players(s):
+    """Each player in turn (:func:`_collector`). One who may not collect
+    (:func:`_may_collect`) has only ``skip_collect``: with ``skip_forced`` (P-0.3) it is
+    applied here, without the search of :func:`legal_collect`."""
+    while s.pos < num_players(s):
         s.turn = _collector(s, s.pos)
-        return True
+        if s.cfg[CFG_SKIP_FORCED] == 0 or _may_collect(s, s.turn):
+            return True
+        apply_collect(s, A_SKIP_COLLECT)
     end_round(s)
+    return False
+
+
+@kernel
+def _may_collect(s, p):
+    """The tests of :func:`legal_collect` before its search: ``p`` holds fewer than 2, has not
+    collected this round, and has enough free cards (with the black market's one piece) for
+    some main resource in the middle."""
+    if _held(s, p) >= MAX_MAIN_HELD or s.collected[p] != 0:
+        return False
+    total = 0
+    for t in range(NUM_GOODS):
+        total += free_warehouse(s, p, t)
+    for m in range(NUM_MAIN):
+        if s.main_middle[m] != 0 and total + 1 >= MAIN_MIN_CARDS[m]:
+            return True
     return False
 
 
@@ -66,7 +87,7 @@ def legal_collect(s, out):
     """Legal only if the player can complete it now, with the black market if affordable,
     holds fewer than 2 and has not collected this round (P-6, 5-13, 5-14)."""
     p = s.turn
-    if _held(s, p) < MAX_MAIN_HELD and s.collected[p] == 0:
+    if _may_collect(s, p):
         have = np.empty(NUM_GOODS, dtype=np.int64)
         used = np.empty(NUM_GOODS, dtype=np.int64)
         total = _free_goods(s, p, have)
