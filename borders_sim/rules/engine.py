@@ -142,7 +142,11 @@ def _seek(s):
 
 @kernel(standalone=True)
 def legal_mask(s, out):
-    """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0."""
+    """Fill ``out`` (uint8[NUM_ACTIONS] or longer) with 1 for every action legal now, else 0.
+
+    The phases' ``legal_*`` functions write the outcome of a test into the mask
+    (``out[a] = cond``) rather than branching on it: in play the tests come out at random, and
+    each mispredicted branch costs more than the store."""
     out[:] = 0
     ph = s.phase
     if ph == PH_WINDOW:

@@ -121,8 +121,7 @@ def seek_choose_crate(s):
 @kernel
 def legal_choose_crate(s, out):
     for p in range(num_players(s)):
-        if s.crate_status[p] == CRATE_ANNOUNCED:
-            out[A_INSPECT + p] = 1
+        out[A_INSPECT + p] = s.crate_status[p] == CRATE_ANNOUNCED
 
 
 @kernel
@@ -176,18 +175,27 @@ def _bounty_has_choice(s, x):
     budget = _bounty_budget(s, x)
     gold = False
     for k in range(_menu_len(s)):
-        gold |= s.menu[k] <= budget
-    cards = False
-    for t in range(NUM_GOODS):
-        cards |= _bounty_cards_left(s, x, t) > 0
+        if s.menu[k] <= budget:
+            gold = True
+            break
     if s.cfg[CFG_BOUNTIES] != 0:
-        if _bounty_goods(s) and cards:
+        if gold:
+            for g in range(num_inspectors(s)):
+                if s.bounty_gold[x, g] == 0:
+                    return True
+        if _bounty_goods(s) and _has_cards_left(s, x):
             return True
-        for g in range(num_inspectors(s)):
-            if s.bounty_gold[x, g] == 0 and gold:
-                return True
     if s.cfg[CFG_TRANSFERS] != 0:
-        return (s.gift_lock[x] == 0 and gold) or (_full(s) and cards)
+        return (s.gift_lock[x] == 0 and gold) or (_full(s) and _has_cards_left(s, x))
+    return False
+
+
+@kernel
+def _has_cards_left(s, x):
+    """Whether ``x`` has a free warehouse card not named in a bounty (:func:`_bounty_cards_left`)."""
+    for t in range(NUM_GOODS):
+        if _bounty_cards_left(s, x, t) > 0:
+            return True
     return False
 
 
@@ -199,26 +207,22 @@ def legal_bounty(s, out):
     goods = _bounty_goods(s)
     if s.cfg[CFG_BOUNTIES] != 0:
         for g in range(num_inspectors(s)):
-            if s.bounty_gold[x, g] == 0:
+            if s.bounty_gold[x, g] == 0:  # a store per id, no branch (see legal_mask)
                 for k in range(m):
-                    if s.menu[k] <= budget:
-                        out[A_BOUNTY_GOLD + g * MENU_MAX + k] = 1
+                    out[A_BOUNTY_GOLD + g * MENU_MAX + k] = s.menu[k] <= budget
             if goods:
                 for t in range(NUM_GOODS):
-                    if _bounty_cards_left(s, x, t) > 0:
-                        out[A_BOUNTY_CARD + g * NUM_GOODS + t] = 1
+                    out[A_BOUNTY_CARD + g * NUM_GOODS + t] = _bounty_cards_left(s, x, t) > 0
     if s.cfg[CFG_TRANSFERS] != 0:
         for q in range(num_players(s)):
             if q == x or is_inspector(s, q):
                 continue
             if s.gift_lock[x] == 0:
                 for k in range(m):
-                    if s.menu[k] <= budget:
-                        out[A_GIFT_GOLD + q * MENU_MAX + k] = 1
+                    out[A_GIFT_GOLD + q * MENU_MAX + k] = s.menu[k] <= budget
             if _full(s):
                 for t in range(NUM_GOODS):
-                    if _bounty_cards_left(s, x, t) > 0:
-                        out[A_GIFT_CARD + q * NUM_GOODS + t] = 1
+                    out[A_GIFT_CARD + q * NUM_GOODS + t] = _bounty_cards_left(s, x, t) > 0
     out[A_BOUNTY_DONE] = 1
 
 
@@ -311,16 +315,15 @@ def legal_offer(s, out):
     for g in range(num_inspectors(s)):
         if not _offer_open(s, g):
             continue
-        if not s.offer_lock[g] & LOCK_GOLD:
+        if not s.offer_lock[g] & LOCK_GOLD:  # a store per id, no branch (see legal_mask)
             for k in range(_menu_len(s)):
-                if s.menu[k] <= gold and s.menu[k] != s.offer_gold[g]:
-                    out[A_OFFER_GOLD + g * MENU_MAX + k] = 1
+                out[A_OFFER_GOLD + g * MENU_MAX + k] = (s.menu[k] <= gold) & (
+                    s.menu[k] != s.offer_gold[g])
         if full:
             in_crate = 0
             for t in range(NUM_GOODS):
                 in_crate += s.offer_crate[g, t]
-                if s.offer_wh[g, t] < free_warehouse(s, c, t):
-                    out[A_OFFER_WH + g * NUM_GOODS + t] = 1
+                out[A_OFFER_WH + g * NUM_GOODS + t] = s.offer_wh[g, t] < free_warehouse(s, c, t)
             if in_crate < s.crate_size[c]:
                 for t in range(NUM_GOODS):
                     out[A_OFFER_CRATE + g * NUM_GOODS + t] = 1
@@ -516,9 +519,8 @@ def legal_respond(s, out):
             out[A_ACCEPT] = 1
         if not _last_exchange(s):
             gold = free_gold(s, s.cur)
-            for k in range(_menu_len(s)):
-                if s.menu[k] <= gold:
-                    out[A_DEMAND + k] = 1
+            for k in range(_menu_len(s)):  # a store per id, no branch (see legal_mask)
+                out[A_DEMAND + k] = s.menu[k] <= gold
             out[A_WAIT] = 1
     out[A_OPEN] = 1
     out[A_PASS] = 1

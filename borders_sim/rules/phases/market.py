@@ -120,8 +120,7 @@ def seek_raid_discard(s):
 @kernel
 def legal_raid_discard(s, out):
     for t in range(NUM_CARD_TYPES):
-        if s.hand[s.turn, t] > 0:
-            out[A_DISCARD + t] = 1
+        out[A_DISCARD + t] = s.hand[s.turn, t] > 0
 
 
 @kernel
@@ -149,9 +148,8 @@ def seek_market(s):
 def legal_market(s, out):
     p = s.turn
     if s.count < MAX_MARKET_DISCARDS:
-        for t in range(NUM_CARD_TYPES):
-            if s.hand[p, t] > 0:
-                out[A_DISCARD + t] = 1
+        for t in range(NUM_CARD_TYPES):  # a store per id, no branch (see legal_mask)
+            out[A_DISCARD + t] = s.hand[p, t] > 0
     if s.count == 0 and s.cfg[CFG_ROBBERY_OWN_TURN] != 0 and active_cards(s, p, ROBBERY) > 0:
         for q in range(num_players(s)):
             if q != p:

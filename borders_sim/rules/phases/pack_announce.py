@@ -38,9 +38,8 @@ def seek_pack(s):
 @kernel
 def legal_pack(s, out):
     p = s.turn
-    for t in range(NUM_GOODS):
-        if s.hand[p, t] > 0:
-            out[A_PACK + t] = 1
+    for t in range(NUM_GOODS):  # a store per id, no branch to mispredict (see legal_mask)
+        out[A_PACK + t] = s.hand[p, t] > 0
     if s.crate_size[p] > 0:
         out[A_CLOSE] = 1
 

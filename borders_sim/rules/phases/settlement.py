@@ -60,20 +60,17 @@ def begin_settlement(s):
             else:
                 hidden += s.crate[c, t]
         s.seen_hidden[c] = hidden
-        left = np.zeros(NUM_GOODS, dtype=np.int64)
         for t in range(NUM_GOODS):
-            left[t] = s.crate[c, t]
-        for seq in range(1, 3):  # promised crate goods, in order of acceptance (R-08)
-            for g in range(2):
-                if s.deal_seq[g] == seq and s.g_status[g] == G_COMMITTED:
-                    for t in range(NUM_GOODS):
-                        k = min(s.deal_crate[g, t], left[t])
+            left = np.int64(s.crate[c, t])
+            for seq in range(1, 3):  # promised crate goods, in order of acceptance (R-08)
+                for g in range(2):
+                    if s.deal_seq[g] == seq and s.g_status[g] == G_COMMITTED:
+                        k = min(s.deal_crate[g, t], left)
                         s.deal_crate[g, t] = k
-                        left[t] -= k
-        for t in range(NUM_GOODS):  # the rest goes home; promised cards wait for payment
-            for _ in range(left[t]):
+                        left -= k
+            for _ in range(left):  # the rest goes home; promised cards wait for payment
                 store(s, c, t)
-            s.crate[c, t] -= left[t]
+            s.crate[c, t] -= left
     else:
         s.n_opened += 1
         s.hist[c, H_CRATES_OPENED] += 1
@@ -193,23 +190,31 @@ def hand_over(s, t):
 @kernel(standalone=True)
 def _pay_deals(s, lawyer_slot):
     # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
-    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row. The
-    # deals are passed as int64 copies, as _pay_bounties passes the bounties: one compiled
-    # version of _pay_parts for both
-    gold = np.zeros(2, dtype=np.int64)
-    wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
-    crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
+    owed = False
     for g in range(2):
         if s.g_status[g] != G_COMMITTED:
             s.deal_gold[g] = 0
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
-        gold[g] = s.deal_gold[g]
+        owed |= s.deal_gold[g] != 0
         for t in range(NUM_GOODS):
-            wh[g, t] = s.deal_wh[g, t]
-            crate[g, t] = s.deal_crate[g, t]
-    s.fund_paid = _pay_parts(s, s.cur, gold, wh, crate, lawyer_slot)
+            owed |= s.deal_wh[g, t] != 0 or s.deal_crate[g, t] != 0
+    if owed or lawyer_slot >= 0:
+        # the deals are passed as int64 copies, as _pay_bounties passes the bounties: one
+        # compiled version of _pay_parts for both
+        gold = np.zeros(2, dtype=np.int64)
+        wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
+        crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
+        for g in range(2):
+            gold[g] = s.deal_gold[g]
+            for t in range(NUM_GOODS):
+                wh[g, t] = s.deal_wh[g, t]
+                crate[g, t] = s.deal_crate[g, t]
+        s.fund_paid = _pay_parts(s, s.cur, gold, wh, crate, lawyer_slot)
+    else:  # nothing to pay (what _pay_parts would do with no deal and no Lawyer)
+        s.fund_paid = 0
     s.lawyer_to = lawyer_slot
     s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
     if s.phase == PH_FUND:
