@@ -15,8 +15,11 @@ For each player count it measures, in one run on the same machine:
 * the same random play through the Python API (:meth:`borders_sim.Game.step` with a random
   element of :meth:`~borders_sim.Game.legal_actions`) on a few games, as the baseline;
 * if ``open_spiel`` (``pyspiel``) is importable, random play of OpenSpiel's two-player
-  ``sheriff`` through a Python loop over ``pyspiel`` (its C++ game logic, a Python driver).
-  OpenSpiel is not a dependency.
+  ``sheriff`` through a Python loop over ``pyspiel`` (its C++ game logic, a Python driver), and
+  in its C++ loop (``evaluate_bots`` with random bots), paired with the kernel at 5 players on
+  one thread: ``--pairs`` back-to-back runs, the peer's then ours, and the median of the pairs'
+  ratios with their range (this shared machine's speed drifts within minutes, so a ratio is
+  only fair between runs taken together). OpenSpiel is not a dependency.
 
 Every figure is the median of ``--repeat`` runs. Decisions are player decisions (the state's
 ``steps``); moves the engine applies itself (``skip_forced``) are not counted. The table is
@@ -72,6 +75,9 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
                              "--quick 1)")
     parser.add_argument("--seed", type=seed_arg(), default=0,
                         help="first deal seed, 0 <= S and S+games-1 <= 2**64-1 (default 0)")
+    parser.add_argument("--pairs", type=int_in(1, 100), default=None,
+                        help="back-to-back runs of OpenSpiel's sheriff C++ loop and the kernel "
+                             "at 5 players on one thread (default 7; --quick 2)")
     parser.add_argument("--no-action-cards", action="store_true",
                         help="play with a goods-only deck (action_cards=False) to see their cost")
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
@@ -83,6 +89,8 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
         args.repeat = 3 if quick else 5
     if args.py_games is None:
         args.py_games = 1 if quick else 3
+    if args.pairs is None:
+        args.pairs = 2 if quick else 7
     check_seed_run(parser, args.seed, max(args.games, args.py_games))
     return args
 
@@ -199,6 +207,42 @@ def openspiel_cpp_loop(name: str, repeat: int, budget: float = 1.0) -> tuple[flo
     return g, g * per_game
 
 
+#: The issue's bar for the kernel against OpenSpiel's sheriff C++ loop (one thread each).
+CPP_GOAL = 3.0
+
+
+def sheriff_cpp_pairs(pairs: int, games: int, seed: int, action_cards: bool) -> str:
+    """The kernel's random play at 5 players on one thread against OpenSpiel's ``sheriff`` in
+    its C++ loop, in ``pairs`` back-to-back pairs (the peer for one second, then ours for about
+    as long), or why not."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return "OpenSpiel: not installed; the C++ loop comparison is skipped"
+    config = GameConfig(num_players=5, action_cards=action_cards)
+    template, seeds = make_batch(config, seed, games)
+    cap = max_game_length(config)
+    ratios, ours, theirs = [], [], []
+    for _ in range(pairs):
+        theirs.append(openspiel_cpp_loop("sheriff", 1, 1.0)[1])
+        spent = decisions = 0
+        numba.set_num_threads(1)
+        while spent < 1.0:
+            states = template.copy()
+            t0 = time.perf_counter()
+            decisions += int(play_batch(states, seeds, cap).sum())
+            spent += time.perf_counter() - t0
+        ours.append(decisions / spent)
+        ratios.append(ours[-1] / theirs[-1])
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    ratio = statistics.median(ratios)
+    return (f"the kernel at 5 players on one thread against OpenSpiel's `sheriff` in its C++ "
+            f"loop (evaluate_bots, random bots), {pairs} pairs back to back: "
+            f"{si(statistics.median(ours))} vs {si(statistics.median(theirs))} decisions/s, "
+            f"**{ratio:.2f}x** (pairs {min(ratios):.2f}-{max(ratios):.2f}x; goal >= "
+            f"{CPP_GOAL:.0f}x: {'met' if ratio >= CPP_GOAL else 'not met'})")
+
+
 def time_sheriff(repeat: int, budget: float = 1.0) -> str:
     """OpenSpiel sheriff random play through a Python loop over pyspiel, or why not."""
     try:
@@ -260,6 +304,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     print("- project goal: >= 10M decisions/s per core")
     print(f"- best single-thread rate here: {si(best)} decisions/s ({best / GOAL:.1%} of the goal)")
     print(f"- {time_sheriff(args.repeat)}")
+    print(f"- {sheriff_cpp_pairs(args.pairs, args.games, args.seed, not args.no_action_cards)}")
     if unfinished:
         print(f"- ERROR: {unfinished} games hit max_game_length without ending")
     return 0 if same and not unfinished else 1

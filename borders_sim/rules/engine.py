@@ -146,7 +146,8 @@ def legal_mask(s, out):
 
     The phases' ``legal_*`` functions write the outcome of a test into the mask
     (``out[a] = cond``) rather than branching on it: in play the tests come out at random, and
-    each mispredicted branch costs more than the store."""
+    each mispredicted branch costs more than the store. (It returns nothing: a returned array
+    costs its reference count an atomic increment and decrement, per decision.)"""
     out[:] = 0
     ph = s.phase
     if ph == PH_WINDOW:
@@ -183,7 +184,6 @@ def legal_mask(s, out):
         legal_lawyer_goods(s, out)
     elif ph == PH_KEEP_OR_OPEN:
         legal_keep_or_open(s, out)
-    return out
 
 
 @kernel(standalone=True)
@@ -245,6 +245,7 @@ def _legal_mask_unit():
 MASK_SIZE = (NUM_ACTIONS + 7) // 8 * 8
 _ONES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
+_HIGH = np.uint64(0x8080808080808080)
 
 
 @kernel
@@ -280,19 +281,21 @@ def first_legal(mask, lo, hi):
 @kernel
 def kth_legal(words, k, lo):
     """The ``k``-th legal action (0-based) at or after ``lo`` of a mask viewed as uint64
-    ``words`` (make the view once: creating it costs more than a scan). Whole words are
-    skipped by their count of set bytes; in the word that holds the answer, the ``k`` lowest
-    set bytes are cleared and the next is found by its trailing zeros, with no branch on the
-    bytes for the processor to mispredict."""
+    ``words`` (make the view once: creating it costs more than a scan).
+
+    No branch on the bytes, for the processor to mispredict: ``w * 0x0101..01`` holds in each
+    byte the legal ids up to it (at most 8, so no byte carries into the next), its top byte the
+    word's count, which skips whole words. In the word that holds the answer, subtracting
+    ``k + 1`` from every byte with its high bit set leaves that bit where the running count
+    exceeds ``k``; the first such byte, found by its trailing zeros, is the answer."""
     for i in range(lo // 8, words.shape[0]):
-        w = words[i]
-        c = np.int64((w * _ONES) >> _TOP)
+        running = words[i] * _ONES
+        c = np.int64(running >> _TOP)
         if k >= c:
             k -= c
             continue
-        for _ in range(k):
-            w &= w - np.uint64(1)
-        return 8 * i + (trailing_zeros(w) >> 3)
+        above = ((running | _HIGH) - np.uint64(k + 1) * _ONES) & _HIGH
+        return 8 * i + (trailing_zeros(above) >> 3)
     return -1
 
 
@@ -364,7 +367,8 @@ def new_mask() -> np.ndarray:
 # code passes the state array and an index.
 @kernel
 def legal_mask_at(states, i, out):
-    return legal_mask(states[i], out)
+    legal_mask(states[i], out)
+    return out
 
 
 #: Size of the buffer of :func:`game_op`: the mask (``MASK_SIZE`` bytes), then the legal ids

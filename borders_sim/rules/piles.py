@@ -54,9 +54,8 @@ def forget(know, n, o, t, witness):
             if know[v, o, t] > 0:
                 know[v, o, t] -= 1
         else:
-            for u in range(know.shape[2]):
-                if know[v, o, u] > 0:
-                    know[v, o, u] -= 1
+            for u in range(know.shape[2]):  # a subtraction, no branch: most bounds are 0
+                know[v, o, u] -= know[v, o, u] > 0
 
 
 # --- hands and action-card lifetimes (§7.2) ------------------------------------------------

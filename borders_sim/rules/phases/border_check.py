@@ -267,10 +267,10 @@ def _note_bounty(s, x, g):
 def offer_is_empty(s, g):
     if s.offer_gold[g] > 0 or s.offer_promise[g] > 0:
         return False
+    cards = 0  # counted, not branched on
     for t in range(NUM_GOODS):
-        if s.offer_wh[g, t] > 0 or s.offer_crate[g, t] > 0:
-            return False
-    return True
+        cards += (s.offer_wh[g, t] > 0) + (s.offer_crate[g, t] > 0)
+    return cards == 0
 
 
 @kernel
@@ -324,13 +324,11 @@ def legal_offer(s, out):
             for t in range(NUM_GOODS):
                 in_crate += s.offer_crate[g, t]
                 out[A_OFFER_WH + g * NUM_GOODS + t] = s.offer_wh[g, t] < free_warehouse(s, c, t)
-            if in_crate < s.crate_size[c]:
-                for t in range(NUM_GOODS):
-                    out[A_OFFER_CRATE + g * NUM_GOODS + t] = 1
-            if s.offer_promise[g] == 0:
-                out[A_PROMISE + g] = 1
-        if not offer_is_empty(s, g):
-            out[A_WITHDRAW + g] = 1
+            room = in_crate < s.crate_size[c]
+            for t in range(NUM_GOODS):
+                out[A_OFFER_CRATE + g * NUM_GOODS + t] = room
+            out[A_PROMISE + g] = s.offer_promise[g] == 0
+        out[A_WITHDRAW + g] = not offer_is_empty(s, g)
     out[A_OFFER_DONE] = 1
 
 
