@@ -125,40 +125,65 @@ def _payable(s, g):
     return False
 
 
+@kernel
+def _owed_gold(s, x, g):
+    """Gold owed to inspector slot ``g``: by the deal (``x`` < 0) or by ``x``'s bounty, if the
+    inspector earned it (``bounty_on``)."""
+    if x < 0:
+        return np.int64(s.deal_gold[g])
+    return np.int64(s.bounty_gold[x, g]) if s.bounty_on[x, g] != 0 else np.int64(0)
+
+
+@kernel
+def _owed_wh(s, x, g, t):
+    """Escrowed warehouse cards of type ``t`` owed to slot ``g`` (see :func:`_owed_gold`)."""
+    if x < 0:
+        return np.int64(s.deal_wh[g, t])
+    return np.int64(s.bounty_wh[x, g, t]) if s.bounty_on[x, g] != 0 else np.int64(0)
+
+
+@kernel
+def _owed_crate(s, x, g, t):
+    """Crate cards of type ``t`` owed to slot ``g``: only deals promise crate goods (R-08)."""
+    return np.int64(s.deal_crate[g, t]) if x < 0 else np.int64(0)
+
+
 @kernel(standalone=True)
-def _pay_parts(s, payer, gold, wh, crate, lawyer_slot):
-    """Pay promised parts to the inspectors (slot 0 = A, 1 = B). ``gold[g]``, ``wh[g, t]``
-    (escrowed warehouse cards) and ``crate[g, t]`` (cards still in the payer's crate) are owed
-    to slot g. With a Lawyer (``lawyer_slot`` >= 0) only that slot receives, half of the summed
-    gold and half of the summed cards (LW-2..LW-4, R-17c): the lowest-value cards (R-17d), or,
-    with ``lawyer_goods="player_choice"``, cards the payer then picks (``PH_LAWYER_GOODS``).
-    Returns the gold paid."""
+def _pay_parts(s, payer, x, lawyer_slot):
+    """Pay promised parts to the inspectors (slot 0 = A, 1 = B): the deals of the crate's
+    owner ``payer`` (``x`` = -1) or the bounties of smuggler ``x`` = ``payer``: gold, escrowed
+    warehouse cards and cards still in the payer's crate (:func:`_owed_gold`, :func:`_owed_wh`,
+    :func:`_owed_crate`). With a Lawyer (``lawyer_slot`` >= 0) only that slot receives, half
+    of the summed gold and half of the summed cards (LW-2..LW-4, R-17c): the lowest-value cards
+    (R-17d), or, with ``lawyer_goods="player_choice"``, cards the payer then picks
+    (``PH_LAWYER_GOODS``). Returns the gold paid."""
     paid = 0
     for g in range(2):
-        s.res_gold[payer] -= gold[g]
+        s.res_gold[payer] -= _owed_gold(s, x, g)
         for t in range(NUM_GOODS):
-            s.res_wh[payer, t] -= wh[g, t]
+            s.res_wh[payer, t] -= _owed_wh(s, x, g, t)
     if lawyer_slot < 0:
         for g in range(2):
             to = s.insp[g]
-            if gold[g] > 0:
-                s.gold[payer] -= gold[g]
-                s.gold[to] += gold[g]
-                paid += gold[g]
+            gold = _owed_gold(s, x, g)
+            if gold > 0:
+                s.gold[payer] -= gold
+                s.gold[to] += gold
+                paid += gold
             for t in range(NUM_GOODS):
-                for _ in range(wh[g, t]):
+                for _ in range(_owed_wh(s, x, g, t)):
                     hand_over_goods(s, payer, to, t, False)
-                for _ in range(crate[g, t]):
+                for _ in range(_owed_crate(s, x, g, t)):
                     hand_over_goods(s, payer, to, t, True)
     else:
         to = s.insp[lawyer_slot]
-        paid = (gold[0] + gold[1]) // 2
+        paid = (_owed_gold(s, x, 0) + _owed_gold(s, x, 1)) // 2
         s.gold[payer] -= paid
         s.gold[to] += paid
         n = 0
         for t in range(NUM_GOODS):
-            s.pool_wh[t] = wh[0, t] + wh[1, t]
-            s.pool_crate[t] = crate[0, t] + crate[1, t]
+            s.pool_wh[t] = _owed_wh(s, x, 0, t) + _owed_wh(s, x, 1, t)
+            s.pool_crate[t] = _owed_crate(s, x, 0, t) + _owed_crate(s, x, 1, t)
             n += s.pool_wh[t] + s.pool_crate[t]
         s.pool_left = n // 2
         s.pool_payer = payer
@@ -191,30 +216,13 @@ def hand_over(s, t):
 def _pay_deals(s, lawyer_slot):
     # only committed inspectors have deals (R-05; with accept_commits=False a held deal has
     # been kept, and so committed, or voided by now, P-5.3(b')); clear any other row
-    owed = False
     for g in range(2):
         if s.g_status[g] != G_COMMITTED:
             s.deal_gold[g] = 0
             for t in range(NUM_GOODS):
                 s.deal_wh[g, t] = 0
                 s.deal_crate[g, t] = 0
-        owed |= s.deal_gold[g] != 0
-        for t in range(NUM_GOODS):
-            owed |= s.deal_wh[g, t] != 0 or s.deal_crate[g, t] != 0
-    if owed or lawyer_slot >= 0:
-        # the deals are passed as int64 copies, as _pay_bounties passes the bounties: one
-        # compiled version of _pay_parts for both
-        gold = np.zeros(2, dtype=np.int64)
-        wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
-        crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
-        for g in range(2):
-            gold[g] = s.deal_gold[g]
-            for t in range(NUM_GOODS):
-                wh[g, t] = s.deal_wh[g, t]
-                crate[g, t] = s.deal_crate[g, t]
-        s.fund_paid = _pay_parts(s, s.cur, gold, wh, crate, lawyer_slot)
-    else:  # nothing to pay (what _pay_parts would do with no deal and no Lawyer)
-        s.fund_paid = 0
+    s.fund_paid = _pay_parts(s, s.cur, -1, lawyer_slot)
     s.lawyer_to = lawyer_slot
     s.phase = PH_LAWYER_GOODS if s.pool_left > 0 else PH_FUND
     if s.phase == PH_FUND:
@@ -381,16 +389,9 @@ def _pay_fines(s):
 # --- step 5: bounties ---------------------------------------------------------------------------
 @kernel(standalone=True)
 def _pay_bounties(s, x, lawyer_slot):
-    gold = np.zeros(2, dtype=np.int64)
-    wh = np.zeros((2, NUM_GOODS), dtype=np.int64)
-    crate = np.zeros((2, NUM_GOODS), dtype=np.int64)
+    _pay_parts(s, x, x, lawyer_slot)
     for g in range(2):
-        if s.bounty_on[x, g] != 0:
-            gold[g] = s.bounty_gold[x, g]
-            for t in range(NUM_GOODS):
-                wh[g, t] = s.bounty_wh[x, g, t]
         s.bounty_on[x, g] = 0
-    _pay_parts(s, x, gold, wh, crate, lawyer_slot)
 
 
 @kernel
