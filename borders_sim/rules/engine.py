@@ -147,8 +147,10 @@ def legal_mask(s, out):
     The phases' ``legal_*`` functions write the outcome of a test into the mask
     (``out[a] = cond``) rather than branching on it: in play the tests come out at random, and
     each mispredicted branch costs more than the store. (It returns nothing: a returned array
-    costs its reference count an atomic increment and decrement, per decision.)"""
-    out[:] = 0
+    costs its reference count an atomic increment and decrement, per decision.) Padding after
+    ``NUM_ACTIONS`` is left as it is: :func:`new_mask` zeroes it once."""
+    for a in range(NUM_ACTIONS):  # a constant length, zeroed with inline stores
+        out[a] = 0
     ph = s.phase
     if ph == PH_WINDOW:
         legal_window(s, out)

@@ -16,6 +16,7 @@ inspector is still holding when the crate is settled.
 
 from __future__ import annotations
 
+from numba import njit
 
 from ..actions import (A_ACCEPT, A_ACCEPT_DEMAND, A_BOUNTY_CARD, A_BOUNTY_DONE, A_BOUNTY_GOLD,
                       A_DEMAND, A_GIFT_CARD, A_GIFT_GOLD, A_INSPECT, A_JOIN, A_KEEP_DEAL,
@@ -263,7 +264,7 @@ def _note_bounty(s, x, g):
 
 
 # --- P-5.3a the owner's offer turn -----------------------------------------------------------
-@kernel
+@njit(inline="always")  # inlined: a call would cost legal_offer's mask a reference-count pair
 def offer_is_empty(s, g):
     if s.offer_gold[g] > 0 or s.offer_promise[g] > 0:
         return False
