@@ -155,7 +155,7 @@ def draw_up_to_limit(s, p, later, trigger_round):
     now (``later`` False: the market) are active this round (R-19), except a Night Raid or
     Robbery under the ``midround_2_5_rollover`` variant, which waits for the next round."""
     rollover = not later and s.cfg[CFG_ROLLOVER_2_5] != 0
-    while hand_size(s, p) < HAND_LIMIT:
+    for _ in range(hand_size(s, p), HAND_LIMIT):
         if s.draw_len == 0:
             note_runout(s, trigger_round)
             shuffle_discard_into_draw(s)

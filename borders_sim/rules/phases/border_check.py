@@ -274,7 +274,7 @@ def offer_is_empty(s, g):
     return cards == 0
 
 
-@kernel
+@njit(inline="always")  # inlined, as offer_is_empty
 def offer_is_affordable(s, g):
     """Offers are not escrowed until accepted (P-5.3a); an offer can only be accepted while the
     owner's free assets still cover it (R-09)."""

@@ -158,12 +158,13 @@ def _pay_parts(s, payer, x, lawyer_slot):
     (R-17d), or, with ``lawyer_goods="player_choice"``, cards the payer then picks
     (``PH_LAWYER_GOODS``). Returns the gold paid."""
     paid = 0
-    for g in range(2):
+    ni = num_inspectors(s)  # slot B owes nothing without a second inspector
+    for g in range(ni):
         s.res_gold[payer] -= _owed_gold(s, x, g)
         for t in range(NUM_GOODS):
             s.res_wh[payer, t] -= _owed_wh(s, x, g, t)
     if lawyer_slot < 0:
-        for g in range(2):
+        for g in range(ni):
             to = s.insp[g]
             gold = _owed_gold(s, x, g)
             if gold > 0:
