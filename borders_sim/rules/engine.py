@@ -6,8 +6,9 @@ runs the automatic parts of the rules (draws, settlement, collection of the roun
 a player must decide; with ``skip_forced`` (P-0.3) a decision with a single legal action is
 applied without asking. (The seek functions of the bounty, offer, crate-choice and collection
 turns recognise their common forced moves before any mask is built, and apply them there:
-``tests/test_forced_moves.py`` checks that the games stay the same.) Kernels assume a legal action: the Python layer
-(:class:`borders_sim.Game`) checks the mask first and raises a clear error otherwise.
+``tests/test_forced_moves.py`` checks that the games stay the same.) Kernels assume a legal
+action: the Python layer (:class:`borders_sim.Game`) checks the mask first and raises a clear
+error otherwise.
 
 **No kernel loops forever.** :func:`advance` is the only loop whose end depends on the rules
 making progress; it gives up and returns :data:`ENGINE_ERROR` (instead of a count of legal

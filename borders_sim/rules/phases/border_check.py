@@ -29,9 +29,10 @@ from ..piles import (active_cards, free_gold, free_warehouse, hand_over_goods, i
                     num_inspectors, num_players, play_card)
 from .settlement import begin_settlement
 from ..state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNTY_GOODS,
-                    CFG_CRATE_ORDER_AUTO, CFG_SKIP_FORCED, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
-                    CFG_TRANSFERS, CRATE_ANNOUNCED, G_COMMITTED, G_HOLDING, G_OPENED, G_PASSED,
-                    G_UNDECIDED, H_BOUNTIES_OFFERED, H_BRIBE_GOLD, H_CRATES, H_CRATES_INSPECTED,
+                    CFG_CRATE_ORDER_AUTO, CFG_HAGGLE_ROUNDS, CFG_HAGGLING, CFG_MENU_LEN,
+                    CFG_SKIP_FORCED, CFG_TRANSFERS, CRATE_ANNOUNCED, G_COMMITTED, G_HOLDING,
+                    G_OPENED, G_PASSED, G_UNDECIDED, H_BOUNTIES_OFFERED, H_BRIBE_GOLD, H_CRATES,
+                    H_CRATES_INSPECTED,
                     H_DEALS_MADE, H_DEALS_TAKEN, H_OFFERS_MADE, H_OPENS, H_PROMISES_MADE,
                     HAGGLE_FULL, HAGGLE_NONE, LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX,
                     OUT_FALSE_BOTTOM, OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, OUT_PENDING,
@@ -193,7 +194,7 @@ def _bounty_has_choice(s, x):
 
 @kernel
 def _has_cards_left(s, x):
-    """Whether ``x`` has a free warehouse card not named in a bounty (:func:`_bounty_cards_left`)."""
+    """Whether ``x`` has a free warehouse card no bounty names (:func:`_bounty_cards_left`)."""
     for t in range(NUM_GOODS):
         if _bounty_cards_left(s, x, t) > 0:
             return True
