@@ -213,8 +213,8 @@ CPP_GOAL = 3.0
 
 def sheriff_cpp_pairs(pairs: int, games: int, seed: int, action_cards: bool) -> str:
     """The kernel's random play at 5 players on one thread against OpenSpiel's ``sheriff`` in
-    its C++ loop, in ``pairs`` back-to-back pairs (the peer for one second, then ours for about
-    as long), or why not."""
+    its C++ loop, in ``pairs`` back-to-back pairs (the peer for one second, then ours: the median of five
+    batches, :func:`time_kernel`), or why not."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -225,14 +225,8 @@ def sheriff_cpp_pairs(pairs: int, games: int, seed: int, action_cards: bool) -> 
     ratios, ours, theirs = [], [], []
     for _ in range(pairs):
         theirs.append(openspiel_cpp_loop("sheriff", 1, 1.0)[1])
-        spent = decisions = 0
-        numba.set_num_threads(1)
-        while spent < 1.0:
-            states = template.copy()
-            t0 = time.perf_counter()
-            decisions += int(play_batch(states, seeds, cap).sum())
-            spent += time.perf_counter() - t0
-        ours.append(decisions / spent)
+        seconds, decisions, _ = time_kernel(template, seeds, 1, 5, cap)
+        ours.append(decisions / seconds)
         ratios.append(ours[-1] / theirs[-1])
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     ratio = statistics.median(ratios)
