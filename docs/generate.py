@@ -131,7 +131,9 @@ into these named blocks.
 
 The legal moves of the agent to move are the `action_mask` element of its observation: an
 int8 vector of length {act.NUM_ACTIONS}, 1 where the action is legal now. The mask is all zeros
-for every agent other than the one to move, and for every agent once the game is over."""
+for every agent other than the one to move, and for every agent once the game is over: played
+to its end, ended by an illegal move under `env()`'s wrappers, or after `close()`. Every
+agent's observation is always its own view, whoever is to move and however the game ended."""
 
 
 def action_space() -> str:
@@ -152,7 +154,9 @@ two ids (A then B). `env.unwrapped.game.action_to_string(id)` reads an id
 action, the player and the phase, and changes nothing. `env()` follows PettingZoo's classic
 convention through its standard wrappers: an illegal action ends the game, the offender gets
 -1 and every other agent 0 (`TerminateIllegalWrapper(illegal_reward=-1)`); an id outside the
-action space fails an assertion (`AssertOutOfBoundsWrapper`)."""
+action space fails an assertion (`AssertOutOfBoundsWrapper`). After such an end each agent,
+as `agent_selection` comes to it, reads its own view with an all-zero mask from `last()` and
+steps `None`, as at any end."""
 
 
 def rewards() -> str:

@@ -119,8 +119,12 @@ class raw_env(AECEnv):
         self._rewards = np.zeros(MAX_PLAYERS, dtype=np.float64)
         self._last_mover = 0
         self._last_action: int | str | None = None  # the last step's action, for render()
-        self._to_move = -1  # seat to move, -1 once the game is over
-        self._view: dict[str, np.ndarray] | None = None  # observe() of the agent to move
+        self._to_move = -1  # seat to move, -1 once the game is over or the env is closed
+        # observe() of the seat _to_move in the game's present state: written by the step that
+        # made it the mover (or by the first observe after reset), dropped by every step,
+        # reset and close, and served only to that seat while its agent is live
+        self._view: dict[str, np.ndarray] | None = None
+        self._closed = False
         self.game: Game | None = None
         self.agents: list[str] = []  # (until reset: no agent, no game)
 
@@ -138,10 +142,12 @@ class raw_env(AECEnv):
         return agent
 
     def _no_game(self, what: str) -> RuntimeError:
-        """The error of ``what`` when no game is in play: before the first :meth:`reset`, or
-        once every agent is done."""
+        """The error of ``what`` when no game is in play: before the first :meth:`reset`,
+        after :meth:`close`, or once every agent is done."""
         if self.game is None:
             return RuntimeError(f"{what} before reset(): call reset() to start a game")
+        if self._closed:
+            return RuntimeError(f"{what} after close(): call reset() to start a new game")
         return RuntimeError(f"{what}: every agent is done (the game is over and each agent has "
                             "stepped None); call reset() to start a new game")
 
@@ -166,6 +172,7 @@ class raw_env(AECEnv):
         self._last_action = None
         self.agent_selection = self.possible_agents[self._to_move]
         self._view = None
+        self._closed = False
 
     def step(self, action: int) -> None:
         """Apply ``action`` for :attr:`agent_selection` (``None`` for an agent that is done).
@@ -175,7 +182,10 @@ class raw_env(AECEnv):
             RuntimeError: before :meth:`reset`, or once every agent is done.
         """
         seat = self._to_move  # the seat of agent_selection; -1: every agent is done
-        if seat < 0:
+        if self._closed:
+            raise self._no_game("step()")
+        if seat < 0 or not self._live(self.agent_selection):
+            # the game is over, here or by a wrapper that ended it (TerminateIllegalWrapper)
             if not self.agents:
                 raise self._no_game("step()")
             self._was_dead_step(action)
@@ -207,7 +217,7 @@ class raw_env(AECEnv):
         Raises:
             RuntimeError: before :meth:`reset`, or once every agent is done.
         """
-        agent = self.agent_selection if self.agents else None
+        agent = self.agent_selection if self.agents and not self._closed else None
         try:
             reward = self._cumulative_rewards[agent]
         except (AttributeError, KeyError):
@@ -217,28 +227,33 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of
-        ``agent``; the mask is all zeros unless ``agent`` is the one to move.
+        ``agent``: always its own view; the mask is all zeros unless ``agent`` is the one to
+        move and the game is still on (not over, not ended by a wrapper, env not closed).
 
         Raises:
             ValueError: an unknown agent.
             RuntimeError: before :meth:`reset`.
         """
-        view = self._view  # the mover's view, written by the step that made it the mover
-        if view is not None and agent == self.agent_selection:
-            return view
         seat = self._seat[self._known(agent)]
         if self.game is None:
             raise self._no_game(f"observe({agent!r})")
-        if seat != self._to_move:
-            obs = np.empty(OBS_SIZE, dtype=np.float32)
-            observe_at(self.game.state, 0, seat, obs)
-            return {"observation": obs, "action_mask": np.zeros(act.NUM_ACTIONS, dtype=np.int8)}
-        if self._view is None:  # computed once per step; the next step makes new arrays
-            obs = np.empty(OBS_SIZE, dtype=np.float32)
-            observe_at(self.game.state, 0, seat, obs)
-            self._view = {"observation": obs,
-                          "action_mask": self.game.legal_mask().view(np.int8)}
-        return self._view
+        if seat == self._to_move and self._live(agent):
+            if self._view is None:  # computed once per step; the next step makes new arrays
+                obs = np.empty(OBS_SIZE, dtype=np.float32)
+                observe_at(self.game.state, 0, seat, obs)
+                self._view = {"observation": obs,
+                              "action_mask": self.game.legal_mask().view(np.int8)}
+            return self._view
+        obs = np.empty(OBS_SIZE, dtype=np.float32)
+        observe_at(self.game.state, 0, seat, obs)
+        return {"observation": obs, "action_mask": np.zeros(act.NUM_ACTIONS, dtype=np.int8)}
+
+    def _live(self, agent: str) -> bool:
+        """Whether ``agent`` still plays: neither terminated nor truncated, nor stepped out. The
+        game's own end sets ``_to_move`` to -1; a wrapper that ends the game
+        (``TerminateIllegalWrapper`` after an illegal move) sets only the terminations and
+        truncations."""
+        return not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
 
     # --- rendering ------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
@@ -270,7 +285,11 @@ class raw_env(AECEnv):
         return text
 
     def close(self) -> None:
-        """Nothing to release."""
+        """End play: from now on every agent's :meth:`observe` is its own view with an all-zero
+        mask, and ``step`` and ``last`` raise until :meth:`reset` starts a new game."""
+        self._closed = True
+        self._to_move = -1
+        self._view = None
 
     # --- pickling -------------------------------------------------------------------------
     # The game travels as Game.to_dict() (the exact state, random generator included), so an
