@@ -11,6 +11,11 @@ cached for the mover is never served to anyone else, nor after the game is over.
   ``observe`` and through ``last`` while each agent steps ``None`` out; games played to their
   end; ``close()`` at a random point.
 * ``SingleSeatEnv``: an illegal learner move with ``illegal_action="lose"``, and the end.
+* ``VectorEnv`` and ``TrainingEnv`` (both autoreset modes): the row of a game that ended holds
+  the next game's first decision, or the learner's own final view.
+* The OpenSpiel game: every player's observation tensor after the end (the information-state
+  tensor is refused); the web API: every seat's view after the end and after a refused move.
+* The RLlib adapters: in ``tests/test_rllib.py``, which the CI runs with the ``rllib`` extra.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from borders_sim.envs import SingleSeatEnv, borders_v0, observe
+from borders_sim import Game
+from borders_sim.envs import SingleSeatEnv, TrainingEnv, VectorEnv, borders_v0, observe
+from borders_sim.envs.training import LEARNER
 from borders_sim.rules.actions import NUM_ACTIONS
 
 PLAYERS = range(3, 9)
@@ -150,3 +157,110 @@ def test_single_seat_env_after_an_illegal_move_and_at_the_end(n):
         obs, _r, terminated, _t, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     assert np.array_equal(obs, observe(env.game, 1))
     assert not info["action_mask"].any() and not env.action_masks().any()
+
+
+# --- the compiled envs: the row of a game that ended shows the next game or the learner's own
+# final view, never another seat's ---------------------------------------------------------------
+def test_vector_env_rows_after_an_end_are_the_new_games_first_decision():
+    env = VectorEnv(6, num_players=3, seed=5)
+    out = env.reset()
+    rng = np.random.default_rng(0)
+    ends = 0
+    while ends < 12:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in out.action_mask])
+        out = env.step(actions)
+        for k in np.flatnonzero(out.terminated):
+            ends += 1
+            game = env.game(k)
+            assert game.current_player == out.current_player[k]
+            assert np.array_equal(out.observation[k], observe(game, int(out.current_player[k])))
+            assert np.array_equal(out.action_mask[k], game.legal_mask().astype(bool))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_training_env_shows_the_learner_its_own_final_view(mode):
+    """Every seat but the learner's is external, so each step is one decision and a Python copy
+    of each game follows it; at an end the final view is the learner's own of the finished game.
+    (``NEXT_STEP``'s all-True mask on that row is a constant placeholder for the ignored next
+    action, documented in :mod:`borders_sim.envs.training`; it depends on nothing.)"""
+    env = TrainingEnv(4, num_players=3, opponents=("external:outside",), seed=3,
+                      autoreset_mode=mode)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(1)
+    ends = 0
+    while ends < 8:
+        pending = ~env.state_arrays()["_autoreset"] if mode == "next_step" else np.ones(4, bool)
+        states = env.state_arrays()["_states"]
+        copies = [Game.from_state(states[k:k + 1].copy()) for k in range(4)]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, _rewards, terms, _truncs, infos = env.step(actions)
+        for k in np.flatnonzero(terms):
+            ends += 1
+            assert pending[k]
+            copies[k].step(int(actions[k]))
+            assert copies[k].is_terminal
+            seat = int(np.flatnonzero(infos["ended_members"][k] == LEARNER)[0])
+            final = obs[k] if mode == "next_step" else infos["final_obs"][k]
+            assert np.array_equal(final, observe(copies[k], seat))
+            if mode == "next_step":
+                assert infos["action_mask"][k].all() and infos["seat"][k] == seat
+
+
+# --- OpenSpiel: the observation tensors of every player after the end ---------------------------
+def test_openspiel_views_after_the_end_are_each_players_own():
+    pyspiel = pytest.importorskip("pyspiel")
+    import borders_sim.openspiel  # noqa: F401  (registers python_borders)
+
+    game = pyspiel.load_game("python_borders(players=4)")
+    state = game.new_initial_state()
+    state.apply_action(7)
+    rng = random.Random(7)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for p in range(4):
+        assert np.array_equal(np.asarray(state.observation_tensor(p), dtype=np.float32),
+                              observe(state.game, p))
+        assert state.legal_actions(p) == []
+        with pytest.raises(pyspiel.SpielError):
+            state.information_state_tensor(p)
+
+
+# --- the web API: after the end each seat's view is its own, no legal action is left ----------
+def test_web_api_views_after_the_end_and_after_a_refused_move():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from borders_sim.game.views import observe_json
+    from borders_sim.serve import Settings, create_app
+
+    app = create_app(Settings())
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.post("/api/games", json={"players": 3, "seat": 0, "seed": 4,
+                                            "bots": ["honest", "strict"]})
+        game_id = r.json()["id"]
+        refused = False
+        while True:
+            status = client.get(f"/api/games/{game_id}").json()["game"]
+            if status["over"]:
+                break
+            legal = client.get(f"/api/games/{game_id}/legal").json()["actions"]
+            if legal and not refused:  # an illegal move is refused and changes nothing
+                before = client.get(f"/api/games/{game_id}/view").json()
+                ids = {a["id"] for a in legal}
+                bad = next(i for i in range(NUM_ACTIONS) if i not in ids)
+                assert client.post(f"/api/games/{game_id}/act",
+                                   json={"action": bad}).status_code == 422
+                assert client.get(f"/api/games/{game_id}/view").json() == before
+                refused = True
+            r = (client.post(f"/api/games/{game_id}/act", json={"action": legal[0]["id"]})
+                 if legal else client.post(f"/api/games/{game_id}/step"))
+            assert r.status_code == 200, r.text
+        table = Game.from_dict(client.get(f"/api/games/{game_id}/view?seat=table")
+                               .json()["table"])
+        assert table.is_terminal
+        for seat in range(3):
+            view = client.get(f"/api/games/{game_id}/view?seat={seat}").json()
+            assert view["view"] == observe_json(table, seat)
+            assert view["view"]["legal_actions"] == []
+        assert client.get(f"/api/games/{game_id}/legal").json()["actions"] == []
+    assert app.state.bugs == 0
