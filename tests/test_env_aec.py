@@ -2,7 +2,8 @@
 
 * PettingZoo's ``api_test`` (warnings are errors, borders_v0 in its allow-lists of envs with
   dict observations; unpatched, those lists' two warnings are its only ones) and ``seed_test``
-  for 3..8 players, with action cards on and off; a pickle round trip mid-game, raw and
+  for 3..8 players, with action cards on and off; its ``render_test`` and
+  ``performance_benchmark``; a pickle round trip mid-game, raw and
   wrapped, continues identically.
 * Rewards come only at the end, all agents terminating together, in the three ``reward`` modes;
   the reward kernel on constructed end states (a shared victory, a tie of every seat).
@@ -158,6 +159,28 @@ def test_pettingzoo_seed_test(config):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         seed_test(lambda: borders_v0.env(num_players=n, action_cards=action_cards))
+
+
+@pytest.mark.parametrize("n", [3, 8])
+def test_pettingzoo_render_test(n, capsys):
+    """PettingZoo's ``render_test``: every render mode of ``metadata`` renders (``rgb_array``
+    needs the ``render`` extra)."""
+    pytest.importorskip("resvg_py")
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: borders_v0.env(num_players=n, render_mode=render_mode))
+    assert "Your legal actions" in capsys.readouterr().out  # "human" printed the view
+
+
+def test_pettingzoo_performance_benchmark(capsys):
+    """PettingZoo's ``performance_benchmark`` (five seconds of random play through ``env()``)
+    runs and reports its turns per second; the figure itself belongs to ``benchmarks/``."""
+    from pettingzoo.test import performance_benchmark
+
+    performance_benchmark(borders_v0.env(num_players=4))
+    out = capsys.readouterr().out
+    turns = re.search(r"([0-9.e+]+) turns per second", out)
+    assert turns and float(turns.group(1)) > 0 and "Finished performance benchmark" in out
 
 
 # --- reset, agents, observations ---------------------------------------------------------------

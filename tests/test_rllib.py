@@ -134,6 +134,38 @@ def test_the_multi_agent_env_speaks_rllibs_protocol(rl):
         rl.MultiAgentBordersEnv({"num_players": 9})
 
 
+@pytest.mark.parametrize("n", range(3, 9))
+def test_every_agents_last_observation_is_its_own_after_any_end(rl, n):
+    """After an illegal move (at a random point) and at a game's own end, every agent's last
+    observation is its own view (scaled as the env scales), never the offender's or the last
+    mover's; its all-ones mask is the documented constant of a finished game (:mod:`.spaces`)."""
+    from borders_sim.envs import observe
+    from borders_sim.rules.observation import observation_scales
+
+    scale = observation_scales().astype(np.float32)
+    env = rl.MultiAgentBordersEnv({"num_players": n, "seed": n})
+    rng = np.random.default_rng(n)
+    for cut in (int(rng.integers(0, 200)), None):
+        obs, _ = env.reset()
+        (agent, o), = obs.items()
+        step = 0
+        while True:
+            mask = o["action_mask"]
+            bad = step == cut
+            action = int(rng.choice(np.flatnonzero(mask == 0 if bad else mask)))
+            obs, rewards, terminated, _, _ = env.step({agent: action})
+            step += 1
+            if terminated["__all__"]:
+                break
+            (agent, o), = obs.items()
+        assert set(obs) == set(env.agents)
+        for seat, a in enumerate(env.agents):
+            expected = observe(env.game, seat) / scale
+            assert np.allclose(obs[a]["observations"], expected), f"{a} sees another view"
+            assert np.all(obs[a]["action_mask"] == 1.0)
+        assert not env.legal_mask().any()
+
+
 def test_the_single_seat_env_has_the_mask_in_the_observation(rl):
     env = rl.SingleSeatRLlibEnv({"num_players": 4, "opponents": "honest", "seed": 0,
                                  "seat": 1, "illegal_action": "raise"})
