@@ -12,4 +12,4 @@ pip install --quiet -r "$requirements"
 pip list 2>/dev/null | grep -E "^(ray|gymnasium) "
 timeout "${CI_TEST_TIMEOUT:-1500}" python -m pytest tests/test_rllib.py tests/test_env_wrappers.py \
     tests/test_env_single.py tests/test_env_training.py tests/test_env_vector.py tests/test_env_aec.py \
-    tests/test_sb3.py -q -rs
+    tests/test_sb3.py tests/test_views_after_the_end.py -q -rs
