@@ -12,7 +12,7 @@ docstring and the first sentence of each of its modules'.
 Every public class, function, method and property must say what it is: one without a docstring
 is a warning naming it (the build runs with ``-W``, so it fails), as is a package or module
 without one. Packages whose optional extra is not installed here (Ray RLlib for
-``borders_sim.envs.rllib``) are imported with that extra's modules mocked, as autodoc does,
+``borders_sim.envs.rllib``, Tianshou for ``borders_sim.envs.tianshou``) are imported with that extra's modules mocked, as autodoc does,
 so the reference is whole on any machine.
 """
 
@@ -32,7 +32,7 @@ from sphinx.util import logging
 
 PACKAGE = "borders_sim"
 #: modules of optional extras, mocked where importing them fails (the extra is not installed)
-OPTIONAL = {"ray.rllib": ["ray.rllib", "ray.tune"]}
+OPTIONAL = {"ray.rllib": ["ray.rllib", "ray.tune"], "tianshou": ["tianshou"]}
 OUT = "api"
 
 logger = logging.getLogger(__name__)

@@ -37,6 +37,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
     "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
+    "tianshou": ("tianshou>=2.0.1,<2.1", "torch>=2.1,<2.15"),
     "bench": ("pettingzoo[classic]", "open_spiel"),
     "render": ("resvg-py", "pillow", "moviepy"),
     "serve": ("starlette", "uvicorn"),
