@@ -22,8 +22,8 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import borders_sim.openspiel as bo  # noqa: E402
 from borders_sim import Game, GameConfig, NUM_ACTIONS  # noqa: E402
 from borders_sim.agents import make  # noqa: E402
-from borders_sim.openspiel import (CompiledRolloutEvaluator, OpenSpielBot,  # noqa: E402
-                                   parse_name)
+from borders_sim.openspiel import (BordersObserver, CompiledRolloutEvaluator,  # noqa: E402
+                                   OpenSpielBot, parse_name)
 from borders_sim.arena import parse_lineup  # noqa: E402
 from borders_sim.game.belief import sample_consistent_state  # noqa: E402
 from borders_sim.game.views import observe, observe_text  # noqa: E402
@@ -218,10 +218,11 @@ def test_no_perfect_recall_information_state():
     state = dealt(game, 0, 5)
     with pytest.raises(pyspiel.SpielError, match="perfect-recall"):
         state.information_state_string(0)
-    with pytest.raises(ValueError, match="perfect-recall"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    # OpenSpiel's contract: an observation type the game does not provide is None
+    # (tests/test_openspiel_playthrough.py); the observer itself refuses one, naming why
+    assert game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)) is None
     with pytest.raises(ValueError, match="one observation type"):
-        game.make_py_observer(pyspiel.IIGObservationType(
+        BordersObserver(pyspiel.IIGObservationType(
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
 
 

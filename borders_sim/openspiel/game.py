@@ -43,14 +43,15 @@ node, so a caller that samples chance (``evaluate_bots``, ``rl_environment``,
 
 **Observations.** :meth:`BordersGame.make_py_observer` gives the player's observation vector,
 :func:`borders_sim.envs.observe` (layout :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`,
-its 60 named blocks in the observer's ``dict``), with the same guarantee: it holds everything the
+one named block of it per entry in the observer's ``dict``), with the same guarantee: it holds everything the
 player knows and nothing else (RULINGS R-39). ``observation_string`` is
 :func:`borders_sim.envs.observe_text`. That observation is the player's knowledge as the rules
 define it (its cards, the table, what it knows of others' cards, public history *counters*),
 not a perfect-recall record: two histories that leave the same counters look alike. OpenSpiel
 means by an *information state* a perfect-recall one, so the game says
-``provides_information_state_string/tensor = False``, and asking for one
-(``information_state_string``, a perfect-recall observer) raises. Algorithms that key on
+``provides_information_state_string/tensor = False``: ``information_state_string`` raises, and
+``make_py_observer`` gives ``None`` for a perfect-recall observer (as for any observation type
+the game does not provide, OpenSpiel's contract, which ``generate_playthrough`` relies on). Algorithms that key on
 information states take the observation instead (IS-MCTS: ``use_observation_string=True``;
 ``rl_environment`` falls back to the observation tensor by itself).
 
@@ -348,9 +349,17 @@ class BordersGame(pyspiel.Game):
         return 1
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                         params: dict | None = None) -> "BordersObserver":
-        """The observer of one player's observation (the only kind this game has)."""
-        return BordersObserver(iig_obs_type, params)
+                         params: dict | None = None) -> "BordersObserver | None":
+        """The observer of one player's observation, the only kind this game has: ``None``
+        (OpenSpiel's answer for an observation type a game does not provide) for any other
+        type, a perfect-recall one among them (:func:`provides`).
+
+        Raises:
+            ValueError: observer parameters (it takes none).
+        """
+        if params:
+            raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
+        return BordersObserver(iig_obs_type) if provides(iig_obs_type) else None
 
 
 class BordersState(pyspiel.State):
@@ -513,31 +522,34 @@ _NO_INFOSTATE = (
     "ISMCTSBot(..., use_observation_string=True)).")
 
 
+def provides(iig_obs_type: pyspiel.IIGObservationType | None) -> bool:
+    """Whether the game provides observations of ``iig_obs_type``: the default (``None``) and
+    a player's own private and the public information without perfect recall
+    (``IIGObservationType(perfect_recall=False, public_info=True,
+    private_info=SINGLE_PLAYER)``), the same observation."""
+    return iig_obs_type is None or (
+        not iig_obs_type.perfect_recall and iig_obs_type.public_info
+        and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+
+
 class BordersObserver:
     """An OpenSpiel Python observer of one player's observation (see the module docstring):
     ``tensor`` float32[OBS_SIZE] as :func:`borders_sim.envs.observe` writes it, ``dict`` its
     named blocks (views into ``tensor``, shaped as :data:`OBSERVATION_LAYOUT` says), and
     :meth:`string_from` the text observation. Before the deal the tensor is all 0.
+    ``game.make_py_observer`` makes it for the types it :func:`provides`, and gives ``None``
+    for the others.
 
     Raises:
-        ValueError: a perfect-recall observation type (see :data:`_NO_INFOSTATE`), another
-            observation type than the single player's own private and public information, or
-            observer parameters.
+        ValueError: an observation type the game does not provide (see :func:`provides`).
     """
 
-    def __init__(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                 params: dict | None = None) -> None:
-        if params:
-            raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
-        if iig_obs_type is not None:
-            if iig_obs_type.perfect_recall:
-                raise ValueError(_NO_INFOSTATE)
-            if not iig_obs_type.public_info or \
-                    iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-                raise ValueError(f"{GAME_NAME} has one observation type: a player's own "
-                                 "private and the public information (IIGObservationType("
-                                 "perfect_recall=False, public_info=True, private_info="
-                                 "SINGLE_PLAYER))")
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType | None = None) -> None:
+        if not provides(iig_obs_type):
+            raise ValueError(f"{GAME_NAME} has one observation type: a player's own private "
+                             "and the public information (IIGObservationType(perfect_recall="
+                             "False, public_info=True, private_info=SINGLE_PLAYER)); "
+                             f"{_NO_INFOSTATE}")
         self.tensor = np.zeros(OBS_SIZE, dtype=np.float32)
         self.dict = {e.name: self.tensor[e.offset:e.offset + e.size].reshape(e.shape)
                      for e in OBSERVATION_LAYOUT}
