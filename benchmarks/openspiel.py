@@ -11,9 +11,10 @@ Usage::
 Measured:
 
 * random play (a uniformly random legal action, ``random.Random``) through three Python loops:
-  ``borders_sim.Game`` (``legal_actions``, ``step``), the pyspiel adapter (``legal_actions``,
-  ``apply_action``; the deal's chance node sampled as one uniform outcome, as a sampling
-  caller does) and pyspiel ``sheriff`` (the loop of ``benchmarks/rollouts.py``), in decisions/s.
+  ``borders_sim.Game`` (``legal_actions``, ``step``), and the loop a user writes over any
+  pyspiel game (``legal_actions``, ``apply_action``; every chance node sampled from its
+  ``chance_outcomes()``, the deal's included) on the adapter and on pyspiel ``sheriff``, in
+  decisions/s.
   Each player count runs ``--pairs`` rounds of the three back to back (the machine's speed
   drifts); a ratio is the median of the rounds' ratios;
 * per call, in a mid-game state: ``clone``, ``observation_tensor``, ``observation_string``,
@@ -71,21 +72,10 @@ def game_loop(config: GameConfig, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def adapter_loop(game, seconds: float, seed: int) -> float:
-    """Decisions/s of random games through the pyspiel adapter."""
-    rng, steps = random.Random(seed), 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        state = game.new_initial_state()
-        state.apply_action(rng.randrange(bo.DEALS))
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    return steps / (time.perf_counter() - t0)
-
-
-def sheriff_loop(game, seconds: float, seed: int) -> float:
-    """Decisions/s of random games of pyspiel ``sheriff`` (chance sampled by probability)."""
+def spiel_loop(game, seconds: float, seed: int) -> float:
+    """Decisions/s of random games of a pyspiel game, the loop a user writes: each chance node
+    sampled from its ``chance_outcomes()`` (the adapter's deal among them), each decision a
+    uniformly random legal action."""
     rng, steps = random.Random(seed), 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -113,7 +103,8 @@ def per_call(fn, calls: int) -> float:
 
 def mid_game(game, steps: int = 150):
     state = game.new_initial_state()
-    state.apply_action(1)
+    for a in bo.deal_actions(1):
+        state.apply_action(a)
     rng = random.Random(1)
     for _ in range(steps):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -183,21 +174,25 @@ def costs_text(header: str, pairs: int, seconds: float, sims: int, loops: list[d
     return (
         f"**Costs**: one run of `{DOCS_COMMAND}`, {header}. Random play through three Python "
         f"loops, decisions/s (the median of {pairs} back-to-back rounds of {seconds:g} s runs): "
-        f"`borders_sim.Game`, the pyspiel adapter (`python_borders`) and pyspiel's C++ "
-        f"`sheriff`; a ratio is the median of the rounds' ratios, extra µs the adapter's "
-        f"time per decision over `Game`'s:\n\n{random_play}\n\n"
+        f"`borders_sim.Game`, and the loop a user writes over a pyspiel game (every chance "
+        f"node sampled from its `chance_outcomes()`, the deal included) on the adapter "
+        f"(`python_borders`) and on pyspiel's C++ `sheriff`; a ratio is the median of the "
+        f"rounds' ratios, extra µs the adapter's time per decision over `Game`'s:\n\n"
+        f"{random_play}\n\n"
         f"Per call in a mid-game state, microseconds (the observation string uncached, "
         f"`resample_from_infostate` for the player to move):\n\n{per_call}\n\n"
         f"Search from that state: one rollout, a random game to its end, by "
-        f"`CompiledRolloutEvaluator` (one kernel call) and by OpenSpiel's "
-        f"`RandomRolloutEvaluator` (the Python game; `rollout=openspiel`), and IS-MCTS's "
+        f"`CompiledRolloutEvaluator` (one kernel call) and by OpenSpiel's Python "
+        f"`RandomRolloutEvaluator` stepping this Python adapter (`rollout=openspiel`; "
+        f"OpenSpiel's C++ evaluator cannot run a Python game), and IS-MCTS's "
         f"seconds per decision at {sims} simulations with compiled random rollouts:\n\n"
         f"{search}\n\n"
         f"From this run: the adapter adds {span([r['extra'] for r in loops], '.1f')} µs per "
         f"decision over `borders_sim.Game`, so random play through it runs at "
         f"{span([r['vs_game'] for r in loops], '.2f')}x of `Game`'s decisions/s and "
         f"{span([r['vs_sheriff'] for r in loops], '.2f')}x of `sheriff`'s; a compiled rollout "
-        f"is {span(faster, '.0f')}x as fast as OpenSpiel's.")
+        f"is {span(faster, '.0f')}x as fast as OpenSpiel's Python evaluator on the adapter (a "
+        f"comparison of two ways to roll out this game, not of the two libraries' engines).")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         game = pyspiel.load_game(bo.GAME_NAME, {"players": n})
         rounds = []
         for k in range(args.pairs):
-            rounds.append((game_loop(config, args.seconds, k), adapter_loop(game, args.seconds, k),
-                           sheriff_loop(sheriff, args.seconds, k)))
+            rounds.append((game_loop(config, args.seconds, k), spiel_loop(game, args.seconds, k),
+                           spiel_loop(sheriff, args.seconds, k)))
         loops.append({"players": n, **{key: statistics.median(r[i] for r in rounds)
                                        for i, key in enumerate(("game", "adapter", "sheriff"))},
                       "vs_game": statistics.median(r[1] / r[0] for r in rounds),

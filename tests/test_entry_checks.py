@@ -242,7 +242,7 @@ def test_a_pickle_payload_is_refused_and_never_run(spiel):
         game.deserialize_state(f"history=\nmove_number=0\n__dict__={payload}")
     assert RAN == []
     state = game.new_initial_state()
-    state.apply_action(4)
+    _deal(state, 4)
     written = spiel.serialize_game_and_state(game, state).split("[State]\n")[1]
     with pytest.raises(ValueError, match="state.serialize"):  # OpenSpiel's own format
         game.deserialize_state(written)
@@ -251,11 +251,11 @@ def test_a_pickle_payload_is_refused_and_never_run(spiel):
 def test_the_serialization_is_json_without_code(spiel):
     game = spiel.load_game("python_borders", {"players": 4})
     state = game.new_initial_state()
-    state.apply_action(4)
+    _deal(state, 4)
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[-1])
     doc = json.loads(state.serialize())
-    assert doc == {"format": "borders_sim.openspiel_state/1",
+    assert doc == {"format": "borders_sim.openspiel_state/2",
                    "history": [[h.player, h.action] for h in state.full_history()],
                    "game": state.game.to_dict()}
     again = game.deserialize_state(state.serialize())
@@ -263,19 +263,42 @@ def test_the_serialization_is_json_without_code(spiel):
     assert again.game.state.tobytes() == state.game.state.tobytes()
 
 
+def test_a_state_of_format_1_reads_with_its_one_deal_action(spiel):
+    """Version 1 of the serialization dealt in one chance action; it reads as the same state."""
+    game = spiel.load_game("python_borders", {"players": 4})
+    state = game.new_initial_state()
+    _deal(state, 0x1234)
+    state.apply_action(state.legal_actions()[0])
+    doc = json.loads(state.serialize())
+    old = {**doc, "format": "borders_sim.openspiel_state/1",
+           "history": [[-1, 0x1234]] + doc["history"][4:]}
+    again = game.deserialize_state(json.dumps(old))
+    assert again.history() == state.history()
+    assert again.game.state.tobytes() == state.game.state.tobytes()
+
+
+def _deal(state, k: int) -> None:
+    from borders_sim.openspiel import deal_actions
+    for a in deal_actions(k):
+        state.apply_action(a)
+
+
 def _serialized(spiel, **changes) -> str:
     game = spiel.load_game("python_borders", {"players": 4})
     state = game.new_initial_state()
-    state.apply_action(4)
+    _deal(state, 4)
     state.apply_action(state.legal_actions()[0])
     doc = {**json.loads(state.serialize()), **changes}
     return json.dumps(doc)
 
 
+DEAL_4 = [[-1, 0], [-1, 0], [-1, 0], [-1, 4]]
+
+
 def test_a_serialized_state_is_checked_when_read(spiel):
     game = spiel.load_game("python_borders", {"players": 4})
     dealt = json.loads(_serialized(spiel))
-    first = dealt["history"][1][0]  # the first player to move after deal 4
+    first = dealt["history"][4][0]  # the first player to move after deal 4
     other = Game(GameConfig(num_players=4), seed=99).to_dict()
     for text, words in [
             ("", "cannot be read as JSON"), ("[" * 100_000, "cannot be read as JSON"),
@@ -283,12 +306,12 @@ def test_a_serialized_state_is_checked_when_read(spiel):
             (_serialized(spiel, format="x" * 10**6), "format must be"),
             (_serialized(spiel, history="0"), "history must be a list"),
             (_serialized(spiel, history=[[-1, True]]), "history must be a list"),
-            (_serialized(spiel, history=[[-1, 70000]], game=None), r"history\[0\]: action 70000"),
+            (_serialized(spiel, history=[[-1, 16]], game=None), r"history\[0\]: action 16"),
             (_serialized(spiel, history=[[0, 1]], game=None), r"history\[0\]: player 0 moves, "
                                                              r"but chance \(-1\) is to move"),
-            (_serialized(spiel, history=[[-1, 4], [first, 513]]), r"history\[1\]: action 513"),
-            (_serialized(spiel, history=[[-1, 4]], game=None), "the game is null"),
-            (_serialized(spiel, history=[[-1, 5]]), "does not reach the game"),
+            (_serialized(spiel, history=DEAL_4 + [[first, 513]]), r"history\[4\]: action 513"),
+            (_serialized(spiel, history=DEAL_4, game=None), "the game is null"),
+            (_serialized(spiel, history=DEAL_4[:3] + [[-1, 5]]), "does not reach the game"),
             (_serialized(spiel, history=[], game={**dealt["game"], "round": "x"}), "game: "),
             (_serialized(spiel, history=[], game=Game(GameConfig(num_players=5)).to_dict()),
              "not this game's"),
@@ -302,10 +325,10 @@ def test_a_serialized_state_is_checked_when_read(spiel):
 
 def test_chance_outcomes_and_parameters_are_checked(spiel):
     game = spiel.load_game("python_borders", {"players": 4})
-    for outcome in (70000, 65536):
-        with pytest.raises(ValueError, match="chance outcome must be an int from 0 to 65535"):
+    for outcome in (70000, 16):
+        with pytest.raises(ValueError, match="chance outcome must be an int from 0 to 15"):
             game.new_initial_state().apply_action(outcome)
-    game.new_initial_state().apply_action(65535)
+    game.new_initial_state().apply_action(15)
     for params, words in [({"seed": -5}, "seed must be a seed"),
                           ({"reward": "points"}, "reward must be one of"),
                           ({"gold_menu": "1/" + "2" * 10**6}, "gold_menu must be whole"),
@@ -331,7 +354,7 @@ def test_openspiel_states_and_bots_check_their_arguments(spiel):
     from borders_sim.openspiel import BordersBot
     game = spiel.load_game("python_borders", {"players": 4})
     state = game.new_initial_state()
-    state.apply_action(1)
+    _deal(state, 1)
     sampler = spiel.UniformProbabilitySampler(0, 0.0, 1.0)
     for player in (4, -1, 1.0, "0"):
         with pytest.raises(ValueError, match="player_id must be a seat"):

@@ -47,9 +47,15 @@ def random_walk(state, rng, steps: int):
     return state
 
 
-def dealt(game, deal: int = 0, steps: int = 0, seed: int = 0):
-    state = game.new_initial_state()
-    state.apply_action(deal)
+def deal(state, k: int):
+    """Draw deal ``k`` at ``state``'s chance nodes."""
+    for a in bo.deal_actions(k):
+        state.apply_action(a)
+    return state
+
+
+def dealt(game, deal_k: int = 0, steps: int = 0, seed: int = 0):
+    state = deal(game.new_initial_state(), deal_k)
     return random_walk(state, np.random.default_rng(seed), steps)
 
 
@@ -113,7 +119,8 @@ def test_type_and_info(reward, utility):
     assert not t.provides_information_state_string and not t.provides_information_state_tensor
     assert game.num_players() == 5 and game.num_distinct_actions() == NUM_ACTIONS
     assert game.max_game_length() == max_game_length(config)
-    assert game.max_chance_outcomes() == bo.DEALS
+    assert game.max_chance_outcomes() == bo.DEAL_OUTCOMES
+    assert game.max_chance_nodes_in_history() == bo.DEAL_NODES
     assert game.observation_tensor_shape() == [OBS_SIZE]
     bound = bo.score_bound(config)
     assert (game.min_utility(), game.max_utility()) == \
@@ -140,9 +147,11 @@ def test_same_game_as_borders_sim_step_for_step(players, reward):
     game = load(players=players, seed=100, reward=reward, action_cards=players != 5)
     state = game.new_initial_state()
     assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
-    outcomes = state.chance_outcomes()
-    assert len(outcomes) == bo.DEALS and abs(sum(p for _, p in outcomes) - 1) < 1e-9
-    state.apply_action(7)
+    for digit in bo.deal_actions(7):
+        assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == bo.DEAL_OUTCOMES and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        state.apply_action(digit)
     ours = Game(game.config, seed=107)
     rng = np.random.default_rng(players)
     while not ours.is_terminal:
@@ -163,9 +172,32 @@ def test_every_new_initial_state_is_the_deal():
     game = load(players=4, seed=5)
     a, b = game.new_initial_state(), game.new_initial_state()
     assert str(a) == str(b) and a.is_chance_node()
-    a.apply_action(1), b.apply_action(2)
+    deal(a, 1), deal(b, 2)
     assert str(a) != str(b)
     assert a.game.state.tobytes() == Game(game.config, 6).state.tobytes()
+
+
+def test_the_deal_is_four_hex_digits():
+    game = load(players=3, seed=10)
+    assert bo.DEALS == bo.DEAL_OUTCOMES ** bo.DEAL_NODES == 65536
+    assert bo.deal_actions(0) == [0, 0, 0, 0] and bo.deal_actions(7) == [0, 0, 0, 7]
+    assert bo.deal_actions(0xbeef) == [0xb, 0xe, 0xe, 0xf]
+    for bad in (-1, bo.DEALS, 1.5):
+        with pytest.raises(ValueError, match="deal must be"):
+            bo.deal_actions(bad)
+    state = game.new_initial_state()
+    for i, digit in enumerate(bo.deal_actions(0xbeef)):
+        assert state.is_chance_node() and len(state.history()) == i
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, digit) == \
+            f"deal digit {i + 1} of 4: {digit:x}"
+        clone = state.clone()
+        assert clone.is_chance_node() and str(clone) == str(state)
+        state.apply_action(digit)
+    assert not state.is_chance_node()
+    assert state.game.state.tobytes() == Game(game.config, 10 + 0xbeef).state.tobytes()
+    assert clone.game is None  # a clone of a chance node is its own
+    clone.apply_action(0xf)
+    assert clone.game.state.tobytes() == state.game.state.tobytes()
 
 
 def test_state_from_game():
@@ -231,8 +263,8 @@ def test_action_strings():
     state = dealt(game, 0, 3)
     for a in state.legal_actions():
         assert state.action_to_string(a) == state.game.action_to_string(a)
-    assert "seed 9" in load(players=4, seed=4).new_initial_state().action_to_string(
-        pyspiel.PlayerId.CHANCE, 5)
+    assert load(players=4, seed=4).new_initial_state().action_to_string(
+        pyspiel.PlayerId.CHANCE, 11) == "deal digit 1 of 4: b"
 
 
 # --- resampling --------------------------------------------------------------------------------

@@ -213,7 +213,8 @@ def test_openspiel_views_after_the_end_are_each_players_own():
 
     game = pyspiel.load_game("python_borders(players=4)")
     state = game.new_initial_state()
-    state.apply_action(7)
+    for a in borders_sim.openspiel.deal_actions(7):
+        state.apply_action(a)
     rng = random.Random(7)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))

@@ -23,13 +23,15 @@ without it, importing this package raises a ModuleNotFoundError saying so. Nothi
 from __future__ import annotations
 
 # (first: it says how to install OpenSpiel when pyspiel is missing, and registers the game)
-from .game import (DEALS, GAME_NAME, GAME_TYPE, PARAMETERS, STATE_FORMAT, BordersGame,
-                   BordersObserver, BordersState, config_from_params, game_type,
-                   params_from_config, parse_gold_menu, score_bound, utility_bounds)
+from .game import (DEAL_NODES, DEAL_OUTCOMES, DEALS, GAME_NAME, GAME_TYPE, PARAMETERS,
+                   STATE_FORMAT, BordersGame, BordersObserver, BordersState, config_from_params,
+                   deal_actions, game_type, params_from_config, parse_gold_menu, score_bound,
+                   utility_bounds)
 from .bots import KINDS, CompiledRolloutEvaluator, OpenSpielBot, bot_factory, parse_name
 from .spiel_bot import BordersBot
 
-__all__ = ["DEALS", "GAME_NAME", "GAME_TYPE", "KINDS", "PARAMETERS", "STATE_FORMAT", "BordersBot",
-           "BordersGame", "BordersObserver", "BordersState", "CompiledRolloutEvaluator",
-           "OpenSpielBot", "bot_factory", "config_from_params", "game_type", "params_from_config",
-           "parse_gold_menu", "parse_name", "score_bound", "utility_bounds"]
+__all__ = ["DEALS", "DEAL_NODES", "DEAL_OUTCOMES", "GAME_NAME", "GAME_TYPE", "KINDS", "PARAMETERS",
+           "STATE_FORMAT", "BordersBot", "BordersGame", "BordersObserver", "BordersState",
+           "CompiledRolloutEvaluator", "OpenSpielBot", "bot_factory", "config_from_params",
+           "deal_actions", "game_type", "params_from_config", "parse_gold_menu", "parse_name",
+           "score_bound", "utility_bounds"]

@@ -33,13 +33,17 @@ a generator inside the state record, so the deck and the dice cannot be OpenSpie
 one by one. OpenSpiel's ``SAMPLED_STOCHASTIC`` mode fits that on paper, but
 ``pyspiel.serialize_game_and_state`` (and ``random_sim_test(serialize=True)``) of a sampled
 game asks the game for its generator state (``Game::GetRNGState``), which a Python game cannot
-provide. So the game is ``EXPLICIT_STOCHASTIC`` with exactly **one** chance node, the first
-state: its :data:`DEALS` equally likely outcomes ``k`` (0 to ``DEALS - 1``; others are refused)
-choose the engine seed ``seed + k``, and everything after it (shuffles, die) follows from that
-seed through the generator in the state, which no player observes. After outcome ``k`` the game is, step for step, ``borders_sim.Game(
-config, seed=seed + k)`` with the same actions. Every ``new_initial_state()`` is that chance
-node, so a caller that samples chance (``evaluate_bots``, ``rl_environment``,
-``random_sim_test``) gets a new deal each game; ``seed`` moves the block of deals.
+provide. So the game is ``EXPLICIT_STOCHASTIC`` and its only chance is the deal: one of
+:data:`DEALS` equally likely deals ``k`` (0 to ``DEALS - 1``) chooses the engine seed
+``seed + k``, and everything after it (shuffles, die) follows from that seed through the
+generator in the state, which no player observes. The deal is drawn as :data:`DEAL_NODES`
+chance nodes of :data:`DEAL_OUTCOMES` equally likely outcomes each, the hexadecimal digits of
+``k``, most significant first (:func:`deal_actions` gives them for a ``k``), so a generic loop
+that lists a chance node's outcomes lists a few dozen a game, not 65,536. After the deal the
+game is, step for step, ``borders_sim.Game(config, seed=seed + k)`` with the same actions. Every
+``new_initial_state()`` is the first of those chance nodes, so a caller that samples chance
+(``evaluate_bots``, ``rl_environment``, ``random_sim_test``) gets a new deal each game;
+``seed`` moves the block of deals.
 
 **Observations.** :meth:`BordersGame.make_py_observer` gives the player's observation vector,
 :func:`borders_sim.envs.observe` (layout :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`,
@@ -72,7 +76,7 @@ into ``borders-sim tournament``.) A resampled state is a dealt world, not a repl
 
 **Serialization.** ``state.serialize()`` is JSON and nothing else, an object of three keys:
 ``format`` (:data:`STATE_FORMAT`), ``history`` (the state's OpenSpiel history as ``[player,
-action]`` pairs: the deal by player -1, then every move) and ``game`` (the game as
+action]`` pairs: the deal's digits by player -1, then every move) and ``game`` (the game as
 :meth:`borders_sim.Game.to_dict` writes it, ``null`` before the deal).
 ``game.deserialize_state(text)`` reads it back and runs no code: it replays the history from
 the deal, each move checked legal, and that must reach the game of the text (a state with no
@@ -126,10 +130,16 @@ from ..rules.rewards import REWARD_MODES, final_rewards_at, reward_info, reward_
 from ..rules.scoring import TOBACCO_BONUS_MIN_PLAYERS
 
 GAME_NAME = "python_borders"
-#: Outcomes of the deal's chance node: outcome ``k`` is the engine seed ``seed + k``.
-DEALS = 1 << 16
-#: The ``format`` of a state's serialization (:meth:`BordersState.serialize`).
-STATE_FORMAT = "borders_sim.openspiel_state/1"
+#: Outcomes of one chance node of the deal: a hexadecimal digit of the deal.
+DEAL_OUTCOMES = 16
+#: Chance nodes of the deal, one per digit, most significant first.
+DEAL_NODES = 4
+#: The deals: deal ``k`` is the engine seed ``seed + k``.
+DEALS = DEAL_OUTCOMES ** DEAL_NODES
+#: The ``format`` of a state's serialization (:meth:`BordersState.serialize`); version 1, whose
+#: history dealt in one chance action of 0 to ``DEALS - 1``, is read too.
+STATE_FORMAT = "borders_sim.openspiel_state/2"
+_STATE_FORMAT_ONE_DEAL = "borders_sim.openspiel_state/1"
 #: The largest ``seed`` parameter: OpenSpiel's int parameters are 32-bit.
 SEED_PARAMETER_MAX = 2**31 - 1
 _MENU_SEPARATOR = "/"
@@ -272,7 +282,24 @@ def _game_from_json(text: str) -> _SpielGame:
     return _SpielGame.from_dict(json.loads(text))
 
 
-_CHANCE_OUTCOMES = [(k, 1.0 / DEALS) for k in range(DEALS)]
+_CHANCE_OUTCOMES = [(d, 1.0 / DEAL_OUTCOMES) for d in range(DEAL_OUTCOMES)]
+
+
+def deal_actions(deal: int) -> list[int]:
+    """The chance actions that draw deal ``deal`` (0 to ``DEALS - 1``): its
+    :data:`DEAL_NODES` hexadecimal digits, most significant first. ``deal_actions(7)`` is
+    ``[0, 0, 0, 7]``::
+
+        state = game.new_initial_state()
+        for a in deal_actions(7):
+            state.apply_action(a)          # now borders_sim.Game(config, seed + 7)
+
+    Raises:
+        ValueError: a deal out of range (the message names it).
+    """
+    deal = as_int(deal, "deal", 0, DEALS - 1)
+    return [(deal // DEAL_OUTCOMES ** (DEAL_NODES - 1 - i)) % DEAL_OUTCOMES
+            for i in range(DEAL_NODES)]
 
 
 class BordersGame(pyspiel.Game):
@@ -288,7 +315,7 @@ class BordersGame(pyspiel.Game):
         lo, hi = utility_bounds(self.config, self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=DEAL_OUTCOMES,
             num_players=self.config.num_players,
             min_utility=lo,
             max_utility=hi,
@@ -297,7 +324,7 @@ class BordersGame(pyspiel.Game):
         super().__init__(game_type(self.reward), info, params)
 
     def new_initial_state(self) -> "BordersState":
-        """The chance node of the deal (the same for every call; see Chance)."""
+        """The first chance node of the deal (the same for every call; see Chance)."""
         return BordersState(self)
 
     def state_from_game(self, game: Game) -> "BordersState":
@@ -346,7 +373,7 @@ class BordersGame(pyspiel.Game):
         return state
 
     def max_chance_nodes_in_history(self) -> int:
-        return 1
+        return DEAL_NODES
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: dict | None = None) -> "BordersObserver | None":
@@ -363,11 +390,13 @@ class BordersGame(pyspiel.Game):
 
 
 class BordersState(pyspiel.State):
-    """A state: the chance node of the deal, then a :class:`~borders_sim.Game` (``game``)."""
+    """A state: the chance nodes of the deal (``digits`` drawn so far), then a
+    :class:`~borders_sim.Game` (``game``)."""
 
     def __init__(self, game: BordersGame) -> None:
         super().__init__(game)
         self.game: _SpielGame | None = None  # None: the deal is still to come
+        self.digits: list[int] = []  # the deal's digits drawn so far, most significant first
 
     def current_player(self) -> int:
         g = self.game
@@ -389,16 +418,20 @@ class BordersState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         g = self.game
         if g is None:
-            game = self.get_game()
-            outcome = as_int(action, "the deal's chance outcome", 0, DEALS - 1)
-            self.game = _SpielGame(game.config, seed=game.seed + outcome)
+            self.digits.append(as_int(action, "the deal's chance outcome", 0, DEAL_OUTCOMES - 1))
+            if len(self.digits) == DEAL_NODES:
+                deal = 0
+                for digit in self.digits:
+                    deal = deal * DEAL_OUTCOMES + digit
+                game = self.get_game()
+                self.game = _SpielGame(game.config, seed=game.seed + deal)
         else:
             g.text_cache = None
             g.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action} (engine seed {self.get_game().seed + action})"
+            return f"deal digit {len(self.digits) + 1} of {DEAL_NODES}: {action:x}"
         return action_to_string(action, self.get_game().config.gold_menu)
 
     def returns(self) -> list[float]:
@@ -415,10 +448,11 @@ class BordersState(pyspiel.State):
         anew (:func:`~borders_sim.game.belief.sample_consistent_state`, seeded by one draw of
         ``probability_sampler``, e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``), a fresh
         generator for the chance to come, and an empty ``history()``. Before the deal it is a
-        copy of this chance node."""
+        copy of this chance node (the deal's digits drawn so far included)."""
         n = self.get_game().config.num_players
         player_id = as_seat(player_id, n, "player_id")
         state = BordersState(self.get_game())
+        state.digits = list(self.digits)
         if self.game is not None:
             u = as_float(probability_sampler(), "probability_sampler()", 0, 1, finite=True)
             seed = int(u * 2**53)
@@ -445,7 +479,9 @@ class BordersState(pyspiel.State):
     def __str__(self) -> str:
         g = self.game
         if g is None:
-            return f"the deal (chance node): engine seed {self.get_game().seed} + outcome"
+            drawn = "".join(f"{d:x}" for d in self.digits) or "none"
+            return (f"the deal (chance node {len(self.digits) + 1} of {DEAL_NODES}; digits "
+                    f"drawn: {drawn}): engine seed {self.get_game().seed} + deal")
         s = g.state[0]
         gold = ", ".join(f"p{p} {int(s['gold'][p])}" for p in range(g.num_players))
         who = "game over" if g.is_terminal else f"p{g.current_player} to move"
@@ -477,14 +513,20 @@ def _read_state(text: str) -> tuple[list, dict | None]:
     if not isinstance(doc, dict) or sorted(doc) != sorted(_STATE_KEYS):
         raise ValueError(f"a serialized {GAME_NAME} state is a JSON object of the keys "
                          f"{list(_STATE_KEYS)}, got {shown(doc)}")
-    if doc["format"] != STATE_FORMAT:
-        raise ValueError(f"format must be {STATE_FORMAT!r}, got {shown(doc['format'])}")
+    if doc["format"] not in (STATE_FORMAT, _STATE_FORMAT_ONE_DEAL):
+        raise ValueError(f"format must be {STATE_FORMAT!r} (or {_STATE_FORMAT_ONE_DEAL!r}), "
+                         f"got {shown(doc['format'])}")
     history = doc["history"]
     if not isinstance(history, list) or not all(
             isinstance(h, list) and len(h) == 2 and is_int(h[0]) and is_int(h[1])
             for h in history):
         raise ValueError(f"history must be a list of [player, action] pairs of ints, got "
                          f"{shown(history)}")
+    if doc["format"] == _STATE_FORMAT_ONE_DEAL and history:
+        # version 1 dealt in one chance action: its digits are the deal of this version
+        player, deal = history[0]
+        if player == pyspiel.PlayerId.CHANCE and 0 <= deal < DEALS:
+            history = [[player, d] for d in deal_actions(deal)] + history[1:]
     if doc["game"] is not None and not isinstance(doc["game"], dict):
         raise ValueError(f"game must be a game's dict (Game.to_dict) or null, got "
                          f"{shown(doc['game'])}")
@@ -498,7 +540,7 @@ def _replay(state: BordersState, i: int, player: int, action: int) -> None:
         raise ValueError(f"history[{i}]: player {player} moves, but "
                          f"{_mover(state.current_player())} is to move")
     if state.is_chance_node():
-        ok = 0 <= action < DEALS
+        ok = 0 <= action < DEAL_OUTCOMES
     else:
         ok = 0 <= action < NUM_ACTIONS and state.game.legal_mask()[action] != 0
     if not ok:
