@@ -6,6 +6,8 @@ evaluate_bots and IS-MCTS, and the bots both ways. Skipped without open_spiel
 
 from __future__ import annotations
 
+import re
+
 import json
 import pickle
 import subprocess
@@ -116,7 +118,7 @@ def test_type_and_info(reward, utility):
     assert t.utility == getattr(pyspiel.GameType.Utility, utility)
     assert (t.min_num_players, t.max_num_players) == (3, 8)
     assert t.provides_observation_string and t.provides_observation_tensor
-    assert not t.provides_information_state_string and not t.provides_information_state_tensor
+    assert t.provides_information_state_string and not t.provides_information_state_tensor
     assert game.num_players() == 5 and game.num_distinct_actions() == NUM_ACTIONS
     assert game.max_game_length() == max_game_length(config)
     assert game.max_chance_outcomes() == bo.DEAL_OUTCOMES
@@ -245,17 +247,105 @@ def test_chance_node_observation_is_empty():
     assert "chance" in state.observation_string(0)
 
 
-def test_no_perfect_recall_information_state():
+def test_the_information_state_is_a_perfect_recall_record():
+    game = load(players=4)
+    assert game.get_type().provides_information_state_string
+    assert not game.get_type().provides_information_state_tensor
+    before = game.new_initial_state()
+    assert before.information_state_string(2) == "p2: before the deal, nothing seen"
+    state = dealt(game, 3, 40, seed=1)
+    # asked late, the record is replayed from the deal; asked early and kept, the same
+    tracked = dealt(game, 3, 0, seed=1)
+    tracked.information_state_string(0)
+    random_walk(tracked, np.random.default_rng(1), 40)
+    assert tracked.history() == state.history()
+    for p in range(4):
+        assert state.information_state_string(p) == tracked.information_state_string(p)
+        assert state.information_state_string(p).startswith(f"p{p}: record ")
+    assert len({state.information_state_string(p) for p in range(4)}) == 4
+    assert state.information_state_string() == state.information_state_string(
+        state.current_player())
+    # a clone keeps the records; another own action is another record for the mover, and for
+    # the others exactly when what they see differs
+    p = state.current_player()
+    a, b = state.legal_actions()[:2]
+    one, two = state.child(a), state.child(b)
+    assert one.information_state_string(p) != two.information_state_string(p)
+    for q in range(4):
+        same_view = np.array_equal(observe(one.game, q), observe(two.game, q))
+        if q != p and not same_view:
+            assert one.information_state_string(q) != two.information_state_string(q)
+    # the record remembers the order of events: the same position reached by another history
+    # is another record (the counters of the observation alone would not tell)
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    with pytest.raises(ValueError, match="player must be a seat"):
+        state.information_state_string(4)
+
+
+def test_a_resampled_state_keeps_the_players_record():
+    game = load(players=3)
+    state = dealt(game, 9, 60, seed=2)
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    worlds = [state.resample_from_infostate(p, sampler) for _ in range(3)]
+    for world in worlds:
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.history() == []
+    # the other seats' records in the worlds depend on p's record only: the same in each
+    q = (p + 1) % 3
+    assert len({w.information_state_string(q) for w in worlds}) == 1
+
+
+def test_the_perfect_recall_observer_and_the_refused_types():
     game = load(players=4)
     state = dealt(game, 0, 5)
-    with pytest.raises(pyspiel.SpielError, match="perfect-recall"):
-        state.information_state_string(0)
+    recall = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.tensor is None
+    assert recall.string_from(state, 1) == state.information_state_string(1)
     # OpenSpiel's contract: an observation type the game does not provide is None
     # (tests/test_openspiel_playthrough.py); the observer itself refuses one, naming why
-    assert game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)) is None
+    assert game.make_py_observer(pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)) is None
     with pytest.raises(ValueError, match="one observation type"):
         BordersObserver(pyspiel.IIGObservationType(
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+
+
+def test_outcome_sampling_mccfr_runs_a_few_iterations():
+    """OpenSpiel's outcome-sampling MCCFR keys its tables on the record; its recursion is as
+    deep as a game is long, and its importance weights underflow in long games (the docs say
+    so): this runs the code, it does not solve the game."""
+    import sys
+    import warnings
+
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = load(players=3)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * game.max_game_length() // 1000 + 20_000))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # reach probabilities underflow
+            for _ in range(2):
+                solver.iteration()
+    finally:
+        sys.setrecursionlimit(limit)
+    keys = list(solver._infostates)
+    assert keys and all(re.fullmatch(r"p[0-2]: record [0-9a-f]{32} after \d+ moves", k)
+                        for k in keys)
+
+
+def test_openspiel_ismcts_with_its_defaults_keys_on_the_record():
+    game = load(players=3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0,
+                           10, random_state=np.random.RandomState(0))
+    state = dealt(game, 1, 10, seed=3)
+    for _ in range(3):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
 
 
 def test_action_strings():

@@ -34,15 +34,16 @@ def _flags_parsed() -> None:
         flags.FLAGS(["pytest"], known_only=True)
 
 
-def test_unsupported_observation_types_are_none():
+def test_observation_types_not_provided_are_none():
     game = pyspiel.load_game(GAME)
     perfect_recall = pyspiel.IIGObservationType(perfect_recall=True)
     public_only = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
                                              private_info=pyspiel.PrivateInfoType.NONE)
     private_only = pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
                                               private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
-    for kind in (perfect_recall, public_only, private_only):
+    for kind in (public_only, private_only):
         assert game.make_py_observer(kind) is None
+    assert game.make_py_observer(perfect_recall).tensor is None  # the record: a string only
     assert game.make_py_observer() is not None
     assert game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False)) is not None
     with pytest.raises(ValueError, match="take no parameters"):

@@ -53,11 +53,24 @@ player knows and nothing else (RULINGS R-39). ``observation_string`` is
 define it (its cards, the table, what it knows of others' cards, public history *counters*),
 not a perfect-recall record: two histories that leave the same counters look alike. OpenSpiel
 means by an *information state* a perfect-recall one, so the game says
-``provides_information_state_string/tensor = False``: ``information_state_string`` raises, and
-``make_py_observer`` gives ``None`` for a perfect-recall observer (as for any observation type
-the game does not provide, OpenSpiel's contract, which ``generate_playthrough`` relies on). Algorithms that key on
-information states take the observation instead (IS-MCTS: ``use_observation_string=True``;
-``rl_environment`` falls back to the observation tensor by itself).
+``information_state_string`` is a separate, perfect-recall record (next paragraph); there is
+no information-state tensor (``provides_information_state_tensor = False``: a record of a
+history up to a million decisions long has no fixed size), so ``rl_environment`` takes the
+observation tensor by itself, and ``make_py_observer`` gives ``None`` for an observation type
+the game does not provide (OpenSpiel's contract, which ``generate_playthrough`` relies on).
+
+**Information state.** ``state.information_state_string(p)`` is a perfect-recall record of
+player ``p``: a fingerprint (a BLAKE2b digest, 128 bits) chained over the sequence of ``p``'s
+observations after every move since the deal, each with who moved and, for ``p``'s own moves,
+the action, then the number of moves. Two histories give ``p`` the same string exactly when
+``p`` saw the same sequence (up to a collision of the digest, about one in 2**64 for billions
+of strings), so outcome-sampling MCCFR and IS-MCTS with its defaults run on it
+(``make_py_observer`` with ``perfect_recall=True`` gives an observer of that string, no tensor).
+The records are kept from the first time a state of a line of play is asked for one, so a loop
+that never asks pays nothing; a state with no history (:meth:`BordersGame.state_from_game`,
+:meth:`BordersState.resample_from_infostate`, a deserialized state) starts its records at its
+own position (a resampled state keeps the record of the player it was resampled for). What such
+algorithms can do on a game this size is on the OpenSpiel page of the docs.
 
 **IS-MCTS.** :meth:`BordersState.resample_from_infostate` deals the cards the player cannot
 see anew (:func:`borders_sim.game.belief.sample_consistent_state`): a state with the player's
@@ -163,7 +176,7 @@ _TYPE_FIELDS = dict(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=st.MAX_PLAYERS,
     min_num_players=st.MIN_PLAYERS,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -376,17 +389,21 @@ class BordersGame(pyspiel.Game):
         return DEAL_NODES
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                         params: dict | None = None) -> "BordersObserver | None":
-        """The observer of one player's observation, the only kind this game has: ``None``
-        (OpenSpiel's answer for an observation type a game does not provide) for any other
-        type, a perfect-recall one among them (:func:`provides`).
+                         params: dict | None = None) -> "BordersObserver | RecallObserver | None":
+        """The observer of one player's observation, or of its perfect-recall record
+        (:class:`RecallObserver`); ``None`` (OpenSpiel's answer for an observation type a game
+        does not provide) for any other type (:func:`provides`).
 
         Raises:
             ValueError: observer parameters (it takes none).
         """
         if params:
             raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
-        return BordersObserver(iig_obs_type) if provides(iig_obs_type) else None
+        if not provides(iig_obs_type):
+            return None
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return RecallObserver()
+        return BordersObserver(iig_obs_type)
 
 
 class BordersState(pyspiel.State):
@@ -397,6 +414,11 @@ class BordersState(pyspiel.State):
         super().__init__(game)
         self.game: _SpielGame | None = None  # None: the deal is still to come
         self.digits: list[int] = []  # the deal's digits drawn so far, most significant first
+        # each seat's perfect-recall record (module docstring, Information state): None until
+        # a state of this line of play is asked for one, then kept up to date by every move
+        self.records: list[bytes] | None = None
+        self.moves = 0  # moves since the deal, or since the position a state was made at
+        self.from_deal = False  # the game was dealt here, so the history replays it
 
     def current_player(self) -> int:
         g = self.game
@@ -425,9 +447,14 @@ class BordersState(pyspiel.State):
                     deal = deal * DEAL_OUTCOMES + digit
                 game = self.get_game()
                 self.game = _SpielGame(game.config, seed=game.seed + deal)
+                self.from_deal = True
         else:
             g.text_cache = None
+            mover = g.current_player
             g.step(action)
+            self.moves += 1
+            if self.records is not None:
+                self.records = _extended(self.records, g, mover, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -458,6 +485,12 @@ class BordersState(pyspiel.State):
             seed = int(u * 2**53)
             world = sample_consistent_state(self.game, player_id, seed)
             state.game = _SpielGame.from_state(world.state)
+            # the player's record is its own; the others' follow from it alone, the same in
+            # every world resampled from this state
+            own = self._records()[player_id]
+            state.records = [own if q == player_id else _digest(own, q.to_bytes(1, "little"))
+                             for q in range(n)]
+            state.moves = self.moves
         return state
 
     def serialize(self) -> str:
@@ -471,10 +504,44 @@ class BordersState(pyspiel.State):
                           separators=(",", ":"))
 
     def information_state_string(self, player: int | None = None) -> str:
-        raise pyspiel.SpielError(_NO_INFOSTATE)
+        """``player``'s perfect-recall record (module docstring, Information state); the
+        player to move by default."""
+        n = self.get_game().config.num_players
+        player = self.current_player() if player is None else player
+        player = as_seat(player, n, "player")
+        if self.game is None:
+            return f"p{player}: before the deal, nothing seen"
+        return f"p{player}: record {self._records()[player].hex()} after {self.moves} moves"
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        raise pyspiel.SpielError(_NO_INFOSTATE)
+        raise pyspiel.SpielError(_NO_INFOSTATE_TENSOR)
+
+    def _records(self) -> list[bytes]:
+        """The seats' records, begun now if this line of play has none: replayed from the
+        deal through the history, or, for a state with no history, from here."""
+        if self.records is None:
+            g = self.game
+            if not self.from_deal:  # no history to replay: the records start here
+                self.records = _started(g)
+            else:
+                history = [h.action for h in self.full_history()][DEAL_NODES:]
+                replay = _SpielGame(g.config, seed=self._seed())
+                records = _started(replay)
+                for action in history:
+                    mover = replay.current_player
+                    replay.step(action)
+                    records = _extended(records, replay, mover, action)
+                if replay.state.tobytes() != g.state.tobytes():
+                    raise RuntimeError("the replayed history does not reach this state")
+                self.records = records
+        return self.records
+
+    def _seed(self) -> int:
+        """The engine seed of this state's deal."""
+        deal = 0
+        for digit in self.digits:
+            deal = deal * DEAL_OUTCOMES + digit
+        return self.get_game().seed + deal
 
     def __str__(self) -> str:
         g = self.game
@@ -557,21 +624,66 @@ def _mover(player: int) -> str:
     return f"player {player}"
 
 
-_NO_INFOSTATE = (
-    f"{GAME_NAME} provides no perfect-recall information state: the observation (everything "
-    "the player knows, with public history counters, RULINGS R-39) does not remember the "
-    "order of past events. Use observation_string / observation_tensor (for IS-MCTS: "
-    "ISMCTSBot(..., use_observation_string=True)).")
+_NO_INFOSTATE_TENSOR = (
+    f"{GAME_NAME} provides no information-state tensor: a perfect-recall record of a history "
+    "up to a million decisions long has no fixed size. Use information_state_string (the "
+    "record's fingerprint) or observation_tensor (everything the player knows now).")
+
+
+def _digest(*parts: bytes) -> bytes:
+    """A 128-bit BLAKE2b digest of ``parts``, one after the other."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        h.update(part)
+    return h.digest()
+
+
+def _seen(g: Game, seat: int) -> bytes:
+    """``seat``'s observation of ``g``, as bytes."""
+    obs = np.empty(OBS_SIZE, dtype=np.float32)
+    observe_at(g.state, 0, seat, obs)
+    return obs.tobytes()
+
+
+def _started(g: Game) -> list[bytes]:
+    """Each seat's record begun at ``g``'s position: the digest of what it sees there."""
+    return [_digest(b"start", _seen(g, q)) for q in range(g.num_players)]
+
+
+def _extended(records: list[bytes], g: Game, mover: int, action: int) -> list[bytes]:
+    """``records`` after ``mover`` played ``action``, reaching ``g``: each seat's record
+    chained with who moved, the action if the seat is the mover, and what it sees now."""
+    out = []
+    for q, record in enumerate(records):
+        move = f"{mover}:{action if q == mover else '-'}".encode()
+        out.append(_digest(record, move, _seen(g, q)))
+    return out
 
 
 def provides(iig_obs_type: pyspiel.IIGObservationType | None) -> bool:
     """Whether the game provides observations of ``iig_obs_type``: the default (``None``) and
-    a player's own private and the public information without perfect recall
-    (``IIGObservationType(perfect_recall=False, public_info=True,
-    private_info=SINGLE_PLAYER)``), the same observation."""
+    a player's own private and the public information (``IIGObservationType(public_info=True,
+    private_info=SINGLE_PLAYER)``), without perfect recall (:class:`BordersObserver`) or with
+    it (:class:`RecallObserver`)."""
     return iig_obs_type is None or (
-        not iig_obs_type.perfect_recall and iig_obs_type.public_info
+        iig_obs_type.public_info
         and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+
+
+class RecallObserver:
+    """An OpenSpiel Python observer of a player's perfect-recall record: ``string_from`` is
+    :meth:`BordersState.information_state_string`; no tensor (``tensor`` is ``None``)."""
+
+    def __init__(self) -> None:
+        self.tensor = None
+        self.dict: dict = {}
+
+    def set_from(self, state: BordersState, player: int) -> None:
+        """Nothing to fill: the record has no tensor."""
+
+    def string_from(self, state: BordersState, player: int) -> str:
+        """``player``'s record in ``state``."""
+        return state.information_state_string(player)
 
 
 class BordersObserver:
@@ -583,15 +695,17 @@ class BordersObserver:
     for the others.
 
     Raises:
-        ValueError: an observation type the game does not provide (see :func:`provides`).
+        ValueError: another observation type (see :func:`provides`; a perfect-recall one is
+            :class:`RecallObserver`'s).
     """
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType | None = None) -> None:
-        if not provides(iig_obs_type):
+        if not provides(iig_obs_type) or (iig_obs_type is not None
+                                          and iig_obs_type.perfect_recall):
             raise ValueError(f"{GAME_NAME} has one observation type: a player's own private "
                              "and the public information (IIGObservationType(perfect_recall="
-                             "False, public_info=True, private_info=SINGLE_PLAYER)); "
-                             f"{_NO_INFOSTATE}")
+                             "False, public_info=True, private_info=SINGLE_PLAYER)); its "
+                             "perfect-recall record is RecallObserver's")
         self.tensor = np.zeros(OBS_SIZE, dtype=np.float32)
         self.dict = {e.name: self.tensor[e.offset:e.offset + e.size].reshape(e.shape)
                      for e in OBSERVATION_LAYOUT}
