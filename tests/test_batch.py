@@ -45,6 +45,16 @@ def test_dealt_states_are_the_games_of_their_seeds():
         assert state.tobytes() == Game(config, int(seed)).state[0].tobytes()
 
 
+@pytest.mark.parametrize("players, cards", [(3, True), (5, False), (8, True)])
+def test_the_compiled_deal_is_new_states_deal_byte_for_byte(players, cards):
+    from borders_sim.rules.setup import new_state
+    config = GameConfig(num_players=players, action_cards=cards, gold_menu=(1, 3, 9))
+    seeds = np.array([0, 1, 77, 2**63, 2**64 - 1], dtype=np.uint64)
+    expected = np.concatenate([new_state(config, int(seed)) for seed in seeds])
+    assert deal_states(config, seeds).tobytes() == expected.tobytes()
+    assert deal_states(config, seeds[:0]).shape == (0,)
+
+
 def test_play_games_deals_and_plays_as_run_bot_games_does():
     config = GameConfig(num_players=4)
     kinds = np.zeros((6, 8), dtype=np.int64)

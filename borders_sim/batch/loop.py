@@ -9,7 +9,7 @@ player of a vector env). Seat ``p``'s bot draws from ``rngs[p]``, seeded by
 :func:`~.seeds.seed_bots` from the seed the game was dealt from.
 
 * :func:`deal` deals a game into a slot of a state array (the vector envs deal in the kernel),
-  :func:`deal_states` a batch of games from their seeds in Python;
+  :func:`deal_states` a batch of games from their seeds in one compiled call;
 * :func:`decide`: the compiled bot of a seat observes and chooses (checked against the mask);
 * :func:`play_seats`: the compiled seats decide until an external one must, the game ends, or a
   cap on the decisions is reached.
@@ -26,12 +26,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._compile.jit import kernel
 from ..policies.dispatch import BOT_RANDOM, act_kernel
 from ..rules.engine import advance, step
 from ..rules.observation import observe_kernel
 from ..rules.rng import seed_rng
 from ..rules.config import GameConfig
-from ..rules.setup import new_state, setup_kernel
+from ..rules.setup import setup_kernel
 from ..rules.state import STATE_DTYPE
 
 #: A seat-table entry: the seat is played outside the kernel (its decisions go to the caller).
@@ -59,12 +60,31 @@ def deal(states, raw, blank, i, seed, mask):
     return advance(s, mask)
 
 
+@kernel
+def _set_up_all(raw, blank, seeds, states):
+    """Slot ``i`` of ``states`` (``raw``: the same array as bytes) set up for the game of
+    ``seeds[i]`` from ``blank`` (the bytes of a zeroed record with the rules set), as
+    :func:`~borders_sim.rules.setup.new_state` sets one up: before its first decision is
+    sought."""
+    for i in range(states.shape[0]):
+        row = raw[i]
+        for k in range(np.uint64(blank.shape[0])):
+            row[k] = blank[k]
+        s = states[i]
+        seed_rng(s.rng, seeds[i])
+        setup_kernel(s)
+
+
 def deal_states(config: GameConfig, seeds: np.ndarray) -> np.ndarray:
     """The games dealt from ``seeds`` (uint64, checked by the caller) under ``config``, as a
-    state array: state ``i`` is ``Game(config, seeds[i])``'s."""
-    states = np.empty(len(seeds), dtype=STATE_DTYPE)  # (np.concatenate of records is slow)
-    for i, seed in enumerate(seeds):
-        states[i] = new_state(config, int(seed))[0]
+    state array, in one compiled call: state ``i`` is ``Game(config, seeds[i])``'s before its
+    first decision is sought (:func:`~borders_sim.rules.setup.new_state`'s)."""
+    n = len(seeds)
+    states = np.zeros(n, dtype=STATE_DTYPE)
+    blank = np.zeros(1, dtype=STATE_DTYPE)
+    blank[0]["cfg"], blank[0]["menu"] = config.pack()
+    _set_up_all(states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize), blank.view(np.uint8),
+                np.ascontiguousarray(seeds, dtype=np.uint64), states)
     return states
 
 

@@ -76,11 +76,12 @@ _prepared = False  # the batch kernels below have run once in this process
 
 
 def _prepare() -> None:
-    """First use: run the kernels of :func:`make_batch`, :func:`play_batch` and
+    """First use: run the kernels of :func:`make_batch` (the deal), :func:`play_batch` and
     :func:`final_scores` once on a throwaway one-game batch, with the arguments' types of
     those helpers, so that numba compiles them (or loads its cache) under one notice."""
     global _prepared
     with compile_notice("the whole-game kernels", "rollouts"):
+        deal_states(GameConfig(num_players=3), np.zeros(1, dtype=np.uint64))
         states = new_state(GameConfig(num_players=3), 0)
         random_games(states, np.zeros(1, dtype=np.uint64), 1, np.zeros(1, dtype=np.int64))
         _score_batch(states, np.zeros((1, MAX_PLAYERS), dtype=np.int64),
