@@ -22,10 +22,13 @@ One table, one row per measure and player count:
   :class:`borders_sim.envs.VectorEnv` with observations and masks, on one thread and on all
   (medians of ``--repeat`` back-to-back pairs of runs; ``benchmarks/envs.py``);
 * peers, each where installed (the ``bench`` extra): OpenSpiel's ``sheriff`` and
-  ``leduc_poker`` with random play through a Python loop over pyspiel and through its C++ loop
-  (``pyspiel.evaluate_bots`` with uniform random bots, one call per game), PettingZoo's
-  ``texas_holdem_v4`` and ``leduc_holdem_v4`` through the same AEC loop as ours; the column
-  ``ours / peer`` is the paired ratio (below) for that player count;
+  ``leduc_poker`` with random play through a Python loop over pyspiel (the same calls per
+  decision as our ``Game`` loop) and, for ``sheriff``, through OpenSpiel's fastest loop of
+  random games, its C++ ``RandomRolloutEvaluator`` playing 1,000 games per Python call
+  (``rollouts.openspiel_cpp_rollouts``; ``MCTSBot``, its door from Python, crashes when asked
+  to start at a chance node, which is where ``leduc_poker`` starts), PettingZoo's ``texas_holdem_v4`` and
+  ``leduc_holdem_v4`` through the same AEC loop as ours; the column ``ours / peer`` is the
+  paired ratio (below) for that player count;
 * start-up (``benchmarks/startup.py``): seconds from a new process with an empty numba cache (a
   fresh install) to the first ``Game`` step, to the first finished ``random_games`` batch and to
   every kernel prepared (``borders-sim warmup``), and the same with that cache filled; the cold
@@ -281,9 +284,10 @@ def peer_rows(args) -> tuple[list[dict], list[str]]:
             g, d = rollouts_bench.openspiel_python_loop(name, rep, secs)
             rows.append(row(f"OpenSpiel {name}, Python loop over pyspiel", 2, "decisions/s", d,
                             games_one=g))
-            g, d = rollouts_bench.openspiel_cpp_loop(name, rep, secs)
-            rows.append(row(f"OpenSpiel {name}, C++ loop (evaluate_bots)", 2, "decisions/s", d,
-                            games_one=g))
+            if name == "sheriff":  # MCTSBot cannot start at leduc_poker's chance node
+                g, d = rollouts_bench.openspiel_cpp_rollouts(name, rep, secs)
+                rows.append(row(f"OpenSpiel {name}, C++ RandomRolloutEvaluator", 2,
+                                "decisions/s", d, games_one=g))
     say("  PettingZoo classic")
     peers = envs_bench.peers(secs, rep)
     if not peers:
@@ -307,8 +311,8 @@ def game_step_rate(config: GameConfig, seconds: float) -> float:
 
 #: The figures of ours that are divided by a peer's: (our row's measure, the peer's measure,
 #: the peer's short name for the table).
-PEERS = (("rollout kernel, random play", "OpenSpiel sheriff, C++ loop (evaluate_bots)",
-          "sheriff C++"),
+PEERS = (("rollout kernel, random play, deal included",
+          "OpenSpiel sheriff, C++ RandomRolloutEvaluator", "sheriff C++ rollouts"),
          ("Game.step, Python loop", "OpenSpiel sheriff, Python loop over pyspiel",
           "sheriff Python"),
          ("AEC env borders_v0, raw_env", "PettingZoo texas_holdem_v4, raw_env", "texas raw"),
@@ -324,7 +328,8 @@ def paired_rows(args) -> list[dict]:
     secs = args.seconds
     rates = {}  # peer measure -> rate(), our measure -> rate(n)
     if importlib.util.find_spec("pyspiel") is not None:
-        rates[PEERS[0][1]] = lambda: rollouts_bench.openspiel_cpp_loop("sheriff", 1, secs)[1]
+        rates[PEERS[0][1]] = lambda: rollouts_bench.openspiel_cpp_rollouts("sheriff", 1,
+                                                                           secs)[1]
         rates[PEERS[1][1]] = lambda: rollouts_bench.openspiel_python_loop("sheriff", 1,
                                                                           secs)[1]
     try:
@@ -336,9 +341,8 @@ def paired_rows(args) -> list[dict]:
         rates[PEERS[3][1]] = lambda: envs_bench.aec_rate(texas_holdem_v4.env(), secs)
 
     def rollout(n):
-        config = GameConfig(num_players=n)
-        template, pseeds = make_batch(config, 0, args.games)
-        t, dec, _ = rollouts_bench.time_kernel(template, pseeds, 1, 1, max_game_length(config))
+        t, dec = rollouts_bench.time_deal_and_play(GameConfig(num_players=n), 0, args.games, 1,
+                                                   1)
         return dec / t
 
     v0 = envs_bench.borders_v0
@@ -414,16 +418,31 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
 
     vec = find(rows, next((r["measure"] for r in rows if r["measure"].startswith("VectorEnv")),
                           ""), n)
+    def per_game(measure, players=n):
+        r = find(rows, measure, players)
+        return r and r["games_one"] and r["one"] / r["games_one"]
+
+    def game(name, players, measure, players_key=n):
+        d = per_game(measure, players_key)
+        return f"{name}, {players}p" + (f", {d:,.0f} dec./game" if d and d >= 10
+                                        else f", {d:.1f} dec./game" if d else "")
+
+    borders = game("BORDERS", n, "rollout kernel, random play")
+    sheriff = game("sheriff", 2, "OpenSpiel sheriff, C++ RandomRolloutEvaluator", 2)
     out = [
-        ("random games, compiled kernel, 1 thread", "OpenSpiel sheriff, C++ loop",
-         pair("rollout kernel, random play")),
-        ("Game.step through a Python loop", "pyspiel sheriff, Python loop",
-         pair("Game.step, Python loop")),
-        ("AEC env borders_v0, raw_env", "texas_holdem_v4, raw_env",
-         pair("AEC env borders_v0, raw_env")),
-        ("AEC env borders_v0, env() wrapped", "texas_holdem_v4, env()",
-         pair("AEC env borders_v0, env() wrapped")),
-        ("VectorEnv, obs. and masks, all threads", "-", vec and f"{si(vec['many'])} steps/s"),
+        ("random games, 1 thread, deal included", borders,
+         "OpenSpiel C++ RandomRolloutEvaluator", sheriff, "decisions/s",
+         pair("rollout kernel, random play, deal included")),
+        ("a Python loop of random games", game("BORDERS", n, "Game.step, Python loop"),
+         "pyspiel, same calls", game("sheriff", 2,
+                                     "OpenSpiel sheriff, Python loop over pyspiel", 2),
+         "decisions/s", pair("Game.step, Python loop")),
+        ("AEC env, raw_env", f"BORDERS, {n}p", "PettingZoo raw_env", "texas hold'em, 2p",
+         "AEC steps/s", pair("AEC env borders_v0, raw_env")),
+        ("AEC env, env() wrapped", f"BORDERS, {n}p", "PettingZoo env()", "texas hold'em, 2p",
+         "AEC steps/s", pair("AEC env borders_v0, env() wrapped")),
+        ("VectorEnv, obs. and masks, all threads", f"BORDERS, {n}p", "-", "-", "steps/s",
+         vec and si(vec["many"])),
     ]
     for what, key in (("first Game step, empty numba cache",
                        "cold start (empty numba cache): to first Game step"),
@@ -432,8 +451,10 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
                       ("first Game step, numba cache filled",
                        "warm start (numba cache filled): to first Game step")):
         got = one(key, "-")
-        out.append((what, "-", got and f"{got:.1f} s"))
-    return [{"measure": m, "peer": peer, "ours": got} for m, peer, got in out if got]
+        out.append((what, "-", "-", "-", "s", got and f"{got:.1f}"))
+    return [{"measure": m, "our_game": ours_game, "peer": peer, "peer_game": peer_game,
+             "unit": unit, "ours": got}
+            for m, ours_game, peer, peer_game, unit, got in out if got]
 
 
 def measure(args) -> dict:
@@ -531,8 +552,38 @@ def paired_table(data: dict) -> str:
 
 
 def headline_table(data: dict) -> str:
-    rows = [[h["measure"], h["peer"], h["ours"]] for h in data["headline"]]
-    return table([f"{HEADLINE_PLAYERS} players", "peer", "ours (÷ peer)"], rows)
+    rows = [[h["measure"], h["our_game"], h["peer"], h["peer_game"], h["unit"], h["ours"]]
+            for h in data["headline"]]
+    return table([f"{HEADLINE_PLAYERS} players", "our game", "peer's loop", "peer's game",
+                  "unit", "ours (÷ peer)"], rows)
+
+
+def sides_note(data: dict) -> str:
+    """What each side of the headline's ratios does: what is timed and what is not, so that a
+    reader can check a ratio without reading the scripts."""
+    s = data["settings"]
+    return "\n".join([
+        "What each side does (every ratio compares two different games, so none is a "
+        "comparison of two engines doing the same work; it is throughput of random play in the "
+        "unit shown):",
+        f"- *random games*: ours, `make_batch` then `play_batch` for {s['games']} games on one "
+        "numba thread, both inside the clock: the deal (one compiled call) and uniformly random "
+        "legal play to each game's end, in one call; OpenSpiel's, `pyspiel.MCTSBot(game, "
+        "pyspiel.RandomRolloutEvaluator(1000, seed), 2.0, 1, ...)` stepped on the initial state, "
+        "which plays 1,000 whole games of uniformly random legal play in C++ per Python call, "
+        "chance sampled in C++. Not timed on either side: compilation (done before), the "
+        "decisions per game (counted apart). A decision is a player's choice (forced moves the "
+        "engine applies itself are not counted).",
+        "- *a Python loop of random games*: both sides `while not terminal: "
+        "step(random.choice(legal_actions()))` through the library's Python API, one game "
+        "after another, a new game (`Game(config, seed)`, `new_initial_state()`) inside the "
+        "clock.",
+        "- *AEC env*: the same PettingZoo loop on both sides (`agent_iter`, `last()`, a random "
+        "legal action from the mask, `step`), every agent's steps counted, the end-of-game steps "
+        "of each agent included.",
+        "- *VectorEnv*: every game's step, observation and mask in one compiled call per step, "
+        "all numba threads; no peer.",
+    ])
 
 
 def profile_table(data: dict, top: int) -> str:
@@ -594,6 +645,7 @@ def report(data: dict, top: int) -> str:
         main_table(data),
         paired_table(data),
         headline_table(data),
+        sides_note(data),
         profile_table(data, top),
         "\n".join(f"- {n}" for n in notes(data)),
     ]
@@ -607,12 +659,11 @@ def readme_section(data: dict) -> str:
         f"From one run of `python benchmarks/run_all.py --write-readme`: {header_line(data)}. "
         "A ratio to a peer is the median of pairs of runs, the peer's and ours back to back "
         "(this shared machine's speed drifts by up to 2x within minutes); the pairs' range is "
-        "in parentheses. The texas_holdem_v4 rows are PettingZoo's, the env() rows its "
-        "wrapped envs; the empty-cache rows are a fresh install's first use. Every figure of "
+        "in parentheses. The empty-cache rows are a fresh install's first use. Every figure of "
         "that run, 3 to 8 players, one thread and all of them, with the compile time per "
         "function, is in "
         f"[`docs/performance.md`](performance.md).",
-        headline_table(data)])
+        headline_table(data), sides_note(data)])
 
 
 def main(argv=None) -> int:
