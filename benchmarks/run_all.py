@@ -420,41 +420,32 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
                           ""), n)
     def per_game(measure, players=n):
         r = find(rows, measure, players)
-        return r and r["games_one"] and r["one"] / r["games_one"]
+        d = r and r["games_one"] and r["one"] / r["games_one"]
+        return "-" if not d else f"{d:,.0f}/game" if d >= 10 else f"{d:.1f}/game"
 
-    def game(name, players, measure, players_key=n):
-        d = per_game(measure, players_key)
-        return f"{name}, {players}p" + (f", {d:,.0f} dec./game" if d and d >= 10
-                                        else f", {d:.1f} dec./game" if d else "")
-
-    borders = game("BORDERS", n, "rollout kernel, random play")
-    sheriff = game("sheriff", 2, "OpenSpiel sheriff, C++ RandomRolloutEvaluator", 2)
+    sheriff_game = "sheriff 2p, " + per_game("OpenSpiel sheriff, C++ RandomRolloutEvaluator", 2)
     out = [
-        ("random games, 1 thread, deal included", borders,
-         "OpenSpiel C++ RandomRolloutEvaluator", sheriff, "decisions/s",
-         pair("rollout kernel, random play, deal included")),
-        ("a Python loop of random games", game("BORDERS", n, "Game.step, Python loop"),
-         "pyspiel, same calls", game("sheriff", 2,
-                                     "OpenSpiel sheriff, Python loop over pyspiel", 2),
-         "decisions/s", pair("Game.step, Python loop")),
-        ("AEC env, raw_env", f"BORDERS, {n}p", "PettingZoo raw_env", "texas hold'em, 2p",
-         "AEC steps/s", pair("AEC env borders_v0, raw_env")),
-        ("AEC env, env() wrapped", f"BORDERS, {n}p", "PettingZoo env()", "texas hold'em, 2p",
-         "AEC steps/s", pair("AEC env borders_v0, env() wrapped")),
-        ("VectorEnv, obs. and masks, all threads", f"BORDERS, {n}p", "-", "-", "steps/s",
-         vec and si(vec["many"])),
+        ("random games, 1 thread", "decisions/s", per_game("rollout kernel, random play"),
+         sheriff_game, pair("rollout kernel, random play, deal included")),
+        ("a Python loop", "decisions/s", per_game("Game.step, Python loop"),
+         "sheriff 2p, " + per_game("OpenSpiel sheriff, Python loop over pyspiel", 2),
+         pair("Game.step, Python loop")),
+        ("AEC env, raw_env", "AEC steps/s", "-", "texas hold'em 2p",
+         pair("AEC env borders_v0, raw_env")),
+        ("AEC env, env() wrapped", "AEC steps/s", "-", "texas hold'em 2p",
+         pair("AEC env borders_v0, env() wrapped")),
+        ("VectorEnv, all threads", "steps/s", "-", "-", vec and si(vec["many"])),
     ]
-    for what, key in (("first Game step, empty numba cache",
+    for what, key in (("first step, empty cache",
                        "cold start (empty numba cache): to first Game step"),
-                      ("first batch of games, empty numba cache",
+                      ("first batch, empty cache",
                        "cold start (empty numba cache): to first random_games batch"),
-                      ("first Game step, numba cache filled",
+                      ("first step, cache filled",
                        "warm start (numba cache filled): to first Game step")):
         got = one(key, "-")
-        out.append((what, "-", "-", "-", "s", got and f"{got:.1f}"))
-    return [{"measure": m, "our_game": ours_game, "peer": peer, "peer_game": peer_game,
-             "unit": unit, "ours": got}
-            for m, ours_game, peer, peer_game, unit, got in out if got]
+        out.append((what, "s", "-", "-", got and f"{got:.1f}"))
+    return [{"measure": m, "unit": unit, "our_game": ours_game, "peer_game": peer_game,
+             "ours": got} for m, unit, ours_game, peer_game, got in out if got]
 
 
 def measure(args) -> dict:
@@ -552,10 +543,13 @@ def paired_table(data: dict) -> str:
 
 
 def headline_table(data: dict) -> str:
-    rows = [[h["measure"], h["our_game"], h["peer"], h["peer_game"], h["unit"], h["ours"]]
+    """The headline: per measure its unit, our game's decisions per game (BORDERS at
+    :data:`HEADLINE_PLAYERS` players), the peer's game, and ours divided by the peer's; what
+    each side runs is :func:`sides_note`'s."""
+    rows = [[h["measure"], h["unit"], h["our_game"], h["peer_game"], h["ours"]]
             for h in data["headline"]]
-    return table([f"{HEADLINE_PLAYERS} players", "our game", "peer's loop", "peer's game",
-                  "unit", "ours (÷ peer)"], rows)
+    return table([f"{HEADLINE_PLAYERS} players", "unit", f"BORDERS {HEADLINE_PLAYERS}p",
+                  "peer's game", "ours (÷ peer)"], rows)
 
 
 def sides_note(data: dict) -> str:
@@ -574,15 +568,15 @@ def sides_note(data: dict) -> str:
         "chance sampled in C++. Not timed on either side: compilation (done before), the "
         "decisions per game (counted apart). A decision is a player's choice (forced moves the "
         "engine applies itself are not counted).",
-        "- *a Python loop of random games*: both sides `while not terminal: "
+        "- *a Python loop*: random games, both sides `while not terminal: "
         "step(random.choice(legal_actions()))` through the library's Python API, one game "
         "after another, a new game (`Game(config, seed)`, `new_initial_state()`) inside the "
         "clock.",
-        "- *AEC env*: the same PettingZoo loop on both sides (`agent_iter`, `last()`, a random "
+        "- *AEC env*: PettingZoo's classic `texas_holdem_v4` as the peer, the same loop on both sides (`agent_iter`, `last()`, a random "
         "legal action from the mask, `step`), every agent's steps counted, the end-of-game steps "
         "of each agent included.",
-        "- *VectorEnv*: every game's step, observation and mask in one compiled call per step, "
-        "all numba threads; no peer.",
+        "- *VectorEnv* (no peer): every game's step, observation and mask in one compiled call per step, "
+        "all numba threads.",
     ])
 
 
@@ -670,6 +664,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.from_json:
         data = json.loads(args.from_json.read_text())
+        data["headline"] = headline(data["rows"], data["paired"])  # as this version shows it
     else:
         data = measure(args)
     text = report(data, args.profile_compile)

@@ -3,12 +3,13 @@
 * :class:`GameConfig`: player count and rule variants (defaults are the rulebook).
 * :class:`Game`: play a game step by step with legal masks and readable action strings.
 * :mod:`borders_sim.rules`: the numba kernels over a plain array state.
-* :func:`set_compile_messages`: the first ``Game(...)`` (and the first whole-game batch) of a
-  fresh install compiles numba kernels (one to two minutes on a 2-core machine; ``docs/speed.md``
-  has the measured figures) and says so on stderr;
-  ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1``
-  silences that note. Later runs load numba's on-disk cache and print nothing;
-  ``borders-sim warmup`` (:mod:`borders_sim.cli.warmup`) compiles every kernel ahead of time.
+* :func:`set_compile_messages`: an installed package ships its kernels compiled, so its first
+  ``Game(...)`` loads them without compiling (``docs/speed.md``, Start-up, has the measured
+  times). Where they cannot be used (a source checkout run in place, another CPU or numba, an
+  edited module) the first use of a kernel compiles it and says so on stderr;
+  ``set_compile_messages(False)`` or the environment variable ``BORDERS_SIM_QUIET=1`` silences
+  that note. Later runs load numba's on-disk cache and print nothing; ``borders-sim warmup``
+  (:mod:`borders_sim.cli.warmup`) compiles every kernel ahead of time.
 """
 
 from pathlib import Path

@@ -39,14 +39,21 @@ logger = logging.getLogger(__name__)
 
 
 def mocked_modules() -> list[str]:
-    """The modules of :data:`OPTIONAL` extras that do not import here."""
+    """The modules of :data:`OPTIONAL` extras that do not import here, with their top-level
+    package where that does not import either (``ray`` itself where Ray is not installed, not
+    only ``ray.rllib``: the import of ``ray.rllib`` imports ``ray`` first)."""
     missing = []
     for probe, modules in OPTIONAL.items():
         try:
             importlib.import_module(probe)
         except ImportError:
+            top = probe.partition(".")[0]
+            try:
+                importlib.import_module(top)
+            except ImportError:
+                missing.append(top)
             missing += modules
-    return missing
+    return list(dict.fromkeys(missing))
 
 
 def packages(mocked: list[str]) -> list[ModuleType]:

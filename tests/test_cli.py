@@ -240,3 +240,12 @@ def test_warmup_prepares_every_part_and_says_so(capsys):
     again = warm_up(jobs=1)  # here, in this process: it loads what the first run cached
     assert [r.name for r in again] == [what for what, _run in STEPS]
     assert sum(r.compiled for r in again) == 0
+
+
+def test_getting_started_names_every_command():
+    """docs/getting-started.md's list of what ``borders-sim --help`` lists names each command."""
+    commands = next(a for a in build_parser()._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices
+    page = (Path(__file__).resolve().parents[1] / "docs" / "getting-started.md").read_text()
+    listed = page.split("`borders-sim --help` lists the commands:")[1].split("\n\n")[0]
+    assert sorted(c for c in commands if f"`{c}`" not in listed) == []

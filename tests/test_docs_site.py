@@ -101,3 +101,22 @@ def test_the_old_anchors_name_their_pages():
     pages = MAP.anchor_pages()
     assert pages["rules-fidelity"] == "rules" and pages["exploitability"] == "exploitability"
     assert all((DOCS / f"{name}.md").is_file() for name in pages.values())
+
+
+def test_the_api_reference_mocks_ray_itself_where_ray_is_missing(monkeypatch):
+    """Built with the docs' own install line (no Ray), the API reference mocks ``ray`` as well
+    as ``ray.rllib`` and ``ray.tune``: importing ``ray.rllib`` imports ``ray`` first."""
+    pytest.importorskip("sphinx")
+    spec = importlib.util.spec_from_file_location("api_reference", DOCS / "api_reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    real = module.importlib.import_module
+
+    def without_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray.") or name == "tianshou":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(module.importlib, "import_module", without_ray)
+    mocked = module.mocked_modules()
+    assert mocked[0] == "ray" and {"ray.rllib", "ray.tune", "tianshou"} <= set(mocked)

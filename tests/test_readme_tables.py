@@ -110,7 +110,7 @@ def test_the_performance_headline_fits():
     run_all = benchmark("run_all")
     n = run_all.HEADLINE_PLAYERS
     paired = [{"ours": ours, "players": n, "ratio": 12.34, "low": 10.01, "high": 99.99}
-              for ours in ("rollout kernel, random play", "Game.step, Python loop",
+              for ours in ("rollout kernel, random play, deal included", "Game.step, Python loop",
                            "AEC env borders_v0, raw_env", "AEC env borders_v0, env() wrapped")]
     rows = [{"measure": "VectorEnv, 256 games", "players": n, "many": 123.4e6}]
     rows += [{"measure": m, "players": "-", "one": 1234.5}

@@ -86,6 +86,21 @@ def test_a_whole_game_through_the_api_to_the_final_scores(client):
     assert status["scores"] == local.scores() and status["winners"] == local.winners()
 
 
+def test_the_bots_menu_offers_only_what_a_new_game_accepts(client):
+    """Every player count ``GET /api/bots`` offers is accepted, with its default lineups (a
+    person's game and a watched one), and the counts around them are refused."""
+    menu = client.get("/api/bots").json()
+    assert sorted(int(n) for n in menu["default_lineups"]) == menu["players"]
+    for n in menu["players"]:
+        lineups = menu["default_lineups"][str(n)]
+        assert len(lineups["play"]) == n - 1 and len(lineups["watch"]) == n
+        assert set(lineups["play"] + lineups["watch"]) <= set(menu["bots"])
+        new_game(client, players=n, seat=0, bots=lineups["play"], seed=1)
+        new_game(client, players=n, seat=None, bots=lineups["watch"], seed=1)
+    for n in (min(menu["players"]) - 1, max(menu["players"]) + 1):
+        assert client.post("/api/games", json={"players": n}).status_code == 400
+
+
 def test_only_the_persons_seat_is_seen_while_the_game_runs(client):
     game_id = new_game(client, players=5, seat=2, seed=3)
     for seat in ("0", "4", "table"):

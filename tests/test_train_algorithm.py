@@ -57,7 +57,7 @@ def test_a2c_trains_on_the_command_line(tmp_path, capsys):
     assert "optimizer" not in saved["main"]  # the rule's state under its own key only
     code = cli.main(["tournament", "--players", "3", "--bots", f"ppo@{out},honest,honest",
                      "--games", "3", "--no-progress"])
-    assert code == 0 and f"ppo@{out}: a policy trained by a2c" in capsys.readouterr().err
+    assert code == 0 and f"ppo@{out}: a policy trained with A2C" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("extra", [{}, {"exploiter_every": 3, "exploiter_slots": 1}])

@@ -177,7 +177,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
           f"({', '.join(t.lineup)}), seats rotating, seed {t.seed}, on {where}", file=err)
     for spec in dict.fromkeys(t.lineup):  # (a policy file's trainer, from its meta)
         if (algorithm := trained_by(spec)) is not None:
-            print(f"{spec}: a policy trained by {algorithm}", file=err)
+            print(f"{spec}: a policy trained with {algorithm.upper()}", file=err)
     if t.games % t.players:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)

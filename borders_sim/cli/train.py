@@ -105,8 +105,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "The defaults (below) are one run of 30 minutes against the league: no "
                     "imitation, no anchor, no exploiter. They are not the shipped policy's "
                     "recipe, which is "
-                    "two runs, the second started from the first (docs/training.md: every "
-                    "stage's command, seed and wall time). Needs PyTorch: "
+                    "a chain of runs, each started from the last one's policy "
+                    "(docs/training.md: every stage's command, seed and wall time, read from "
+                    "the shipped file). Needs PyTorch: "
                     f"{install_hint('rl', alone=())}.",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
                "--seed 1 --out runs/ppo --plot")

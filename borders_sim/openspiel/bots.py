@@ -19,7 +19,7 @@ option        default     meaning
                           (:class:`CompiledRolloutEvaluator`, one kernel call);
                           ``openspiel``: OpenSpiel's own
                           ``RandomRolloutEvaluator`` over the Python game (the policy of
-                          ``random``, ~20x slower)
+                          ``random``, far slower: docs/env-openspiel.md, Costs)
 ``rollouts``  1           rollouts per evaluated leaf (ismcts, mcts)
 ``worlds``    -1          ``max_world_samples`` of IS-MCTS (-1: a fresh world for every
                           simulation)

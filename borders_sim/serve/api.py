@@ -1,7 +1,9 @@
 """The JSON API of ``borders-sim serve``: routes under ``/api``.
 
 =========================================  ==================================================
-``GET /api/bots``                          the bots a lineup may name, the default lineups
+``GET /api/bots``                          the bots a lineup may name, the player counts,
+                                           and per player count the default lineups
+                                           (``{"play": [...], "watch": [...]}``)
 ``GET /api/records``                       the recorded games the server may open
 ``POST /api/games``                        a new game: ``{"players", "seat", "bots", "seed",
                                            "action_cards"}`` (``"seat": null`` watches bots)
@@ -79,8 +81,11 @@ class Api:
         return JSONResponse({
             "bots": list(self.menu),
             "players": list(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1)),
-            "default_lineups": {n: list(default_lineup(n))
-                                for n in range(st.MIN_PLAYERS - 1, st.MAX_PLAYERS + 1)}})
+            # per player count the game accepts: the bots of the other seats when a person
+            # plays, and of every seat when the table is watched
+            "default_lineups": {n: {"play": list(default_lineup(n - 1)),
+                                    "watch": list(default_lineup(n))}
+                                for n in range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1)}})
 
     async def record_names(self, request: Request) -> JSONResponse:
         names = await run_in_threadpool(record_files.listing, self.records)

@@ -123,7 +123,8 @@ class PPOSettings:
 class TrainConfig:
     """One experiment. The defaults are one 30-minute run of seed 1 against the league (no
     imitation, anchor or exploiter): a sound start, not the shipped policy's recipe, which is
-    two runs, the second from the first's policy (docs/training.md).
+    a chain of runs, each from the last one's policy (docs/training.md, read from the shipped
+    file).
 
     * ``players``: the player count of every game; ``opponents``: the pool (compiled bot names,
       ``ppo``, ``ppo@PATH``, ``league``: see :meth:`league`).

@@ -57,7 +57,7 @@ function fillSeats() {
 function fillLineup() {
   const players = Number($("players").value);
   const watch = $("seat").value === "watch";
-  const defaults = page.defaults[String(watch ? players : players - 1)];
+  const defaults = page.defaults[String(players)][watch ? "watch" : "play"];
   const box = $("lineup");
   box.querySelectorAll("label").forEach((label) => label.remove());
   let k = 0;
