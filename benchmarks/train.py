@@ -19,10 +19,15 @@ slower), each trainer figure after one warm-up update:
   layer dense (the product over all 1870 inputs, as before :mod:`borders_sim.train.sparse`),
   swapped in for this row only; and the trainer with ``--overlap`` (collection in a second
   thread beside the update);
-* sb3-contrib's ``MaskablePPO`` with its defaults (``MlpPolicy``, ``n_steps=2048``) on
-  :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env), and on the
-  compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` (bring your own algorithm);
-* the ratio of the trainer to MaskablePPO on ``SingleSeatEnv``, both from this run.
+* sb3-contrib's ``MaskablePPO`` at the trainer's settings (:func:`matched_kwargs`): the
+  compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` with the trainer's games,
+  steps per update, epochs and minibatches, opponents and network (a shared 256x256 trunk,
+  linear policy and value heads), the same gradient work per learner step; and, as context,
+  at its defaults (``MlpPolicy``, ``n_steps=2048``, 10 epochs of 64-sample minibatches) on
+  :class:`~borders_sim.envs.SingleSeatEnv` against random opponents (the Python env) and on
+  ``SB3VecEnv``;
+* the ratio of the trainer to MaskablePPO at matched settings (the headline), and to its
+  defaults, all from this run.
 """
 
 from __future__ import annotations
@@ -131,6 +136,33 @@ def maskable_rate(env, timesteps: int, **kwargs) -> float:
     return timesteps / (time.perf_counter() - t0)
 
 
+def matched_kwargs(config: TrainConfig) -> dict:
+    """``MaskablePPO`` arguments doing the trainer's gradient work per learner step: its
+    rollout (``config.steps`` per env), epochs and minibatches (``batch_size`` = the rollout
+    over ``config.ppo.minibatches``), and its network, a shared trunk of ``config.hidden``
+    (tanh, as the trainer's) under linear policy and value heads."""
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    h0, h1 = config.hidden
+
+    class Trunk(BaseFeaturesExtractor):
+        """The trainer's trunk: two tanh layers shared by the policy and the value."""
+
+        def __init__(self, observation_space):
+            super().__init__(observation_space, h1)
+            self.net = torch.nn.Sequential(
+                torch.nn.Linear(observation_space.shape[0], h0), torch.nn.Tanh(),
+                torch.nn.Linear(h0, h1), torch.nn.Tanh())
+
+        def forward(self, obs):
+            return self.net(obs)
+
+    return {"n_steps": config.steps, "n_epochs": config.ppo.epochs,
+            "batch_size": config.num_envs * config.steps // config.ppo.minibatches,
+            "policy_kwargs": {"features_extractor_class": Trunk, "net_arch": [],
+                              "share_features_extractor": True}}
+
+
 def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
     """The table of ``main``'s rows (measure, learner steps/s, time split) and a line saying
     what its short measure names stand for."""
@@ -138,8 +170,11 @@ def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
         markdown_table(["measure", "learner steps/s", "time split"], rows), "",
         f"training env: compiled opponents, the learner's random legal actions; trainer: masked "
         f"PPO, {config.num_envs} envs x {config.steps} steps, {config.hidden[0]}x"
-        f"{config.hidden[1]} MLP; MaskablePPO: sb3-contrib's, on SingleSeatEnv against random "
-        "opponents and on the compiled env through SB3VecEnv."])
+        f"{config.hidden[1]} MLP, {config.ppo.epochs} epochs of {config.ppo.minibatches} "
+        f"minibatches; MaskablePPO, matched: sb3-contrib's on the same compiled env through "
+        f"SB3VecEnv with those settings and network (the same gradient work per step); "
+        f"MaskablePPO (defaults): its own settings (10 epochs of 64-sample minibatches), on "
+        f"SingleSeatEnv against random opponents and on SB3VecEnv."])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,7 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     vec = maskable_rate(SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4,
                         n_steps=128)
     out["maskable_compiled"] = vec
-    rows.append(["MaskablePPO, SB3VecEnv (16 envs)", si(vec), "-"])
+    rows.append(["MaskablePPO (defaults), SB3VecEnv (16 envs)", si(vec), "-"])
+    rollout = config.num_envs * config.steps
+    matched = maskable_rate(SB3VecEnv(config.num_envs, num_players=4, opponents=POOL, seed=0),
+                            rollout * (1 if args.quick else 3), **matched_kwargs(config))
+    out["maskable_matched"] = matched
+    rows.append([f"MaskablePPO, matched, SB3VecEnv ({config.num_envs} envs)", si(matched),
+                 "-"])
+    out["ratio_trainer_to_maskable_matched"] = tr["steps_per_s"] / matched
     out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
     sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -190,8 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         f"**Throughput** ({datetime.date.today()}, {platform.machine()}, {cores} cores, load "
         f"average {load:.1f} at the start, one torch thread; every figure from this run):", "",
         throughput_text(rows, config), "",
-        f"trainer / MaskablePPO on SingleSeatEnv: {out['ratio_trainer_to_maskable']:.1f}x, "
-        f"on the same compiled env (SB3VecEnv): {tr['steps_per_s'] / vec:.1f}x; the "
+        f"trainer / MaskablePPO at matched settings (same env, batch, epochs, minibatches "
+        f"and network): **{out['ratio_trainer_to_maskable_matched']:.1f}x**; against "
+        f"MaskablePPO's defaults, which do more gradient work per step: "
+        f"{out['ratio_trainer_to_maskable']:.1f}x on SingleSeatEnv, "
+        f"{tr['steps_per_s'] / vec:.1f}x on SB3VecEnv; the "
         f"sparse first layer / the dense one: {sparse_gain:.2f}x; collection beside the "
         f"update (`--overlap`, whose parts overlap in time, so its split sums past 100%) / "
         f"without: {out['trainer_overlap']['steps_per_s'] / tr['steps_per_s']:.2f}x (all from "
