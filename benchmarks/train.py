@@ -171,9 +171,9 @@ def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
         f"training env: compiled opponents, the learner's random legal actions; trainer: masked "
         f"PPO, {config.num_envs} envs x {config.steps} steps, {config.hidden[0]}x"
         f"{config.hidden[1]} MLP, {config.ppo.epochs} epochs of {config.ppo.minibatches} "
-        f"minibatches; MaskablePPO, matched: sb3-contrib's on the same compiled env through "
+        f"minibatches; the number after SB3VecEnv: its games; MaskablePPO matched: sb3-contrib's on the same compiled env through "
         f"SB3VecEnv with those settings and network (the same gradient work per step); "
-        f"MaskablePPO (defaults): its own settings (10 epochs of 64-sample minibatches), on "
+        f"MaskablePPO defaults: its own settings (10 epochs of 64-sample minibatches), on "
         f"SingleSeatEnv against random opponents and on SB3VecEnv."])
 
 
@@ -213,17 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     steps = 2048 if args.quick else 4096
     single = maskable_rate(SingleSeatEnv(num_players=4), steps)
     out["maskable_single"] = single
-    rows.append(["MaskablePPO (defaults), SingleSeatEnv", si(single), "-"])
+    rows.append(["MaskablePPO defaults, SingleSeatEnv", si(single), "-"])
     vec = maskable_rate(SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4,
                         n_steps=128)
     out["maskable_compiled"] = vec
-    rows.append(["MaskablePPO (defaults), SB3VecEnv (16 envs)", si(vec), "-"])
+    rows.append(["MaskablePPO defaults, SB3VecEnv, 16", si(vec), "-"])
     rollout = config.num_envs * config.steps
     matched = maskable_rate(SB3VecEnv(config.num_envs, num_players=4, opponents=POOL, seed=0),
                             rollout * (1 if args.quick else 3), **matched_kwargs(config))
     out["maskable_matched"] = matched
-    rows.append([f"MaskablePPO, matched, SB3VecEnv ({config.num_envs} envs)", si(matched),
-                 "-"])
+    rows.append([f"MaskablePPO matched, SB3VecEnv, {config.num_envs}", si(matched), "-"])
     out["ratio_trainer_to_maskable_matched"] = tr["steps_per_s"] / matched
     out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
     sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]

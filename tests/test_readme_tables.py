@@ -129,9 +129,9 @@ def test_the_training_throughput_table_fits():
     split = "env 100%, inference 100%, update 100%"
     rows = [[f"training env, {n} players", "999k", "-"] for n in (3, 8)]
     rows += [["trainer, sparse first layer", "99.9k", split],
-             ["MaskablePPO (defaults), SingleSeatEnv", "999", "-"],
-             ["MaskablePPO (defaults), SB3VecEnv (16 envs)", "999", "-"],
-             ["MaskablePPO, matched, SB3VecEnv (128 envs)", "999", "-"]]
+             ["MaskablePPO defaults, SingleSeatEnv", "999", "-"],
+             ["MaskablePPO defaults, SB3VecEnv, 16", "999", "-"],
+             ["MaskablePPO matched, SB3VecEnv, 128", "999", "-"]]
     assert_narrow(train.throughput_text(rows, train.TrainConfig()))
 
 
