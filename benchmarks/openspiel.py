@@ -53,6 +53,7 @@ from borders_sim.envs import observe_text
 from borders_sim.cli.common import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
 from quick import add_quick, parse_quick  # noqa: E402
+from rollouts import openspiel_python_loop  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 #: The command that writes the ``openspiel-costs`` section of docs/env-openspiel.md.
@@ -75,19 +76,8 @@ def game_loop(config: GameConfig, seconds: float, seed: int) -> float:
 def spiel_loop(game, seconds: float, seed: int) -> float:
     """Decisions/s of random games of a pyspiel game, the loop a user writes: each chance node
     sampled from its ``chance_outcomes()`` (the adapter's deal among them), each decision a
-    uniformly random legal action."""
-    rng, steps = random.Random(seed), 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                steps += 1
-    return steps / (time.perf_counter() - t0)
+    uniformly random legal action (:func:`rollouts.openspiel_python_loop`, one run)."""
+    return openspiel_python_loop(game, 1, seconds, seed)[1]
 
 
 def per_call(fn, calls: int) -> float:

@@ -169,16 +169,18 @@ def time_python_loop(config: GameConfig, games: int, seed: int,
     return statistics.median(times), decisions
 
 
-def openspiel_python_loop(name: str, repeat: int, budget: float = 1.0) -> tuple[float, float]:
-    """(games/s, decisions/s) of uniformly random play of the OpenSpiel game ``name`` through
-    a Python loop over pyspiel, with the calls per decision of :func:`time_python_loop`'s loop
-    over ``Game`` (``is_terminal``, ``legal_actions``, ``apply_action``); a game with chance
-    nodes also asks ``is_chance_node`` and samples them by their probabilities. The median of
+def openspiel_python_loop(name, repeat: int, budget: float = 1.0,
+                          seed: int = 0) -> tuple[float, float]:
+    """(games/s, decisions/s) of uniformly random play of the OpenSpiel game ``name`` (a name,
+    or a loaded ``pyspiel.Game``) through the loop a user writes over pyspiel, with the calls
+    per decision of :func:`time_python_loop`'s loop over ``Game`` (``is_terminal``,
+    ``legal_actions``, ``apply_action``); a game with chance nodes also asks
+    ``is_chance_node`` and samples each from its ``chance_outcomes()``. The median of
     ``repeat`` runs of ``budget`` seconds. Raises ImportError if OpenSpiel is not installed."""
     import pyspiel
-    game = pyspiel.load_game(name)
+    game = pyspiel.load_game(name) if isinstance(name, str) else name
     chance = game.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
-    rng = random.Random(0)
+    rng = random.Random(seed)
     rates = []
     for _ in range(repeat):
         games = steps = 0
