@@ -179,7 +179,8 @@ class raw_env(AECEnv):
 
         Raises:
             borders_sim.IllegalActionError: the action is not legal now; nothing changes.
-            RuntimeError: before :meth:`reset`, or once every agent is done.
+            RuntimeError: before :meth:`reset`, after :meth:`close`, or once every agent
+                is done.
         """
         seat = self._to_move  # the seat of agent_selection; -1: every agent is done
         if self._closed:
@@ -215,7 +216,8 @@ class raw_env(AECEnv):
         :attr:`agent_selection` (PettingZoo's ``last``).
 
         Raises:
-            RuntimeError: before :meth:`reset`, or once every agent is done.
+            RuntimeError: before :meth:`reset`, after :meth:`close`, or once every agent
+                is done.
         """
         agent = self.agent_selection if self.agents and not self._closed else None
         try:
