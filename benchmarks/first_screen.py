@@ -46,8 +46,8 @@ REPO = Path(__file__).resolve().parents[1]
 #: The README's two commands, split where the table times them (each part runs in the shell of
 #: the copy's root with the venv active; the parts of one command run one after the other).
 COMMAND_A = ("pip install .", "borders-sim tournament")
-COMMAND_B = ("pip install torch==2.13.0", 'pip install ".[test,distributed,plot,rl,bench,render]"',
-             "python -m pytest")
+COMMAND_B = ("pip install torch==2.13.0",
+             'pip install ".[test,distributed,plot,rl,bench,render,tianshou]"', "python -m pytest")
 SLOW = "python -m pytest -m slow"
 #: ``--quick``: command (a) alone, its tournament short (every part of this script runs once).
 QUICK = (("(a)", ("pip install .", "borders-sim tournament --games 40")),)

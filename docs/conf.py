@@ -46,7 +46,7 @@ extensions = [
 ]
 # docs/borders_v0.md keeps the layout of PettingZoo's environment pages (H1, then H3 sections)
 suppress_warnings = ["myst.header"]
-exclude_patterns = ["_build", "README.md", "api_reference.py", "**/__pycache__", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "README.md", "api_reference.py", "check_links.py", "**/__pycache__", "**.ipynb_checkpoints"]
 html_theme = "furo"
 html_title = f"borders_sim {release}"
 
@@ -95,3 +95,18 @@ def _copy_notebook() -> None:
 
 _kernel_of_this_interpreter()
 _copy_notebook()
+
+
+def _drop_modules_without_source(app) -> list:
+    """Before viewcode writes its pages: forget the modules it found no source for (``pyspiel``,
+    a compiled extension, through the OpenSpiel classes the API documents). Sphinx's viewcode
+    skips their pages but still lists them in ``_modules/index.html``, a link to nothing
+    (``docs/check_links.py`` finds such links in CI)."""
+    modules = getattr(app.env, "_viewcode_modules", {})
+    for name in [name for name, entry in modules.items() if not entry]:
+        del modules[name]
+    return []
+
+
+def setup(app) -> None:
+    app.connect("html-collect-pages", _drop_modules_without_source, priority=400)

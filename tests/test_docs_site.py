@@ -120,3 +120,24 @@ def test_the_api_reference_mocks_ray_itself_where_ray_is_missing(monkeypatch):
     monkeypatch.setattr(module.importlib, "import_module", without_ray)
     mocked = module.mocked_modules()
     assert mocked[0] == "ray" and {"ray.rllib", "ray.tune", "tianshou"} <= set(mocked)
+
+
+def test_the_link_check_finds_missing_pages_and_anchors(tmp_path):
+    spec = importlib.util.spec_from_file_location("check_links", DOCS / "check_links.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<a href="sub/page.html#here">ok</a><a href="gone.html">gone</a>'
+        '<a href="sub/page.html#nowhere">no anchor</a><a href="https://example.org/x">out</a>'
+        '<img src="_static/pic.png"><a href="#top">self</a><h1 id="top">t</h1>')
+    (tmp_path / "sub" / "page.html").write_text('<p id="here"></p><a href="../index.html">up</a>')
+    assert module.broken_links(tmp_path) == [
+        "index.html: gone.html (no such file)",
+        "index.html: sub/page.html#nowhere (no id 'nowhere' there)",
+        "index.html: _static/pic.png (no such file)"]
+    assert module.main([str(tmp_path)]) == 1
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "pic.png").write_bytes(b"")
+    (tmp_path / "index.html").write_text('<a href="sub/page.html#here">ok</a>')
+    assert module.main([str(tmp_path)]) == 0
