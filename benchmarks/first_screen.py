@@ -8,7 +8,7 @@ checkout in a fresh virtual environment, and prints the table the README shows b
 1. Extract the committed tree (``git archive HEAD``) into a temporary directory and create a
    virtual environment there.
 2. Run command (a), ``pip install . && borders-sim tournament``, then command (b), ``pip
-   install torch==2.13.0 && pip install ".[test,distributed,plot,rl,bench,render]" && python -m
+   install torch==2.13.0 && pip install ".[test,distributed,plot,rl,bench,render,tianshou]" && python -m
    pytest``, each in a shell from the copy's root, exactly as the README writes them, and time
    each part: an install, the tournament, the tests (their count from pytest's summary line).
 3. Print a markdown table with what it ran on (the commit, the machine, the load average before
