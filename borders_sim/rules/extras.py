@@ -34,6 +34,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
              "ipykernel", "selenium", "httpx2"),
     "plot": ("matplotlib",),
+    "notebook": ("jupyterlab", "nbconvert", "ipykernel"),
     "distributed": ("ray",),
     "rl": ("torch>=2.1,<2.15", "sb3-contrib"),
     "rllib": ("ray[rllib]>=2.60,<2.61", "torch>=2.1,<2.15"),
