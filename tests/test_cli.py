@@ -249,3 +249,32 @@ def test_getting_started_names_every_command():
     page = (Path(__file__).resolve().parents[1] / "docs" / "getting-started.md").read_text()
     listed = page.split("`borders-sim --help` lists the commands:")[1].split("\n\n")[0]
     assert sorted(c for c in commands if f"`{c}`" not in listed) == []
+
+
+def test_a_progress_bar_into_a_file_writes_whole_lines(monkeypatch):
+    """Into a file (not a terminal) a bar is whole lines, one per refresh and a last one, and
+    what is printed after it starts on a line of its own (issue 53 item 7)."""
+    import io
+
+    from borders_sim.cli import progress
+
+    out = io.StringIO()
+    monkeypatch.setattr(progress, "LOG_SECONDS", 0.0)  # a line per update
+    with progress.progress_bar(total=3, unit="game", desc="tournament", file=out) as bar:
+        for _ in range(3):
+            bar.update(1)
+    out.write("| bot | win rate |\n")
+    lines = out.getvalue().splitlines()
+    assert "\r" not in out.getvalue() and lines[-1] == "| bot | win rate |"
+    bars = lines[:-1]
+    assert bars and all(line.startswith("tournament:") for line in bars)
+    assert "3/3" in bars[-1] and len(set(bars)) == len(bars)
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    with progress.progress_bar(total=2, desc="live", file=tty) as bar:
+        bar.update(2)
+    assert "\r" in tty.getvalue()  # on a terminal tqdm redraws in place

@@ -148,3 +148,23 @@ def test_a_curve_without_evaluations_says_when_the_first_comes(tmp_path, monkeyp
     plot_curve(json.loads(json.dumps(curve)), tmp_path / "curve.png", eval_every=100)
     assert (tmp_path / "curve.png").stat().st_size > 0
     assert said == ["no evaluation yet (first at update 100)"] * 2
+
+
+def test_progress_into_a_file_is_whole_lines_once_per_interval(tmp_path, capfd, monkeypatch):
+    """Where stderr is not a terminal (here pytest's capture; a log file, a notebook), the
+    progress is whole lines, never cut to a width nor redrawn: the first, one per
+    ``LOG_SECONDS`` and the last, each with its full label."""
+    pytest.importorskip("torch")
+    from borders_sim.train import TrainConfig, train
+    from borders_sim.train import trainer as trainer_module
+
+    monkeypatch.setattr(trainer_module, "LOG_SECONDS", 0.0)  # a line after every update
+    config = TrainConfig(opponents=("honest",), num_envs=8, steps=8, max_updates=3,
+                         minutes=30.0, eval_every=0, snapshots=0, checkpoint_every=10**6)
+    train(config, tmp_path / "run", progress=True)
+    err = capfd.readouterr().err
+    assert "\r" not in err
+    lines = [line for line in err.splitlines() if line.startswith("update ")]
+    assert [line.split(" |")[0] for line in lines] == ["update 1/3", "update 2/3", "update 3/3"]
+    for line in lines:
+        assert " min, " in line and "steps/s" in line and f"win, last {RECENT_GAMES} games:" in line

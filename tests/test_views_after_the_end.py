@@ -154,7 +154,8 @@ def test_single_seat_env_after_an_illegal_move_and_at_the_end(n):
     obs, info = env.reset()
     terminated = False
     while not terminated:
-        obs, _r, terminated, _t, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, _r, terminated, _t, info = env.step(action)
     assert np.array_equal(obs, observe(env.game, 1))
     assert not info["action_mask"].any() and not env.action_masks().any()
 

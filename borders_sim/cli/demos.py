@@ -8,13 +8,13 @@ import sys
 import time
 from pathlib import Path
 
-from tqdm import tqdm
 
 from .. import __version__
 from ..agents.demos import record_demos, shard_decisions
 from ..rules import state as st
 from ..rules.rewards import REWARD_MODES
 from ..train.lock import owned
+from .progress import progress_bar
 from .common import fail, int_in, seed_arg
 from .tournament import lineup_arg
 
@@ -67,7 +67,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        with owned(out, say), tqdm(total=args.games, unit="game", desc="demos",
+        with owned(out, say), progress_bar(total=args.games, unit="game", desc="demos",
                                    disable=args.no_progress, file=sys.stderr,
                                    leave=False) as bar:
             paths = record_demos(out, args.bots, args.games, args.seed, args.seats,

@@ -15,10 +15,10 @@ import shlex
 import sys
 import time
 
-from tqdm import tqdm
 
 from .. import __version__
 from ..arena.population import POPULATION_SEED, Population, check_pool, population
+from .progress import progress_bar
 from .common import fail, markdown_table, markdown_tables, percent
 
 NOTES = """\
@@ -122,7 +122,7 @@ def run_population(parser: argparse.ArgumentParser, args: argparse.Namespace,
           + (f", {', '.join(args.focus)} at every table" if args.focus else "")
           + f", seed {args.seed}, {backend} backend", file=err)
     start = time.perf_counter()
-    with tqdm(total=args.games, unit="game", desc="population", disable=args.no_progress,
+    with progress_bar(total=args.games, unit="game", desc="population", disable=args.no_progress,
               file=err, leave=False) as bar:
         try:
             result = population(args.pool, args.players, args.games, args.seed,

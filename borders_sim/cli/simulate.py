@@ -31,7 +31,6 @@ import sys
 import time
 
 import numba
-from tqdm import tqdm
 
 from .. import __version__
 from .._compile.notice import quiet
@@ -40,6 +39,7 @@ from ..args import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from ..batch.rollouts import final_scores, make_batch, play_batch, random_chunk
+from .progress import progress_bar
 from .common import (INT64_MAX, check_seed_run, int_in, markdown_table, player_counts,
                      seed_arg, si)
 
@@ -88,7 +88,7 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
     lows = {"steps": INT64_MAX, "rounds": INT64_MAX}
     highs = {"steps": 0, "rounds": 0}
     t0 = time.perf_counter()
-    with tqdm(total=games, unit="game", desc=f"{n} players", disable=not progress,
+    with progress_bar(total=games, unit="game", desc=f"{n} players", disable=not progress,
               file=sys.stderr, leave=False) as bar:
         for lo in range(0, games, batch_size):
             k = min(batch_size, games - lo)

@@ -15,7 +15,6 @@ import sys
 import time
 from pathlib import Path
 
-from tqdm import tqdm
 
 from .. import __version__
 from ..agents import REGISTRY
@@ -26,6 +25,7 @@ from ..rules import state as st
 from ..rules.config import GameConfig
 from ..rules.extras import install_hint
 from .population import add_population_args, run_population
+from .progress import progress_bar
 from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
                      percent, seed_arg, writable_file)
 
@@ -182,7 +182,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)
     t0 = time.perf_counter()
-    with tqdm(total=t.games, unit="game", desc="tournament", disable=args.no_progress,
+    with progress_bar(total=t.games, unit="game", desc="tournament", disable=args.no_progress,
               file=err, leave=False) as bar:
         try:
             results = play_tournament(
@@ -236,7 +236,7 @@ def write_viewers(record: str, games: int, quiet: bool) -> Path:
     from ..arena.viewer import write_index, write_replay_page
     traces = [Path(record) / trace_name(g) for g in range(games)]
     pages = []
-    for path in tqdm([p for p in traces if p.is_file()], unit="page", desc="replay pages",
+    for path in progress_bar([p for p in traces if p.is_file()], unit="page", desc="replay pages",
                      disable=quiet, file=sys.stderr, leave=False):
         trace = read_trace(path)
         pages.append((write_replay_page(trace, path.with_suffix(".html")), trace))

@@ -46,18 +46,19 @@ game is, step for step, ``borders_sim.Game(config, seed=seed + k)`` with the sam
 ``seed`` moves the block of deals.
 
 **Observations.** :meth:`BordersGame.make_py_observer` gives the player's observation vector,
-:func:`borders_sim.envs.observe` (layout :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`,
-one named block of it per entry in the observer's ``dict``), with the same guarantee: it holds everything the
-player knows and nothing else (RULINGS R-39). ``observation_string`` is
-:func:`borders_sim.envs.observe_text`. That observation is the player's knowledge as the rules
-define it (its cards, the table, what it knows of others' cards, public history *counters*),
-not a perfect-recall record: two histories that leave the same counters look alike. OpenSpiel
-means by an *information state* a perfect-recall one, so the game says
-``information_state_string`` is a separate, perfect-recall record (next paragraph); there is
-no information-state tensor (``provides_information_state_tensor = False``: a record of a
-history up to a million decisions long has no fixed size), so ``rl_environment`` takes the
-observation tensor by itself, and ``make_py_observer`` gives ``None`` for an observation type
-the game does not provide (OpenSpiel's contract, which ``generate_playthrough`` relies on).
+:func:`borders_sim.envs.observe` (layout
+:data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`, one named block of it per entry in
+the observer's ``dict``), with the same guarantee: it holds everything the player knows and
+nothing else (RULINGS R-39). ``observation_string`` is :func:`borders_sim.envs.observe_text`.
+That observation is the player's knowledge as the rules define it (its cards, the table, what it
+knows of others' cards, public history *counters*), not a perfect-recall record: two histories
+that leave the same counters look alike. OpenSpiel means by an *information state* a
+perfect-recall one: ``information_state_string`` is such a record, kept apart from the
+observation (next paragraph); there is no information-state tensor
+(``provides_information_state_tensor = False``: a record of a history up to a million decisions
+long has no fixed size), so ``rl_environment`` takes the observation tensor by itself, and
+``make_py_observer`` gives ``None`` for an observation type the game does not provide
+(OpenSpiel's contract, which ``generate_playthrough`` relies on).
 
 **Information state.** ``state.information_state_string(p)`` is a perfect-recall record of
 player ``p``: a fingerprint (a BLAKE2b digest, 128 bits) chained over the sequence of ``p``'s
@@ -83,9 +84,9 @@ leak. With it OpenSpiel's own IS-MCTS plays whole games::
                            uct_c=2.0, max_simulations=50, use_observation_string=True)
     action = bot.step(state)
 
-(:mod:`.bots` has a far faster rollout evaluator, one kernel call per rollout, measured on
-the OpenSpiel page of the docs, and puts such bots into ``borders-sim tournament``.) A resampled state is a dealt world, not a replay: its
-``history()`` is empty.
+(:mod:`.bots` has a far faster rollout evaluator, one kernel call per rollout, measured on the
+OpenSpiel page of the docs, and puts such bots into ``borders-sim tournament``.) A resampled state
+is a dealt world, not a replay: its ``history()`` is empty.
 
 **Serialization.** ``state.serialize()`` is JSON and nothing else, an object of three keys:
 ``format`` (:data:`STATE_FORMAT`), ``history`` (the state's OpenSpiel history as ``[player,

@@ -115,6 +115,9 @@ from .progress import progress_line
 from .rundir import (CHECKPOINT_FORMAT, check_resume, claim, load_checkpoint, one_line,
                      plain, run_directory, write_atomically, write_policy)
 
+#: Seconds between two progress lines where stderr is not a terminal (a log file, a notebook):
+#: each such line is whole, one line per interval, as tqdm writes to a file.
+LOG_SECONDS = 30.0
 #: Tournament seeds of the evaluations: game ``g`` of an evaluation is dealt from
 #: ``EVAL_SEED + g`` (the training env's games come from hashed seeds, see
 #: :func:`~borders_sim.batch.seeds.derive_seed`).
@@ -526,20 +529,35 @@ def run(trainer: Trainer, progress: bool, plot: bool,
         say(f"evaluating after each quarter of the budget ({c.evaluation_games()} games a bot; "
             f"--eval-every U: every U updates instead)")
 
-    def line(steps_per_s: float) -> str:
+    # on a terminal one live line, redrawn to its width; into a file or a notebook (not a
+    # terminal) the whole line, never cut, once per LOG_SECONDS and once at the end
+    live = progress and sys.stderr.isatty()
+    logged = (-LOG_SECONDS, -1)  # (wall clock, update) of the last line written
+
+    def line(steps_per_s: float, width: int | None = None) -> str:
         league = trainer.league
         members = [(name, league.recent_share(m)) for m, name in enumerate(league.names)
                    if league.filled[m]]
-        return progress_line(shutil.get_terminal_size().columns, trainer.update, c.max_updates,
-                             trainer.wall, c.minutes, steps_per_s, members, RECENT_GAMES)
+        return progress_line(width or shutil.get_terminal_size().columns, trainer.update,
+                             c.max_updates, trainer.wall, c.minutes, steps_per_s, members,
+                             RECENT_GAMES)
 
-    with tqdm(bar_format="{desc}", disable=not progress, file=sys.stderr) as bar:
+    def log(steps_per_s: float, last: bool = False) -> None:
+        nonlocal logged
+        due = logged[1] != trainer.update if last else trainer.wall - logged[0] >= LOG_SECONDS
+        if progress and not live and due:
+            logged = (trainer.wall, trainer.update)
+            print(line(steps_per_s, width=10**6), file=sys.stderr, flush=True)
+
+    row = {"steps_per_s": 0.0}
+    with tqdm(bar_format="{desc}", disable=not live, file=sys.stderr) as bar:
         bar.set_description_str(line(0.0))
         while trainer.wall < budget and (c.max_updates is None
                                           or trainer.update < c.max_updates):
             row = trainer.step()
             trainer.wall = wall0 + time.perf_counter() - started
             bar.set_description_str(line(row["steps_per_s"]))
+            log(row["steps_per_s"])
             if trainer.update % c.checkpoint_every == 0:
                 bar.write(f"checkpoint {trainer.checkpoint()}", file=sys.stderr)
             if by_budget:
@@ -551,6 +569,7 @@ def run(trainer: Trainer, progress: bool, plot: bool,
                 evaluate_now(trainer, row, bar.write)
             trainer.write_curve()
             trainer.wall = wall0 + time.perf_counter() - started
+    log(row["steps_per_s"], last=True)
     trainer.checkpoint()
     policy = write_policy(out / "policy.npz", trainer.main.model.policy(trainer.meta()))
     trainer.write_curve()
