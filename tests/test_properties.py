@@ -228,3 +228,17 @@ def test_kernel_rollouts_independent_of_batch_and_threads():
     assert big_steps[3] == one_steps[0]
     for s in big:
         assert s["phase"] == 16 and not check(s)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(n=hst.integers(3, 8), cards=hst.booleans(),
+       seeds=hst.lists(hst.integers(0, 2**64 - 1), min_size=0, max_size=6))
+def test_the_compiled_deal_of_a_batch_is_each_seeds_new_state(n, cards, seeds):
+    """``deal_states`` (one compiled call for a batch; in the ``NUMBA_BOUNDSCHECK=1`` pass an
+    out-of-bounds index is an error) sets each slot up exactly as ``new_state`` does."""
+    from borders_sim.batch.loop import deal_states
+    config = GameConfig(num_players=n, action_cards=cards)
+    got = deal_states(config, np.array(seeds, dtype=np.uint64))
+    assert got.shape == (len(seeds),)
+    for state, seed in zip(got, seeds):
+        assert state.tobytes() == new_state(config, seed)[0].tobytes()
