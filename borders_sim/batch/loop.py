@@ -42,13 +42,20 @@ EXTERNAL = -1
 BOT_ILLEGAL = -1000
 
 
+def blank_record(config: GameConfig) -> np.ndarray:
+    """The bytes of a zeroed state record with ``config``'s rules set: what :func:`set_up`
+    copies into a slot before it seeds and sets up a game."""
+    blank = np.zeros(1, dtype=STATE_DTYPE)
+    blank[0]["cfg"], blank[0]["menu"] = config.pack()
+    return blank.view(np.uint8)
+
+
 @njit(inline="always")
-def deal(states, raw, blank, i, seed, mask):
-    """Deal the game of ``seed`` (uint64) into slot ``i`` of ``states`` (``raw``: the same array
-    as bytes; ``blank``: the bytes of a zeroed record with the rules set, as
-    :func:`~borders_sim.rules.setup.new_state` makes it) and advance it to its first decision;
-    returns the number of legal actions there (``mask`` holds them). The bots of the game are
-    seeded apart (:func:`~.seeds.seed_bots`): a vector env has none."""
+def set_up(states, raw, blank, i, seed):
+    """Set slot ``i`` of ``states`` (``raw``: the same array as bytes) up for the game of
+    ``seed`` (uint64) from ``blank`` (:func:`blank_record`), as
+    :func:`~borders_sim.rules.setup.new_state` sets one up: before its first decision is
+    sought."""
     # a loop, since numba compiles a slice assignment with its shape-mismatch message (seconds
     # of compiling)
     row = raw[i]
@@ -57,22 +64,22 @@ def deal(states, raw, blank, i, seed, mask):
     s = states[i]
     seed_rng(s.rng, seed)
     setup_kernel(s)
-    return advance(s, mask)
+
+
+@njit(inline="always")
+def deal(states, raw, blank, i, seed, mask):
+    """Deal the game of ``seed`` (uint64) into slot ``i`` (:func:`set_up`) and advance it to its
+    first decision; returns the number of legal actions there (``mask`` holds them). The bots of
+    the game are seeded apart (:func:`~.seeds.seed_bots`): a vector env has none."""
+    set_up(states, raw, blank, i, seed)
+    return advance(states[i], mask)
 
 
 @kernel
 def _set_up_all(raw, blank, seeds, states):
-    """Slot ``i`` of ``states`` (``raw``: the same array as bytes) set up for the game of
-    ``seeds[i]`` from ``blank`` (the bytes of a zeroed record with the rules set), as
-    :func:`~borders_sim.rules.setup.new_state` sets one up: before its first decision is
-    sought."""
+    """Every slot ``i`` of ``states`` :func:`set_up` for the game of ``seeds[i]``."""
     for i in range(states.shape[0]):
-        row = raw[i]
-        for k in range(np.uint64(blank.shape[0])):
-            row[k] = blank[k]
-        s = states[i]
-        seed_rng(s.rng, seeds[i])
-        setup_kernel(s)
+        set_up(states, raw, blank, i, seeds[i])
 
 
 def deal_states(config: GameConfig, seeds: np.ndarray) -> np.ndarray:
@@ -81,9 +88,7 @@ def deal_states(config: GameConfig, seeds: np.ndarray) -> np.ndarray:
     first decision is sought (:func:`~borders_sim.rules.setup.new_state`'s)."""
     n = len(seeds)
     states = np.zeros(n, dtype=STATE_DTYPE)
-    blank = np.zeros(1, dtype=STATE_DTYPE)
-    blank[0]["cfg"], blank[0]["menu"] = config.pack()
-    _set_up_all(states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize), blank.view(np.uint8),
+    _set_up_all(states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize), blank_record(config),
                 np.ascontiguousarray(seeds, dtype=np.uint64), states)
     return states
 

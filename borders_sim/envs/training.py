@@ -115,7 +115,7 @@ from .._compile.notice import compile_notice
 from .._compile.rowcopy import put_row
 from ..batch.games import IllegalBotAction
 from ..batch.loop import BOT_ILLEGAL as BOT_CHOSE_ILLEGAL
-from ..batch.loop import EXTERNAL, deal, play_seats
+from ..batch.loop import EXTERNAL, blank_record, deal, play_seats
 from ..batch.seats import seat_table
 from ..batch.seeds import derived_seed, seed_bots, seed_lineup
 from ..policies.dispatch import BOT_NET
@@ -410,9 +410,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         k = self.num_envs
         self._states = np.zeros(k, dtype=STATE_DTYPE)
         self._raw = self._states.view(np.uint8).reshape(k, STATE_DTYPE.itemsize)
-        blank = np.zeros(1, dtype=STATE_DTYPE)
-        blank[0]["cfg"], blank[0]["menu"] = self.config.pack()
-        self._blank = blank.view(np.uint8)
+        self._blank = blank_record(self.config)
         self._episodes = np.zeros(k, dtype=np.int64)
         self._masks = np.zeros((k, MASK_SIZE), dtype=np.uint8)
         self._kinds = np.zeros((k, MAX_PLAYERS), dtype=np.int64)

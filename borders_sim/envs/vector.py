@@ -46,7 +46,7 @@ from .._compile.jit import kernel
 from ..rules.observation import OBS_SIZE, observe_kernel
 from .._compile.rowcopy import put_row
 from ..rules.state import MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
-from ..batch.loop import deal
+from ..batch.loop import blank_record, deal
 from ..batch.seeds import derived_seed
 from ..rules.rewards import final_rewards, reward_mode
 
@@ -181,9 +181,7 @@ class VectorEnv:
         n = self.num_envs
         self._states = np.zeros(n, dtype=STATE_DTYPE)
         self._raw = self._states.view(np.uint8).reshape(n, STATE_DTYPE.itemsize)
-        blank = np.zeros(1, dtype=STATE_DTYPE)
-        blank[0]["cfg"], blank[0]["menu"] = self.config.pack()
-        self._blank = blank.view(np.uint8)
+        self._blank = blank_record(self.config)
         self._episodes = np.zeros(n, dtype=np.int64)
         self._masks = np.zeros((n, MASK_SIZE), dtype=np.uint8)
         self._actions = np.zeros(n, dtype=np.int64)
