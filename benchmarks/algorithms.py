@@ -41,6 +41,7 @@ from borders_sim.cli.common import markdown_table  # noqa: E402
 from borders_sim.train import A2C, PPO, A2CSettings, PPOSettings, TrainConfig, evaluate  # noqa: E402,E501
 from borders_sim.train.trainer import EVAL_BOTS, Trainer  # noqa: E402
 from quick import add_quick, parse_quick  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 DOCS = ROOT / "docs" / "own-algorithm.md"
@@ -124,13 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     names = args.algorithms.split(",")
     envs, steps = args.rows
+    stamp = measured_at("algorithm-speed")
     ms = step_times(envs, steps, args.repeats)
     speed = markdown_table(
         ["algorithm", "ms / gradient step", "vs ppo"],
         [[name, f"{ms[name]:.1f}", f"{ms[name] / ms['ppo']:.2f}x"] for name in ms])
     speed += (f"\n\nOne gradient step on {envs * steps:,} decisions ({envs} games x {steps} "
               f"steps against {OPPONENTS}), median of {args.repeats}, one torch thread: "
-              f"`python benchmarks/algorithms.py`.")
+              f"`python benchmarks/algorithms.py --write-docs`, {stamp}.")
     rows = [trained(name, args) for name in names]
     table = markdown_table(["algorithm", "updates", "minutes",
                             *(f"vs 3 {bot}" for bot in EVAL_BOTS)], rows)

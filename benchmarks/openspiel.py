@@ -54,6 +54,7 @@ from borders_sim.cli.common import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
 from quick import add_quick, parse_quick  # noqa: E402
 from rollouts import openspiel_python_loop  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 #: The command that writes the ``openspiel-costs`` section of docs/env-openspiel.md.
@@ -115,7 +116,7 @@ def ismcts_seconds(game, sims: int, decisions: int) -> float:
     return statistics.median(times)
 
 
-def machine(started: str, loads: list[float], minutes: float) -> str:
+def machine(started: str, loads: list[float], minutes: float, stamp: str) -> str:
     """The run's date, machine, load, versions and length, as the section states them."""
     import numba
     cpu = platform.processor() or platform.machine()
@@ -129,7 +130,7 @@ def machine(started: str, loads: list[float], minutes: float) -> str:
             if loads else "load n/a")
     return (f"{started}; {platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} "
             f"cores, {load}; Python {platform.python_version()}, numba {numba.__version__}, "
-            f"open_spiel {importlib.metadata.version('open_spiel')}; {minutes:.1f} min")
+            f"open_spiel {importlib.metadata.version('open_spiel')}; {stamp}; {minutes:.1f} min")
 
 
 def span(values: list[float], fmt: str) -> str:
@@ -199,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--quick is a smoke run: its figures do not go into the docs")
     counts = [int(x) for x in args.players.split(",")]
     started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
+    stamp = measured_at("openspiel-costs")
     loads = [os.getloadavg()[0]] if hasattr(os, "getloadavg") else []
     sheriff = pyspiel.load_game("sheriff")
     Game(GameConfig(), 0)  # compile or load the kernels before timing
@@ -233,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{n} players done", file=sys.stderr, flush=True)
     if hasattr(os, "getloadavg"):
         loads.append(os.getloadavg()[0])
-    text = costs_text(machine(started, loads, (time.perf_counter() - t0) / 60), args.pairs,
+    text = costs_text(machine(started, loads, (time.perf_counter() - t0) / 60, stamp), args.pairs,
                       args.seconds, args.sims, loops, calls)
     print(text)
     if args.write_docs:

@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 POOL = ["honest", "bluffer", "collector"]
@@ -131,7 +132,8 @@ def machine() -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at start; "
-            f"Python {platform.python_version()}, torch {torch.__version__}")
+            f"Python {platform.python_version()}, torch {torch.__version__}; "
+            f"{measured_at('rllib-throughput')}")
 
 
 def summary(rates: dict[tuple[str, str], float]) -> str:

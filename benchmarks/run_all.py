@@ -59,7 +59,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -86,6 +85,7 @@ import bots as bots_bench  # noqa: E402
 import envs as envs_bench  # noqa: E402
 import rollouts as rollouts_bench  # noqa: E402
 import startup  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
 FULL_REPORT = ROOT / "docs" / "performance.md"
@@ -159,9 +159,8 @@ def version(name: str) -> str | None:
 def header() -> dict:
     """Date, machine and versions."""
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, timeout=10).stdout.strip()
-    except OSError:
+        commit = measured_at("performance")
+    except (OSError, RuntimeError):
         commit = ""
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -511,7 +510,7 @@ def header_line(data: dict) -> str:
     return (f"{h['date']}; {h['system']}, {h['cpu']}, {h['cores']} cores "
             f"({h['usable_cores']} usable){load}; Python {h['python']}, numba {h['numba']} "
             f"({h['threads']} threads), numpy {h['numpy']}; borders_sim {h['borders_sim']}"
-            f"{' at ' + h['commit'] if h['commit'] else ''}; peers: {peers or 'none installed'}")
+            f"{', ' + h['commit'] if h['commit'] else ''}; peers: {peers or 'none installed'}")
 
 
 def main_table(data: dict) -> str:

@@ -46,6 +46,7 @@ from borders_sim.cli.simulate import DEFAULT_MAX_STEPS  # noqa: E402
 from borders_sim.train import TrainConfig  # noqa: E402
 from borders_sim.train.machine import default_torch_threads, max_threads, usable_cores  # noqa: E402,E501
 from quick import add_quick, parse_quick  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 from host import cpu_model  # noqa: E402
 from rollouts import time_kernel  # noqa: E402
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         [128, 1024, 4096] if args.device.startswith("cuda") else [128, 1024])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    stamp = measured_at("scaling")
     gpu = (f", {torch.cuda.get_device_name(0)}" if args.device.startswith("cuda")
            and torch.cuda.is_available() else "")
     t0 = time.perf_counter()
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             "trainer, learner steps/s"]
     command = "python benchmarks/scaling.py" + (f" --device {args.device}"
                                                 if args.device != "cpu" else "")
-    text = (f"**Scaling** (`{command} --write-docs`, {started}; {platform.system()} "
+    text = (f"**Scaling** (`{command} --write-docs`, {started}, {stamp}; {platform.system()} "
             f"{platform.machine()}, {cpu_model()}, {cores} usable cores{gpu}, load average "
             f"{load:.1f} at the start; numba {numba.__version__} up to {max_threads()} "
             f"threads, torch {torch.__version__} with "

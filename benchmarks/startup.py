@@ -68,6 +68,7 @@ from pathlib import Path
 
 from host import cpu_model
 from quick import add_quick, parse_quick
+from freshness import measured_at
 from readme_section import replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -404,18 +405,6 @@ def _load() -> str:
     return f"load average {LOADS[-1]:.2f}"
 
 
-def _commit() -> str:
-    """This checkout's short commit, ``+ local changes`` when borders_sim/ differs from it."""
-    try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                "borders_sim"], capture_output=True, text=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "an unknown commit"
-    return head + (" + local changes" if dirty else "")
-
-
 def machine_line(started: str, minutes: float) -> str:
     """The run's date, machine, load (at the start, then the range during the run), Python,
     numba and commit, as the section's first sentence states them."""
@@ -428,8 +417,7 @@ def machine_line(started: str, minutes: float) -> str:
                 f"{lo if lo == hi else f'{lo} to {hi}'} during the run")
     return (f"{started}; {platform.system()} {platform.machine()}, {cpu_model()}, "
             f"{os.cpu_count()} cores ({usable} usable), {load}; Python "
-            f"{platform.python_version()}, numba {numba.__version__}; borders_sim at "
-            f"{_commit()}; {minutes:.{0 if minutes >= 10 else 1}f} min")
+            f"{platform.python_version()}, numba {numba.__version__}; {minutes:.{0 if minutes >= 10 else 1}f} min")
 
 
 def _sec(x: float | None) -> str:
@@ -613,6 +601,7 @@ def main(argv=None) -> int:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     jobs = args.jobs or max(2, usable)
     started, t_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
+    started += f", {measured_at('startup')}"
     data: dict = {"jobs": jobs, "target": args.target}
     print(f"{os.cpu_count()} cores, {_load()} at start", flush=True)
     if "cold" in parts:

@@ -50,6 +50,7 @@ import torch  # noqa: E402
 from numba import njit  # noqa: E402
 
 from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 from borders_sim.envs import SingleSeatEnv  # noqa: E402
 from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
@@ -187,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick and args.write_docs:
         parser.error("--quick is a smoke run: its figures do not go into the docs")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    stamp = measured_at("train-throughput")
     torch.set_num_threads(1)
     seconds = 1.0 if args.quick else 3.0
     rows, out = [], {}
@@ -228,8 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     text = "\n".join([
-        f"**Throughput** ({datetime.date.today()}, {platform.machine()}, {cores} cores, load "
-        f"average {load:.1f} at the start, one torch thread; every figure from this run):", "",
+        f"**Throughput** ({datetime.date.today()}, {stamp}; {platform.machine()}, {cores} cores, "
+        f"load average {load:.1f} at the start, one torch thread; every figure from this run):", "",
         throughput_text(rows, config), "",
         f"trainer / MaskablePPO at matched settings (same env, batch, epochs, minibatches "
         f"and network): **{out['ratio_trainer_to_maskable_matched']:.1f}x**; against "

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py") if "__main__" in p.read_text("utf-8"))
+#: freshness.py measures nothing: it checks the tables' commits, and CI runs it on the repository
+#: before the copy (tests/test_freshness.py).
+SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py")
+                 if "__main__" in p.read_text("utf-8") and p.name != "freshness.py")
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
