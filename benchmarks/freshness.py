@@ -40,9 +40,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The state core: the rules' kernels, the batch loops, the compilation layer and ``Game``.
-ENGINE = ("borders_sim/rules", "borders_sim/batch", "borders_sim/_compile", "borders_sim/game",
-          "borders_sim/__init__.py")
+#: The state core: the rules' kernels, the batch loops, the compilation layer, ``Game`` and its
+#: views (every module of ``borders_sim/game`` but the pictures, :data:`PICTURES`).
+ENGINE = ("borders_sim/rules", "borders_sim/batch", "borders_sim/_compile",
+          "borders_sim/__init__.py", "borders_sim/game/__init__.py", "borders_sim/game/belief.py",
+          "borders_sim/game/fastpath.py", "borders_sim/game/game.py",
+          "borders_sim/game/invariants.py", "borders_sim/game/saved",
+          "borders_sim/game/text_view.py", "borders_sim/game/turns.py",
+          "borders_sim/game/views.py")
+#: The drawings and the replay page that packs them.
+PICTURES = ("borders_sim/game/drawing", "borders_sim/arena/viewer", "borders_sim/arena/records.py")
 #: The trainer's side: its env, its network and update, the compiled opponents.
 TRAINER = ("borders_sim/envs/training.py", "borders_sim/train", "borders_sim/agents",
            "borders_sim/policies")
@@ -69,6 +76,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "train-throughput": ENGINE + TRAINER + (
         "borders_sim/envs/single.py", "borders_sim/envs/sb3.py", "benchmarks/train.py"),
     "algorithm-speed": ENGINE + TRAINER + ("benchmarks/algorithms.py",),
+    "replay-pages": ENGINE + PICTURES + ("benchmarks/replay.py",),
 }
 TABLES["docs/performance.md"] = TABLES["performance"]
 

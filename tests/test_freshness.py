@@ -130,3 +130,11 @@ def test_this_repository_declares_every_section_and_path():
     for name, paths in real.TABLES.items():
         for path in paths:
             assert (root / path).exists(), f"{name} measures {path}, which does not exist"
+
+
+def test_the_engine_names_every_module_of_game_but_the_pictures():
+    real = load()
+    game = BENCHMARKS.parent / "borders_sim" / "game"
+    modules = {p.relative_to(BENCHMARKS.parent).as_posix() for p in game.iterdir()
+               if p.name != "__pycache__" and (p.suffix == ".py" or p.is_dir())}
+    assert modules - {"borders_sim/game/drawing"} == set(real.ENGINE) & modules

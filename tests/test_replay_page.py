@@ -20,9 +20,9 @@ from borders_sim import Game
 from borders_sim.arena import default_lineup, play_tournament, tournament, viewer
 from borders_sim.arena.records import read_trace, trace_name
 from borders_sim.arena.viewer import draw_replay, replay_page
-from borders_sim.arena.viewer.frames import blocks, tokens
+from borders_sim.arena.viewer.frames import tokens
 from borders_sim.arena.viewer.steps import rule_of, walk
-from borders_sim.game.drawing import game_svg, svg_to_rgb
+from borders_sim.game.drawing import game_parts, game_svg, svg_to_rgb
 from borders_sim.rules import actions as act
 from borders_sim.rules.extras import install_hint
 from tests.conftest import ROOT
@@ -128,9 +128,29 @@ def test_the_page_is_one_file_with_nothing_outside_it(trace3):
 
 
 def test_frames_cut_and_join_back():
-    svg = game_svg(Game(), None)
-    assert "".join(tokens(svg)) == svg == "".join(blocks(svg))
-    assert blocks(svg)[0].startswith("<svg") and blocks(svg)[-2:] == ["</svg>", "\n"]
+    game = Game()
+    svg, parts = game_svg(game, None), game_parts(game, None)
+    assert "".join(tokens(svg)) == svg == "".join(parts)
+    assert parts[0].startswith("<svg") and parts[1].startswith("<title>")
+    assert parts[-1] == "</svg>\n"
+    # every part but the first and the last is one whole element
+    for part in parts[1:-1]:
+        assert part.startswith("<") and not part.startswith("</"), part[:40]
+        tags = re.findall(r"<(/?)[a-z]+[^>]*?(/?)>", part)
+        depth = 0
+        for i, (closing, empty) in enumerate(tags):
+            depth += -1 if closing else 0 if empty else 1
+            assert depth > 0 or i == len(tags) - 1, part[:80]
+        assert depth == 0
+
+
+def test_a_seat_row_is_drawn_once_for_the_same_inputs():
+    game = Game()
+    first, again = game_parts(game, 0), game_parts(game, 0)
+    assert first == again
+    rows = [a for a in first if re.match(r"<g><title>p\d", a)]  # a seat's row: its summary
+    assert len(rows) == game.num_players
+    assert all(any(a is b for b in again) for a in rows), "each row drawn once, then kept"
 
 
 # --- the commands ------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ may know (RULINGS R-39).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .game import Game
@@ -106,20 +108,27 @@ def describe(obs: np.ndarray, seat: int, legal_actions: list[int]) -> dict:
 
 
 class _Reader:
-    """An observation vector decoded for its viewer at ``seat``: its blocks ``d`` as ints, the
+    """An observation vector decoded for its viewer at ``seat``: its blocks ``d`` as lists of ints, the
     player count ``n``, the rules ``config`` and ``rows[p]``, the row of absolute seat ``p``."""
 
     def __init__(self, obs: np.ndarray, seat: int):
-        self.d = {k: np.rint(v).astype(np.int64) for k, v in decode(obs).items()}
-        self.n = MIN_PLAYERS + int(np.argmax(self.d["num_players"]))
+        blocks = decode(np.rint(obs).astype(np.int64))
+        self.n = MIN_PLAYERS + int(np.argmax(blocks["num_players"]))
+        self.d = {name: block.tolist() for name, block in blocks.items()}  # read as lists: fast
         self.seat = seat
-        self.config = GameConfig.unpack(self.d["config"], self.d["gold_menu"])
+        self.config = _config(tuple(self.d["config"]), tuple(self.d["gold_menu"]))
         self.rows = [(p - seat) % self.n for p in range(self.n)]
 
     def one(self, block) -> str | None:
         """The absolute name of the seat marked in a one-hot per-seat block (None if none)."""
-        marked = np.flatnonzero(block[:self.n])
-        return f"p{(self.seat + int(marked[0])) % self.n}" if marked.size else None
+        marked = _marked(block[:self.n])
+        return f"p{(self.seat + marked[0]) % self.n}" if marked else None
+
+
+@functools.lru_cache(maxsize=64)
+def _config(cfg: tuple[int, ...], menu: tuple[int, ...]) -> GameConfig:
+    """The rules of a ``config`` and ``gold_menu`` block (a few per process: kept)."""
+    return GameConfig.unpack(np.array(cfg), np.array(menu))
 
 
 def _counts(row, keys) -> dict:
@@ -129,8 +138,13 @@ def _counts(row, keys) -> dict:
 
 def _named(onehot, names):
     """The name of the entry marked in ``onehot`` (None if none is)."""
-    k = np.flatnonzero(onehot)
-    return names[int(k[0])] if k.size else None
+    k = _marked(onehot)
+    return names[k[0]] if k else None
+
+
+def _marked(row) -> list[int]:
+    """The indices of the nonzero entries of ``row``."""
+    return [i for i, x in enumerate(row) if x]
 
 
 def _parcel(v) -> dict:
@@ -162,7 +176,7 @@ def _round_facts(rd: _Reader, badges: list[dict]) -> dict:
         "draw_pile": int(d["draw_pile_size"][0]),
         "runouts": int(d["runouts"][0]),
         "discard_pile": _counts(d["discard_pile"], CARD_KEYS),
-        "main_resources_in_middle": [MAIN_NAMES[m] for m in np.flatnonzero(d["main_in_middle"])],
+        "main_resources_in_middle": [MAIN_NAMES[m] for m in _marked(d["main_in_middle"])],
     }
 
 
@@ -179,7 +193,7 @@ def _seat_entry(rd: _Reader, p: int) -> dict:
         "warehouse_face_up": _counts(d["face_up"][r], LEGAL_KEYS),
         "warehouse_face_down": int(d["face_down_count"][r]),
         "reserved_warehouse": _counts(d["reserved_warehouse"][r], GOODS_KEYS),
-        "main_resources": [MAIN_NAMES[m] for m in np.flatnonzero(d["main_held"][r])],
+        "main_resources": [MAIN_NAMES[m] for m in _marked(d["main_held"][r])],
         "collected_this_round": bool(d["collected"][r]),
         "crate_status": _named(d["crate_status"][r], CRATE_STATUS_NAMES),
         "crate_count": int(d["crate_count"][r]),
@@ -217,7 +231,7 @@ def _bounties(rd: _Reader) -> list[dict]:
     for p in range(rd.n):
         for g in range(rd.config.num_inspectors):
             b = rd.d["bounties"][rd.rows[p]][g]
-            if b.any():
+            if any(b):
                 out.append({"from": f"p{p}", "to": BADGES[g], "gold": int(b[0]),
                             "warehouse": _counts(b[1:1 + NUM_GOODS], GOODS_KEYS),
                             "accepted": bool(b[1 + NUM_GOODS])})

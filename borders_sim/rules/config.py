@@ -8,7 +8,7 @@ variant. A :class:`GameConfig` is validated on construction and packed into the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -145,7 +145,7 @@ class GameConfig:
     def to_dict(self) -> dict:
         """The flags as a JSON-ready dict (``gold_menu`` a list); ``GameConfig(**d)`` reads it
         back."""
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self)}  # every value a scalar
         d["gold_menu"] = list(self.gold_menu)
         return d
 

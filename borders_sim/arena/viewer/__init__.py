@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from ...game.drawing import game_svg
+from ...game.drawing import game_parts
 from ...game.game import Game
 from ..records import Trace
 from .frames import FrameTable
@@ -65,8 +65,8 @@ def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
 
     def draw(game: Game, last: tuple[int, int] | None, entry: list) -> None:
         for view in range(n):
-            table.add(view, game_svg(game, view, last))
-        table.add(n, game_svg(game, None, last))
+            table.add(view, game_parts(game, view, last))
+        table.add(n, game_parts(game, None, last))
         log.append(entry)
 
     game = walk(trace, draw)

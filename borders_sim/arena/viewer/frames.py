@@ -4,9 +4,10 @@ Every step of a game is drawn once per view (each seat's, and the whole table), 
 consecutive pictures of one view differ in a few places (the last move, a seat's gold, the
 phase). The SVG text is cut twice:
 
-* into *blocks*, the top-level elements of the ``<svg>`` (a seat's row, the header, the log of
-  the border check ...): a frame is the list of its blocks' ids, and a block that did not
-  change is the same id;
+* into *blocks*, the parts of :func:`~borders_sim.game.drawing.paint.paint_parts`: the
+  ``<svg>`` tag, its title, each top-level element (a seat's row, the header, the log of the
+  border check ...) and the closing tag: a frame is the list of its blocks' ids, and a block
+  that did not change is the same id;
 * into *tokens*: tags, and text between them cut after each sentence (``". "``). A new block
   is stored as the tokens it keeps of the block it replaces (the one at its place in the
   previous frame of the same view: a common prefix and suffix) and the token ids in between,
@@ -24,39 +25,14 @@ from __future__ import annotations
 import difflib
 import re
 
-_TOKEN = re.compile(r"<[^>]*>|[^<]+")
-_SENTENCE = re.compile(r"(?<=\. )")
+#: A tag, or text up to and with the next ``". "``, or the rest of a text.
+_TOKEN = re.compile(r"<[^>]*>|[^<]*?\. |[^<]+")
 
 
 def tokens(svg: str) -> list[str]:
     """``svg`` cut into tags and text pieces (text cut after each ``". "``); joined again,
     they are ``svg``."""
-    out = []
-    for piece in _TOKEN.findall(svg):
-        out.extend(_SENTENCE.split(piece) if piece[0] != "<" else (piece,))
-    return [t for t in out if t]
-
-
-def blocks(svg: str) -> list[str]:
-    """``svg`` cut into its opening tag, each top-level element and its closing tag."""
-    out: list[str] = []
-    depth, start, pos = 0, 0, 0
-    for match in _TOKEN.finditer(svg):
-        tag = match.group()
-        if tag[0] != "<" or tag.startswith(("<!", "<?")):
-            continue
-        opens = not tag.startswith("</") and not tag.endswith("/>")
-        if tag.startswith("</"):
-            depth -= 1
-        pos = match.end()
-        if opens:
-            depth += 1
-        if depth <= 1:  # an element of the top level (or the <svg> tag itself) just closed
-            out.append(svg[start:pos])
-            start = pos
-    if start < len(svg):
-        out.append(svg[start:])
-    return out
+    return _TOKEN.findall(svg)
 
 
 class FrameTable:
@@ -71,29 +47,26 @@ class FrameTable:
         self._block_text: list[str] = []
         self.frames: list[list[list[int]]] = [[] for _ in range(views)]
 
-    def add(self, view: int, svg: str) -> None:
-        """Append the picture ``svg`` as the next frame of ``view``."""
+    def add(self, view: int, parts: list[str]) -> None:
+        """Append a picture as the next frame of ``view``: its blocks ``parts`` (joined, its
+        SVG), as :func:`~borders_sim.game.drawing.paint.paint_parts` cuts it."""
         shown = self.frames[view]
         before = shown[-1] if shown else []
-        texts = blocks(svg)
-        matcher = difflib.SequenceMatcher(None, [self._block_text[b] for b in before], texts,
-                                          autojunk=False)
+        known = [self._block_ids.get(text) for text in parts]  # None: a new block
+        if len(known) == len(before):  # the same layout (most steps): block i replaces block i
+            shown.append([b if b is not None else self._block(text, before[i])
+                          for i, (b, text) in enumerate(zip(known, parts))])
+            return
         frame: list[int] = []
+        matcher = difflib.SequenceMatcher(None, before, known, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 frame.extend(before[i1:i2])
                 continue
             for k in range(j2 - j1):
                 base = before[i1 + k] if i1 + k < i2 else None
-                frame.append(self._block(texts[j1 + k], base))
+                frame.append(self._block(parts[j1 + k], base))
         shown.append(frame)
-
-    def _token(self, text: str) -> int:
-        t = self._token_ids.get(text)
-        if t is None:
-            t = self._token_ids[text] = len(self.tokens)
-            self.tokens.append(text)
-        return t
 
     def _block(self, text: str, base: int | None) -> int:
         """The id of the block ``text``, stored (against ``base`` where that is shorter) if
@@ -101,7 +74,13 @@ class FrameTable:
         b = self._block_ids.get(text)
         if b is not None:
             return b
-        ids = [self._token(t) for t in tokens(text)]
+        ids, known = [], self._token_ids
+        for token in tokens(text):
+            t = known.get(token)
+            if t is None:
+                t = known[token] = len(self.tokens)
+                self.tokens.append(token)
+            ids.append(t)
         entry = ids
         if base is not None:
             old = self._block_tokens[base]

@@ -36,11 +36,11 @@ from typing import Any
 from ..game import Game, set_drawing
 from ..views import observe_json
 from . import scene
-from .paint import canvas_size, crate_verdict, paint
+from .paint import canvas_size, crate_verdict, paint, paint_parts
 from .raster import svg_to_png, svg_to_rgb
 from .scene import seen_action
 
-__all__ = ["Svg", "canvas_size", "crate_verdict", "frame_shape", "game_svg", "seat_svg",
+__all__ = ["Svg", "canvas_size", "crate_verdict", "frame_shape", "game_parts", "game_svg", "seat_svg",
            "seen_action", "svg_to_png", "svg_to_rgb", "table_svg"]
 
 
@@ -98,10 +98,21 @@ def game_svg(game: Game, seat: int | None = None,
     Raises:
         ValueError: ``seat`` is not a seat of ``game``.
     """
+    return Svg("".join(game_parts(game, seat, last_action)))
+
+
+def game_parts(game: Game, seat: int | None = None,
+               last_action: tuple[int, Any] | None = None) -> list[str]:
+    """:func:`game_svg`'s picture as its parts (:func:`~.paint.paint_parts`; joined, the SVG),
+    which a replay of many pictures shares (:mod:`borders_sim.arena.viewer`).
+
+    Raises:
+        ValueError: ``seat`` is not a seat of ``game``.
+    """
     final = (game.scores(), game.winners()) if game.is_terminal else (None, None)
     if seat is None:
-        return table_svg(game.to_dict(), last_action, *final)
-    return seat_svg(observe_json(game, seat), last_action, *final)
+        return paint_parts(scene.from_saved(game.to_dict(), last_action, *final))
+    return paint_parts(scene.from_view(observe_json(game, seat), last_action, *final))
 
 
 set_drawing(game_svg)

@@ -25,12 +25,14 @@ saying how many there are. Every shape that means something has a
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import NamedTuple
 
 from ...rules.cards import (CARD_CLASS, CARD_FINE, CARD_KEYS, CARD_NAMES, CARD_VALUE,
                             CLASS_NAMES, MAIN_NAMES, MAIN_POINTS)
 from ..text_view import BORDER_CHECK_PHASES
-from .svg import circle, document, group, rect, text, text_width
+from .svg import circle, document_parts, group, rect, text, text_width
 
 WIDTH = 1440
 _HEADER = 92
@@ -79,6 +81,7 @@ def _chip_w(c: _Chip) -> float:
     return text_width(c.label, _CHIP_FONT) + 10
 
 
+@functools.lru_cache(maxsize=8192)  # the same chips at the same places, picture after picture
 def _draw_chip(c: _Chip, x: float, y: float) -> str:
     fill, stroke, ink = c.colours
     w = _chip_w(c)
@@ -213,12 +216,16 @@ def _header(scene: dict) -> list[str]:
         out.append(group([rect(x, 14, w, 36, _LAST, "#f9a825", 2, 6),
                           text(x + 12, 38, label, 16, "#212121", bold=True)],
                          f"the last move: {last['seat']} chose {last['action']!r}"))
+    return out + _legend()
+
+
+@functools.lru_cache(maxsize=1)
+def _legend() -> list[str]:
+    """The header's legend of the card colours (the same in every picture)."""
     legend = [_Chip(CLASS_NAMES[c], _CLASS_COLOURS[c], f"{CLASS_NAMES[c]} cards")
               for c in range(4)] + [_Chip("hidden", _HIDDEN, "face-down cards")]
     lx = WIDTH - _MARGIN - sum(_chip_w(c) + _GAP for c in legend) - 56
-    out.append(text(lx, 77, "cards:", 11, "#cfd8dc"))
-    out += _flow(legend, lx + 40, 64, WIDTH, 1)
-    return out
+    return [text(lx, 77, "cards:", 11, "#cfd8dc"), *_flow(legend, lx + 40, 64, WIDTH, 1)]
 
 
 # --- a seat's row --------------------------------------------------------------------------------
@@ -240,11 +247,35 @@ def _record_lines(seat: dict, inspector: bool) -> list[tuple[str, str, str]]:
 
 
 def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
+    """The row of ``seat``: drawn from the seat's entry and the few facts of ``scene`` about it,
+    so a row that did not change between two pictures (most rows of a replay's next step, and a
+    seat's row in the views of the seats that see the same of it) is drawn once: the rows are
+    kept by those inputs, as JSON (:func:`_row_of`)."""
+    name = seat["seat"]
+    bc = scene["border_check"]
+    facts = {
+        "badge": next((b for b, s in scene["inspectors"].items() if s == name), None),
+        "moving": scene["to_move"] == name,
+        "last": bool(scene["last_action"] and scene["last_action"]["seat"] == name),
+        "you": name == scene["viewer"],
+        "score": None if scene["scores"] is None else scene["scores"][int(name[1:])],
+        "won": name in (scene["winners"] or []),
+        "checked": (bc is not None and bc["crate_of"] == name
+                    and scene["phase"] in BORDER_CHECK_PHASES)}
+    return _row_of(json.dumps([facts, seat, y, h], separators=(",", ":")))
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_of(key: str) -> str:
+    """The row of the JSON ``[facts, seat, y, h]`` (:func:`_seat_row`); the last 4096 kept."""
+    facts, seat, y, h = json.loads(key)
+    return _draw_seat_row(facts, seat, y, h)
+
+
+def _draw_seat_row(facts: dict, seat: dict, y: float, h: float) -> str:
     x = _MARGIN
     name = seat["seat"]
-    badge = next((b for b, s in scene["inspectors"].items() if s == name), None)
-    moving = scene["to_move"] == name
-    last = scene["last_action"] and scene["last_action"]["seat"] == name
+    badge, moving, last = facts["badge"], facts["moving"], facts["last"]
     out = [rect(x, y, _ROWS_W, h, _INSPECTOR_BG if badge else "#ffffff",
                 _TO_MOVE if moving else "#b0bec5", 3 if moving else 1, 6)]
     if last:
@@ -259,7 +290,7 @@ def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
         out.append(_tag(x + 10, y + 35, role, _INSPECTOR, f"{name} is inspector {badge}"))
     else:
         out.append(text(x + 10, y + 48, role, 12, _GREY))
-    if seat["seat"] == scene["viewer"]:
+    if facts["you"]:
         out.append(_tag(x + 106 if badge else x + 80, y + 35, "you", "#37474f",
                         f"the picture shows what {name} knows"))
     for i, (line, colour, tip) in enumerate(_record_lines(seat, bool(badge))):
@@ -271,15 +302,14 @@ def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
     tip = f"{name} has {gold} gold" + (f", {seat['reserved_gold']} of it held for deals and "
                                        "bounties" if seat["reserved_gold"] else "")
     held = f" ({seat['reserved_gold']} held)" if seat["reserved_gold"] else ""
-    if scene["scores"] is None:
+    if facts["score"] is None:
         out.append(group([circle(gx + 9, y + 20, 9, "#ffca28", "#ff8f00"),
                           text(gx + 24, y + 27, str(gold), 19, "#212121", bold=True),
                           text(gx + 26 + text_width(str(gold), 19, True), y + 27, held, 9.5,
                                _GREY)], tip))
         top = y + 36
     else:
-        score = scene["scores"][int(name[1:])]
-        won = name in (scene["winners"] or [])
+        score, won = facts["score"], facts["won"]
         out.append(group([text(gx, y + 27, f"score {score}", 17, _GREEN if won else "#212121",
                                bold=True)], f"{name} scores {score}"))
         if won:
@@ -291,15 +321,12 @@ def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
                  max(1, int((y + h - top) // (_CHIP_H + _GAP))))
     lines = max(1, int((h - 24) // (_CHIP_H + _GAP)))
     out += _hand_cell(seat, x + 252, y, lines)
-    bc = scene["border_check"]
-    checked = (bc is not None and bc["crate_of"] == name
-               and scene["phase"] in BORDER_CHECK_PHASES)
-    if checked:
+    if facts["checked"]:
         out.append(rect(x + 466, y + 3, 252, h - 6, "none", _INSPECTOR, 2, 4,
                         label=f"the crate of {name} is at the border check", dash=True))
     out += _crate_cell(seat, badge, x + 472, y, lines)
     out += _warehouse_cell(seat, x + 728, y, lines)
-    return group(out, _seat_summary(scene, seat, badge))
+    return group(out, _seat_summary(seat, badge, facts["you"], moving))
 
 
 def _label(x: float, y: float, s: str) -> str:
@@ -360,10 +387,11 @@ def _warehouse_cell(seat: dict, x: float, y: float, lines: int) -> list[str]:
     return out + _flow(chips, x, y + 21, 264, lines)
 
 
-def _seat_summary(scene: dict, seat: dict, badge: str | None) -> str:
-    """The seat's row in one sentence (the row's ``<title>``)."""
+def _seat_summary(seat: dict, badge: str | None, you: bool, moving: bool) -> str:
+    """The seat's row in one sentence (the row's ``<title>``): ``you`` when it is the viewer's,
+    ``moving`` when it is to move."""
     name = seat["seat"]
-    parts = [f"{name}" + (" (you)" if name == scene["viewer"] else ""),
+    parts = [f"{name}" + (" (you)" if you else ""),
              f"inspector {badge}" if badge else "smuggler",
              f"{seat['gold']} gold", f"{seat['hand_size']} cards in hand"]
     if seat["announced"]:
@@ -373,7 +401,7 @@ def _seat_summary(scene: dict, seat: dict, badge: str | None) -> str:
         parts.append("main resources " + ", ".join(seat["main_resources"]))
     if seat["history"]["lies_caught"]:
         parts.append(f"caught lying {seat['history']['lies_caught']} times")
-    if scene["to_move"] == name:
+    if moving:
         parts.append("to move")
     return ", ".join(parts)
 
@@ -495,13 +523,29 @@ def _fit(s: str, width: float, size: float) -> str:
 
 def _table_box(scene: dict, y: float, bottom: float) -> list[str]:
     """The table box from ``y`` to ``bottom``: round order, piles, the end, Night Raid, the
-    main resources in the middle, the discard pile (each as far as there is room)."""
+    main resources in the middle, the discard pile (each as far as there is room). Drawn from
+    those facts of ``scene`` alone, and kept by them as :func:`_seat_row` keeps a row."""
+    facts = {key: scene[key] for key in ("round_order", "runouts", "draw_pile", "last_round",
+                                         "night_raid_by", "main_resources_in_middle",
+                                         "discard_pile")}
+    facts["over"] = scene["phase"] == "game over"
+    return list(_table_box_of(json.dumps([facts, y, bottom], separators=(",", ":"))))
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_box_of(key: str) -> tuple[str, ...]:
+    """The table box of the JSON ``[facts, y, bottom]`` (:func:`_table_box`)."""
+    facts, y, bottom = json.loads(key)
+    return tuple(_draw_table_box(facts, y, bottom))
+
+
+def _draw_table_box(scene: dict, y: float, bottom: float) -> list[str]:
     x, w = _PANEL_X + 12, _PANEL_W - 24
     out = _box(y, bottom - y, "The table")
     lines = [("round order: " + " → ".join(scene["round_order"]), "#212121")]
     runs = f", ran out {scene['runouts']}×" if scene["runouts"] else ""
     lines.append((f"draw pile: {scene['draw_pile']} cards{runs}", "#212121"))
-    if scene["last_round"] and scene["phase"] != "game over":
+    if scene["last_round"] and not scene["over"]:
         lines.append((f"the end is near: round {scene['last_round']} is the last", _RED))
     if scene["night_raid_by"]:
         lines.append((f"Night Raid this round by {scene['night_raid_by']}", "#4a0072"))
@@ -549,7 +593,8 @@ def _description(scene: dict) -> str:
                      f"{scene['last_action']['action']}.")
     for seat in scene["seats"]:
         badge = next((b for b, s in scene["inspectors"].items() if s == seat["seat"]), None)
-        parts.append(_seat_summary(scene, seat, badge) + ".")
+        parts.append(_seat_summary(seat, badge, seat["seat"] == scene["viewer"],
+                                   scene["to_move"] == seat["seat"]) + ".")
     bc = scene["border_check"]
     if bc is not None and bc["outcome"] not in (None, "pending"):
         parts.append(f"The crate of {bc['crate_of']}: {_outcome(bc)[0].lower()}.")
@@ -561,6 +606,13 @@ def _description(scene: dict) -> str:
 
 def paint(scene: dict) -> str:
     """The SVG document of ``scene`` (:mod:`.scene`): the same scene, the same bytes."""
+    return "".join(paint_parts(scene))
+
+
+def paint_parts(scene: dict) -> list[str]:
+    """:func:`paint`'s document as its parts, joined it: the ``<svg>`` tag, ``<title>``,
+    ``<desc>``, each top-level element, the closing tag; a part that did not change between two
+    pictures is often the very same string (a replay shares them: :mod:`borders_sim.arena.viewer`)."""
     n = scene["num_players"]
     width, height = canvas_size(n)
     body = [rect(0, 0, width, height, "#eceff1")] + _header(scene)
@@ -578,5 +630,5 @@ def paint(scene: dict) -> str:
     if height - _MARGIN - y >= 120:
         body += _table_box(scene, y + 10, height - _MARGIN)
     who = f"the view of {scene['viewer']}" if scene["viewer"] else "the whole table"
-    return document(width, height, f"BORDERS: {_headline(scene)} ({who})", _description(scene),
-                    body)
+    return document_parts(width, height, f"BORDERS: {_headline(scene)} ({who})",
+                          _description(scene), body)

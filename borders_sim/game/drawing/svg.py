@@ -10,6 +10,8 @@ measured): the drawings name DejaVu Sans first, whose glyphs average about 0.6 e
 
 from __future__ import annotations
 
+import functools
+
 #: The font of every text: DejaVu Sans where installed (most Linux machines, matplotlib's own
 #: font), else a common sans-serif.
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
@@ -21,6 +23,7 @@ def esc(value: object) -> str:
             .replace('"', "&quot;"))
 
 
+@functools.lru_cache(maxsize=65536)  # a picture writes a few hundred, mostly the same ones
 def num(x: float) -> str:
     """A coordinate or size: ``12`` for 12 and 12.0, ``12.5`` for 12.46."""
     r = round(float(x), 1)
@@ -79,10 +82,12 @@ def group(children: list[str], label: str | None = None) -> str:
     return f"<g>{title(label)}" + "".join(children) + "</g>"
 
 
-def document(width: int, height: int, label: str, description: str, body: list[str]) -> str:
-    """A whole SVG document of ``width`` x ``height`` pixels: its ``<title>`` (``label``) and
-    ``<desc>`` (``description``) say in words what it shows, then the elements ``body``."""
+def document_parts(width: int, height: int, label: str, description: str, body: list[str]
+                   ) -> list[str]:
+    """A whole SVG document of ``width`` x ``height`` pixels, as its parts: the ``<svg>`` tag, its
+    ``<title>`` (``label``) and ``<desc>`` (``description``), which say in words what it shows,
+    the elements ``body``, the closing tag."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" font-family="{FONT}">')
-    return (head + f"<title>{esc(label)}</title><desc>{esc(description)}</desc>"
-            + "".join(body) + "</svg>\n")
+    return [head, f"<title>{esc(label)}</title>", f"<desc>{esc(description)}</desc>", *body,
+            "</svg>\n"]

@@ -1,0 +1,154 @@
+"""How long a replay page takes to write, today and at an earlier commit, in one run.
+
+Usage::
+
+    python benchmarks/replay.py                       # this checkout alone
+    python benchmarks/replay.py --against 6a37606     # and that commit, on the same games
+    python benchmarks/replay.py --against 6a37606 --write-docs   # the section in docs/speed.md
+    python benchmarks/replay.py --quick
+
+Records ``--games`` games of 4 players (the default lineup, ``borders-sim tournament --record``),
+then, in a fresh process per side, writes every game's page as ``borders-sim replay FILE
+--html`` does (:func:`borders_sim.arena.viewer.replay_page` of the read trace: the game replayed
+with every decision checked, every step drawn from every seat's view and the whole table, packed
+into one HTML file), one page after another, the whole loop on the clock. The process start and
+the kernels' loading are not timed (they are paid once per command, whatever the number of
+pages). ``--against COMMIT`` times the same pages with that commit's code, from a ``git
+worktree`` of it with a numba cache of its own (its kernels compile first, untimed), and states
+the ratio of the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from borders_sim.arena.records import read_trace  # noqa: E402
+from borders_sim.cli.common import markdown_table  # noqa: E402
+from freshness import measured_at  # noqa: E402
+from host import cpu_model  # noqa: E402
+from quick import add_quick, parse_quick  # noqa: E402
+from readme_section import replace_section  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: What one side runs, in a fresh process whose ``sys.path`` starts at the tree timed: every
+#: trace's page, one after another, after one untimed page that loads the kernels.
+TIMER = """
+import json, sys, time
+from pathlib import Path
+from borders_sim.arena.records import read_trace
+from borders_sim.arena.viewer import replay_page
+files = sorted(Path(sys.argv[1]).glob("game-*.jsonl"))
+replay_page(read_trace(files[0]))  # loads the kernels (untimed)
+seconds, sizes = [], []
+for f in files:
+    start = time.perf_counter()
+    page = replay_page(read_trace(f))
+    seconds.append(time.perf_counter() - start)
+    sizes.append(len(page))
+print(json.dumps({"seconds": seconds, "bytes": sizes}))
+"""
+
+
+def record(directory: Path, games: int, seed: int) -> list[int]:
+    """``games`` games of 4 players recorded into ``directory``; their decisions, by game."""
+    subprocess.run([sys.executable, "-m", "borders_sim.cli", "tournament", "--players", "4",
+                    "--games", str(games), "--seed", str(seed), "--record", str(directory),
+                    "--no-progress"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return [len(read_trace(f).actions) for f in sorted(directory.glob("game-*.jsonl"))]
+
+
+def time_pages(tree: Path, traces: Path, cache: Path | None = None) -> dict:
+    """:data:`TIMER` run with ``tree``'s code (its numba cache ``cache``, if given)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    done = subprocess.run([sys.executable, "-c", TIMER, str(traces)], env=env, cwd=tree,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"timing the pages at {tree} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def worktree(commit: str, where: Path) -> Path:
+    """A detached ``git worktree`` of ``commit`` at ``where``."""
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(where),
+                    commit], check=True)
+    return where
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8, help="games recorded (default 8)")
+    parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="also time the pages with this commit's code")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="put the table in the replay-pages section of docs/speed.md")
+    add_quick(parser, games=2)
+    args = parse_quick(parser, argv)
+    stamp = measured_at("replay-pages")
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        traces = Path(tmp) / "games"
+        decisions = record(traces, args.games, args.seed)
+        print(f"{len(decisions)} games recorded, {sum(decisions):,} decisions; timing the pages",
+              file=sys.stderr, flush=True)
+        sides = {"this checkout": time_pages(ROOT, traces)}
+        if args.against:
+            commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short",
+                                     args.against], check=True, capture_output=True,
+                                    text=True).stdout.strip()
+            print(f"compiling the kernels of {commit} in a worktree (untimed)", file=sys.stderr,
+                  flush=True)
+            tree = worktree(commit, Path(tmp) / "against")
+            try:
+                sides[commit] = time_pages(tree, traces, Path(tmp) / "cache")
+            finally:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                                str(tree)], check=False)
+    pictures = sum((d + 1) * 5 for d in decisions)  # every step, 4 seats' views and the table
+    rows = []
+    for name, side in sides.items():
+        total = sum(side["seconds"])
+        rows.append([name, f"{len(side['seconds'])}", f"{total:.1f}",
+                     f"{statistics.median(side['seconds']):.2f}", f"{pictures / total:,.0f}",
+                     f"{statistics.median(side['bytes']) / 1000:,.0f}"])
+    ours = sum(sides["this checkout"]["seconds"])
+    text = (f"**Replay pages** (`python benchmarks/replay.py"
+            f"{' --against ' + args.against if args.against else ''} --write-docs`, {started}, "
+            f"{stamp}; {platform.system()} {platform.machine()}, {cpu_model()}, load average "
+            f"{load:.1f} at the start; {(time.perf_counter() - t0) / 60:.1f} min). "
+            f"{len(decisions)} recorded 4-player games ({sum(decisions):,} decisions), each "
+            f"written as `borders-sim replay FILE --html` writes it (the game replayed and "
+            f"checked, every step drawn from each seat's view and the whole table: "
+            f"{pictures:,} pictures, packed into one page), one process, one page after "
+            f"another; the process start and the kernels' loading are not timed:\n\n"
+            + markdown_table(["code", "pages", "seconds", "s / page (median)", "pictures / s",
+                              "kB / page (median)"], rows))
+    for name, side in sides.items():
+        if name != "this checkout":
+            text += (f"\n\nThis checkout writes the same pages {sum(side['seconds']) / ours:.1f}"
+                     f" times as fast as {name}.")
+    print(text)
+    if args.write_docs:
+        print(f"{replace_section('replay-pages', text).name} updated", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
