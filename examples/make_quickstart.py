@@ -41,7 +41,8 @@ docs/training.md)."""),
 The training budget is `MINUTES` of wall clock (environment variable `BORDERS_NOTEBOOK_MINUTES`,
 default 3); `GAMES` is the number of games of each tournament (`BORDERS_NOTEBOOK_GAMES`,
 default 4200, a multiple of every player count from 3 to 8, so that the seats are balanced).
-The training run writes into `OUT`, a new directory under `runs/`. Costs nothing."""),
+The training run writes into `OUT`, a new directory under `runs/`. The cell says when the budget
+is below the defaults (the documentation site runs it on a cut one). Costs nothing."""),
 
     ("settings", "code", """\
 import os
@@ -53,7 +54,11 @@ GAMES = int(os.environ.get("BORDERS_NOTEBOOK_GAMES", "4200"))     # games of eac
 PLAYERS = 4    # every game below has 4 players (each lineup names 4 bots)
 SEED = 0       # the same seeds give the same games, tournaments and training run
 OUT = Path("runs") / time.strftime("notebook-%Y%m%d-%H%M%S")      # the training run's outputs
-print(f"training {MINUTES:g} min into {OUT}; {GAMES} games a tournament")"""),
+print(f"training {MINUTES:g} min into {OUT}; {GAMES} games a tournament")
+if MINUTES < 3 or GAMES < 4200:  # below the defaults: say so before any figure
+    print(f"A cut budget (the defaults: 3 min, 4200 games), as the documentation site's build "
+          f"runs this notebook: the policy below trains for {MINUTES:g} min and barely learns, "
+          f"and {GAMES} games give wide intervals.")"""),
 
     ("install-md", "markdown", """\
 ## 1. Install (Colab or a fresh machine)
@@ -161,6 +166,7 @@ lineup = default_lineup(PLAYERS)
 started = time.perf_counter()
 with tqdm(total=GAMES, unit="game", desc="tournament", file=sys.stderr) as bar:
     bots_results = run_tournament(PLAYERS, lineup, GAMES, seed=SEED, progress=bar.update)
+sys.stderr.flush()  # the bar's last line before the table (Jupyter streams them apart)
 print(tournament_table(bots_results))
 print(f"{bots_results.games_played} games in {time.perf_counter() - started:.0f} s")"""),
 
@@ -184,6 +190,7 @@ from borders_sim.train import TrainConfig, train
 config = TrainConfig(players=PLAYERS, opponents=("honest", "bluffer", "collector"),
                      minutes=MINUTES, seed=SEED, num_envs=64, steps=64, eval_every=0)
 run = train(config, OUT)   # the progress bar is on stderr
+sys.stderr.flush()         # its last line before what follows
 print(f"{run.updates} updates, {run.learner_steps:,} learner steps in {run.seconds:.0f} s of "
       f"updates; policy: {run.policy}")
 last = run.curve[-1]
@@ -194,7 +201,8 @@ print("win share in training, last 200 games: " + ", ".join(
     ("evaluate-md", "markdown", """\
 ## 5. The trained policy against the heuristics and the shipped `ppo`
 
-`ppo@PATH` plays a policy file inside the compiled tournament, sampled as it trained. The games
+`ppo@PATH` plays a policy file inside the compiled tournament, sampled as it trained; the table
+names it by its run's directory, with the whole path under the table. The games
 are dealt from seeds no training run deals (`EVAL_SEED`, the trainer's evaluations' range).
 A fair share is 25%. Below the table, the cell says which of the trained policy and the shipped
 `ppo` won more of these games, with the figures of this run: the comparison is read from the
@@ -209,6 +217,7 @@ lineup = (trained, "ppo", "honest", "bluffer")
 started = time.perf_counter()
 with tqdm(total=GAMES, unit="game", desc="tournament", file=sys.stderr) as bar:
     final = run_tournament(PLAYERS, lineup, GAMES, seed=EVAL_SEED, progress=bar.update)
+sys.stderr.flush()
 print(tournament_table(final))
 print(f"{final.games_played} games in {time.perf_counter() - started:.0f} s")
 

@@ -396,3 +396,27 @@ def test_the_table_fits_100_columns_and_wide_shows_every_metric(capsys):
     assert "A '-' is a figure with nothing to count" in out
     code, out, err = run(capsys, ["tournament", "--games", "8", "--no-progress", "--wide"])
     assert code == 0 and "lies when opened" in out and "promises kept" in out
+
+
+def test_a_policy_file_is_named_short_in_the_table_and_whole_under_it():
+    names = cli_tournament.display_names(
+        ["ppo@runs/notebook-20261206-0705/policy.npz", "ppo:argmax@/tmp/a/best.npz", "ppo",
+         "honest", "ppo@x/one/policy.npz", "ppo@y/one/policy.npz"])
+    assert names["ppo@runs/notebook-20261206-0705/policy.npz"] == "ppo@notebook-20261206-0705"
+    assert names["ppo:argmax@/tmp/a/best.npz"] == "ppo:argmax@best"
+    assert names["ppo"] == "ppo" and names["honest"] == "honest"
+    # two files that would read the same keep their whole specs
+    assert names["ppo@x/one/policy.npz"] == "ppo@x/one/policy.npz"
+
+    results = dataclasses.make_dataclass("R", ["bots"])([
+        {"name": spec, "seats": 1, "games": 4, "wins": 1.0, "win_rate": 0.25,
+         "win_rate_ci95": (0.05, 0.7), "mean_score": 10.0, "sd_score": 1.0, "rating_mu": 25.0,
+         "rating_sigma": 8.0,
+         "behaviour": dict.fromkeys(("lies_when_opened", "caught_rate", "bribe_rate",
+                                     "open_rate", "bribed_rate", "fines_paid_per_game",
+                                     "promises_kept_rate"))}
+        for spec in ("ppo@runs/notebook-1/policy.npz", "honest")])
+    text = cli_tournament.tournament_table(results)
+    rows = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("|")]
+    assert rows[2:] == ["ppo@notebook-1", "honest"]
+    assert text.splitlines()[-1] == "ppo@notebook-1: ppo@runs/notebook-1/policy.npz"

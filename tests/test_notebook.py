@@ -94,6 +94,7 @@ def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
                        if o.output_type == "stream" and o.name == name)
 
     assert f"training {MINUTES} min" in stream("settings")
+    assert "A cut budget (the defaults: 3 min, 4200 games)" in stream("settings")
     assert f"borders_sim {borders_sim.__version__} is installed" in stream("install")
     assert "winners: p" in stream("play")
     assert "Your legal actions" in stream("play")  # the inspector's view, in words
@@ -114,13 +115,14 @@ def test_the_notebook_runs_end_to_end(tmp_path, monkeypatch):
     mine, shipped = float(said[1]), float(said[2])
     rates = {b: float(r.split("%")[0]) for b, r in
              zip(table_bots(stream("evaluate")), table_rates(stream("evaluate")))}
-    assert rates[f"ppo@{policy.relative_to(work)}"] == round(mine, 1) and \
+    assert rates[f"ppo@{runs[0].name}"] == round(mine, 1) and \
         rates["ppo"] == round(shipped, 1)
     verdict = "The trained policy won more" if mine > shipped else "The shipped ppo won more"
     assert verdict in stream("evaluate")
     bots = table_bots(stream("evaluate"))
     assert len(bots) == 4 and {"ppo", "honest", "bluffer"} < set(bots)
-    assert [b for b in bots if b.startswith("ppo@")] == [f"ppo@{policy.relative_to(work)}"]
+    assert [b for b in bots if b.startswith("ppo@")] == [f"ppo@{runs[0].name}"]  # short
+    assert f"ppo@{runs[0].name}: ppo@{policy.relative_to(work)}" in stream("evaluate")
 
     images = [o for o in cells["plots"].outputs
               if o.output_type == "display_data" and "image/png" in o.data]

@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-
 
 from .. import __version__
 from ..agents import REGISTRY
@@ -41,10 +42,29 @@ def lineup_arg(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def display_names(specs: Sequence[str]) -> dict[str, str]:
+    """Each bot spec as a table shows it: a policy file's spec ``KIND@PATH`` with the path cut to
+    the file's stem, or to its run's directory when the file is a run's ``policy.npz``
+    (``ppo@runs/notebook-1/policy.npz`` -> ``ppo@notebook-1``); any other spec, and a spec whose
+    short name another spec of ``specs`` would share, whole."""
+    def short(spec: str) -> str:
+        head, at, path = spec.partition("@")
+        if not at:
+            return spec
+        file = Path(path)
+        run = file.name == "policy.npz" and file.parent.name
+        return f"{head}@{file.parent.name if run else file.stem}"
+    shown = {spec: short(spec) for spec in specs}
+    taken = Counter(shown.values())
+    return {spec: name if taken[name] == 1 else spec for spec, name in shown.items()}
+
+
 def tournament_table(results, wide: bool = False) -> str:
     """One row per bot, best win rate first: win rate with its 95% interval, score mean (sd),
     rating mu (sigma) and three behaviour metrics, in under 100 columns; ``wide``: every
-    behaviour metric of :data:`borders_sim.arena.stats.BEHAVIOUR`, seats and wins too."""
+    behaviour metric of :data:`borders_sim.arena.stats.BEHAVIOUR`, seats and wins too. A policy
+    file's bot is named short (:func:`display_names`), its whole spec under the table."""
+    names = display_names([b["name"] for b in results.bots])
     short = ["bot", "games", "win rate [95% CI]", "score (sd)", "rating", "lies", "opens",
              "bribed"]
     full = ["bot", "seats", "games", "wins", "win rate [95% CI]", "score mean (sd)",
@@ -56,7 +76,7 @@ def tournament_table(results, wide: bool = False) -> str:
         m = b["behaviour"]
         played = b["games"] > 0
         cell = {
-            "bot": b["name"], "seats": str(b["seats"]), "games": str(b["games"]),
+            "bot": names[b["name"]], "seats": str(b["seats"]), "games": str(b["games"]),
             "wins": f"{b['wins']:g}",
             "win rate [95% CI]": f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]"
             if played else "-",
@@ -71,7 +91,9 @@ def tournament_table(results, wide: bool = False) -> str:
         cell["score (sd)"], cell["rating"] = cell["score mean (sd)"], cell["rating mu (sigma)"]
         cell["lies"] = cell["lies when opened"]
         rows.append([cell[h] for h in (full if wide else short)])
-    return markdown_table(full if wide else short, rows)
+    table = markdown_table(full if wide else short, rows)
+    legend = [f"{name}: {spec}" for spec, name in names.items() if name != spec]
+    return "\n".join([table, *legend])
 
 
 TABLE_NOTES = """\
