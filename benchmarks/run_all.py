@@ -91,6 +91,7 @@ from readme_section import replace_section  # noqa: E402
 FULL_REPORT = ROOT / "docs" / "performance.md"
 START, END = "<!-- performance:start -->", "<!-- performance:end -->"
 HEADLINE_PLAYERS = 5  # the player count of the headline table
+TARGET = 10_000_000  # decisions/s of random games on one core at 5 players: the project's goal
 HEURISTICS = tuple(b for b in COMPILED_BOTS if b != "random")
 
 
@@ -355,13 +356,15 @@ def paired_rows(args) -> list[dict]:
             continue
         say(f"  paired: {ours} / {peer}, {args.pairs} pair(s) per player count")
         for n in args.players:
-            ratios = []
+            ratios, mine = [], []
             for _ in range(args.pairs):
                 theirs = rates[peer]()
-                ratios.append(rates[ours](n) / theirs)
+                mine.append(rates[ours](n))
+                ratios.append(mine[-1] / theirs)
             rows.append({"ours": ours, "peer": peer, "short": short, "players": n,
                          "pairs": args.pairs, "ratio": statistics.median(ratios),
-                         "low": min(ratios), "high": max(ratios)})
+                         "low": min(ratios), "high": max(ratios),
+                         "ours_rate": statistics.median(mine)})
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return rows
 
@@ -656,7 +659,24 @@ def readme_section(data: dict) -> str:
         "that run, 3 to 8 players, one thread and all of them, with the compile time per "
         "function, is in "
         f"[`docs/performance.md`](performance.md).",
-        headline_table(data), sides_note(data)])
+        headline_table(data), target_line(data), sides_note(data)])
+
+
+def target_line(data: dict) -> str:
+    """The project's speed target beside this run's figure and the reference to beat, OpenSpiel's
+    sheriff in its C++ loop, in the same unit."""
+    ours = next((p.get("ours_rate") for p in data["paired"]
+                 if p["ours"] == PEERS[0][0] and p["players"] == HEADLINE_PLAYERS), None)
+    peer = find(data["rows"], PEERS[0][1], 2)
+    if ours is None:
+        return ""
+    text = (f"**Target**: at least {si(TARGET)} decisions/s of random {HEADLINE_PLAYERS}-player "
+            f"games on one core, the deal included (this project's goal). This run: {si(ours)} "
+            f"decisions/s (the median of the pairs above), {ours / TARGET:.0%} of it")
+    if peer is not None:
+        text += (f"; the reference to beat, OpenSpiel's sheriff in its C++ loop (a 2-player "
+                 f"game, as below): {si(peer['one'])} decisions/s")
+    return text + "."
 
 
 def main(argv=None) -> int:
