@@ -218,8 +218,8 @@ HOSTILE = {
                              r"any trace holds"),
     "a 5000-digit seed": (lambda lines: [lines[0].replace('"seed": 4', '"seed": ' + "1" * 5000)]
                           + lines[1:], r"line 1: not valid JSON \(an integer of 5000 digits"),
-    "an unknown bot": (lambda lines: with_header(lines, lineup=["random", "nobody", "random"]),
-                       r"line 1: unknown bot 'nobody' in the lineup; known bots: "),
+    "a bot without a name": (lambda lines: with_header(lines, lineup=["random", 7, "random"]),
+                             r"line 1: 7 in the lineup is not a bot's name"),
     "a short lineup": (lambda lines: with_header(lines, lineup=["random"]),
                        r"line 1: header field 'lineup' must list 3 bot names"),
     "a seed of 2**64": (lambda lines: with_header(lines, seed=2**64),

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig
-from borders_sim.agents import COMPILED_BOTS, REGISTRY, make
+from borders_sim.agents import COMPILED_BOTS, REGISTRY, Seat, make
 from borders_sim.batch.seeds import bot_seed
 from borders_sim.envs import observe
 from borders_sim.rules import state as st
@@ -35,7 +35,8 @@ def test_seats_rotate_through_every_seat():
     t = tournament(5, "random,random,random,random,random", 10, 3)
     assert isinstance(t, Tournament) and t.compiled
     names = ("a", "b", "c", "d", "e")
-    t = Tournament(names, 10, 3, GameConfig(num_players=5))
+    t = Tournament(tuple(Seat(name, spec="random") for name in names), 10, 3,
+                   GameConfig(num_players=5))
     for block in range(2):
         seats = [t.seat_names(block * 5 + r) for r in range(5)]
         for p in range(5):

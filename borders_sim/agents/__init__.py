@@ -16,6 +16,8 @@
   the source checkout); their names take options, e.g. ``openspiel-ismcts:sims=50``.
 * :mod:`.lineup`: bot *specs*, the names with options a lineup is written in
   (``ppo:argmax@PATH``, ``openspiel-ismcts:sims=50``), and how a lineup plays compiled.
+* :class:`~.seats.Seat` and :func:`~.seats.as_seat`: a seat of a lineup as a value, made of a
+  spec, a user's bot ``MODULE:NAME``, a bot class or a factory ``(seed) -> bot``.
 * :data:`COMPILED_BOTS`: bots whose policy is a compiled kernel, playable inside whole-game
   kernels (:func:`borders_sim.batch.games.play_bot_games`) with the same choices as the
   Python bot for the same seed.
@@ -24,8 +26,9 @@
 from .bots import REGISTRY, Bot, CompiledBot, make
 from .ismcts import ISMCTSBot
 from .lineup import make_spec
+from .seats import Seat, as_seat
 from ..policies.dispatch import COMPILED_BOTS
 from .ppo_bot import PPOBot
 
-__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "PPOBot", "make",
-           "make_spec"]
+__all__ = ["COMPILED_BOTS", "REGISTRY", "Bot", "CompiledBot", "ISMCTSBot", "PPOBot", "Seat",
+           "as_seat", "make", "make_spec"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.notice import compile_notice
-from ..agents.lineup import compiled_kinds, make_spec
+from ..agents.lineup import compiled_kinds
 from ..policies.network import NetStack
 from ..batch.games import play_games
 from ..game.game import Game
@@ -26,13 +26,12 @@ PYTHON_CHUNK_MAX = 16  # at most this many games per Python task
 
 def _entry_kinds(t: Tournament, start: int, count: int) -> tuple[np.ndarray, NetStack]:
     """The compiled kind of every seat of the games, and the networks of the ``ppo`` seats."""
-    found = compiled_kinds(t.lineup)
-    if found is None:
+    if not t.compiled:
         raise ValueError(f"the lineup {t.lineup} does not play on the compiled path")
-    by_name, nets = found
+    by_spec, nets = compiled_kinds([seat.spec for seat in t.seats])
     kinds = np.zeros((count, st.MAX_PLAYERS), dtype=np.int64)
     for i in range(count):
-        kinds[i, : t.players] = [by_name[nm] for nm in t.seat_names(start + i)]
+        kinds[i, : t.players] = [by_spec[seat.spec] for seat in t.seats_at(start + i)]
     return kinds, nets
 
 
@@ -74,7 +73,7 @@ def play_python_game(t: Tournament, g: int, record: bool = False
     """
     game = Game(t.config, seed=t.seed + g)
     names = t.seat_names(g)
-    bots = [make_spec(nm, s) for nm, s in zip(names, t.bot_seeds(g))]
+    bots = [seat.make(s) for seat, s in zip(t.seats_at(g), t.bot_seeds(g))]
     actions: list[tuple[int, int]] = []
     try:
         play_turns(game, [bot.act for bot in bots],

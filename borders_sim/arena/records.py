@@ -32,7 +32,6 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..agents import REGISTRY
 from ..npzfile import write_whole
 from ..batch.seeds import bot_seed
 from ..game.game import Game
@@ -240,10 +239,10 @@ def _header(name: str, header: dict) -> GameConfig:
     if not isinstance(lineup, list) or len(lineup) != n:
         raise TraceError(f"{where}: header field 'lineup' must list {n} bot names, one per "
                          f"seat of the config, got {shown(lineup)}")
-    unknown = [bot for bot in lineup if not isinstance(bot, str) or bot not in REGISTRY]
-    if unknown:
-        raise TraceError(f"{where}: unknown bot {shown(unknown[0])} in the lineup; known bots: "
-                         f"{', '.join(sorted(REGISTRY))}")
+    unnamed = [bot for bot in lineup if not isinstance(bot, str) or not 0 < len(bot) <= 1000]
+    if unnamed:  # any seat's name (a spec, MODULE:NAME): a replay makes no bot
+        raise TraceError(f"{where}: {shown(unnamed[0])} in the lineup is not a bot's name (a "
+                         f"text of 1 to 1000 characters)")
     if seeds != [bot_seed(seed, p) for p in range(n)]:
         raise TraceError(f"{where}: header field 'bot_seeds' must be the seeds of the bots of "
                          f"the game dealt from seed {seed} (bot_seed(seed, seat)), got "

@@ -1,7 +1,8 @@
 """Tournaments: seat-rotated games between bots, on all cores, with results per bot.
 
-:func:`run_tournament` plays ``games`` games of a *lineup* of ``n`` bot names (any names of
-:data:`borders_sim.agents.REGISTRY`, repeats allowed) and returns :class:`~.results.Results`.
+:func:`run_tournament` plays ``games`` games of a *lineup* of ``n`` seats (names and specs of
+the library's bots, your own bots as ``MODULE:NAME``, bot classes or factories ``(seed) -> bot``:
+:class:`~borders_sim.agents.seats.Seat`; repeats allowed) and returns :class:`~.results.Results`.
 What it plays is a :class:`~.schedule.Tournament` (seats rotate, game ``g`` is dealt from seed
 ``S + g``), checked once by :func:`~.schedule.tournament`; :func:`play_tournament` plays a
 checked one (the command line builds its own, to report it before the games start). How a
@@ -9,8 +10,10 @@ chunk of games is played is :mod:`.paths`.
 
 * **Two execution paths, one result.** When every bot has a compiled policy
   (:data:`~borders_sim.agents.COMPILED_BOTS`), chunks of games run in one compiled call each;
-  otherwise (a Python-only bot such as ``ismcts``, or game records wanted) each game is a
-  Python loop over :class:`~borders_sim.Game`, chunks spread over worker processes. The
+  otherwise (a Python-only bot such as ``ismcts`` or your own, or game records wanted) each
+  game is a Python loop over :class:`~borders_sim.Game`, chunks spread over worker processes
+  (in this process when a seat cannot be pickled to one: a lambda, a class defined in a
+  function). The
   compiled twins take the same actions as the Python bots, so both paths give identical games
   (tested).
 * **Backends.** ``"local"``: this machine (:mod:`.local`); ``"ray"``: chunks of games as Ray
@@ -32,7 +35,7 @@ from typing import Any
 
 import numba
 
-from ..agents.lineup import compiled_kinds
+from ..agents import Bot, Seat
 from ..args import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
@@ -50,8 +53,9 @@ def _chunks(games: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(size, games - lo)) for lo in range(0, games, size)]
 
 
-def run_tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0, *,
-                   config: GameConfig | None = None, **how: Any) -> Results:
+def run_tournament(players: int, bots: Sequence[str | Seat | Callable[..., Bot]] | str,
+                   games: int, seed: int = 0, *, config: GameConfig | None = None,
+                   **how: Any) -> Results:
     """Play the tournament ``tournament(players, bots, games, seed, config)`` (checked there)
     with :func:`play_tournament` (``how``: its keyword arguments) and return its
     :class:`Results` (see the module docstring)."""
@@ -95,7 +99,7 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
         raise ValueError("ray_address needs backend='ray'")
     path = as_choice(path, "path", PATHS)
     if path == "compiled" and not t.compiled:
-        python_only = sorted({nm for nm in t.lineup if compiled_kinds([nm]) is None})
+        python_only = sorted({seat.name for seat in t.seats if not seat.compiled})
         raise ValueError(f"the compiled path needs compiled bots; {python_only} are Python-only")
     if path == "compiled" and record_dir is not None:
         raise ValueError("game records come from the Python path; use path='auto' or 'python'")
@@ -105,6 +109,8 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
     if threads is not None:
         threads = as_int(threads, "threads", lo=1)
     workers = threads or cores
+    if backend == "local" and path == "python" and not all(s.picklable for s in t.seats):
+        workers = 1  # a seat that cannot travel to a worker process plays in this one
     if chunk_size is None:
         per_worker = -(-t.games // (4 * workers))
         chunk_size = COMPILED_CHUNK if path == "compiled" and backend == "local" else \

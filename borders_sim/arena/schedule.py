@@ -1,20 +1,25 @@
-"""What a tournament plays: :class:`Tournament`, its lineup, seats and seeds, checked by
+"""What a tournament plays: :class:`Tournament`, its seats, their rotation and seeds, checked by
 :func:`tournament`.
+
+* **Seats.** A lineup is a tuple of :class:`~borders_sim.agents.seats.Seat`, made once from
+  what the caller hands in (names and specs, ``MODULE:NAME``, bot classes, factories:
+  :func:`~borders_sim.agents.seats.as_seat`; a comma-separated text: :func:`parse_seats`).
 
 * **Seats rotate.** Game ``g`` puts lineup entry ``(p + g) % n`` in seat ``p``, so every block
   of ``n`` consecutive games puts each entry in each seat once (:meth:`Tournament.seat_names`).
 * **Seeds.** Game ``g`` is dealt from seed ``S + g``; the bot in seat ``p`` is
-  ``make(name, bot_seed(S + g, p))`` (:func:`borders_sim.batch.seeds.bot_seed`). A game is
+  ``seat.make(bot_seed(S + g, p))`` (:func:`borders_sim.batch.seeds.bot_seed`). A game is
   therefore fixed by ``(config, S + g, lineup, g)``, whatever runs it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..agents import REGISTRY
+from ..agents import REGISTRY, Bot
 from ..agents.lineup import check_spec, compiled_kinds, known
+from ..agents.seats import USER_BOT, Seat, as_seat
 from ..batch.seeds import bot_seed
 from ..policies.registry import roster
 from ..rules import state as st
@@ -24,14 +29,19 @@ from ..rules.config import GameConfig
 
 @dataclass(frozen=True)
 class Tournament:
-    """What to play: ``games`` games of ``lineup`` under ``config``, game ``g`` from seed
+    """What to play: ``games`` games of ``seats`` under ``config``, game ``g`` from seed
     ``seed + g`` (see the module docstring). Build it with :func:`tournament`, which checks
     every field."""
 
-    lineup: tuple[str, ...]
+    seats: tuple[Seat, ...]
     games: int
     seed: int
     config: GameConfig
+
+    @property
+    def lineup(self) -> tuple[str, ...]:
+        """The seats' names, in lineup order."""
+        return tuple(seat.name for seat in self.seats)
 
     @property
     def players(self) -> int:
@@ -42,12 +52,17 @@ class Tournament:
     def compiled(self) -> bool:
         """Every bot of the lineup has a compiled policy (:func:`~borders_sim.agents.lineup.
         compiled_kinds`)."""
-        return compiled_kinds(self.lineup) is not None
+        return (all(seat.spec is not None for seat in self.seats)
+                and compiled_kinds([seat.spec for seat in self.seats]) is not None)
+
+    def seats_at(self, g: int) -> list[Seat]:
+        """The seat in each place of game ``g``: lineup entry ``(p + g) % n`` in place ``p``."""
+        n = len(self.seats)
+        return [self.seats[(p + g) % n] for p in range(n)]
 
     def seat_names(self, g: int) -> list[str]:
-        """The bot in each seat of game ``g``: lineup entry ``(p + g) % n`` in seat ``p``."""
-        n = len(self.lineup)
-        return [self.lineup[(p + g) % n] for p in range(n)]
+        """The name of the bot in each seat of game ``g`` (:meth:`seats_at`)."""
+        return [seat.name for seat in self.seats_at(g)]
 
     def bot_seeds(self, g: int) -> list[int]:
         """Seeds of the bots of game ``g``, by seat."""
@@ -76,6 +91,28 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     return names
 
 
+def parse_seats(text: str) -> tuple[Seat, ...]:
+    """``"a,b,c"`` -> the seats of a lineup: :func:`parse_lineup`'s names and specs, and users'
+    bots ``MODULE:NAME`` (:func:`~borders_sim.agents.seats.as_seat`), each made once.
+
+    Raises:
+        ValueError: an empty or unknown name, a spec :func:`parse_lineup` refuses, a
+            ``MODULE:NAME`` that does not import.
+    """
+    names = tuple(item.strip() for item in text.split(","))
+    if any(not name for name in names):
+        raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
+    unknown = [name for name in names if not known(name) and not USER_BOT.fullmatch(name)]
+    if unknown:
+        raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
+                         f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "
+                         "the shipped policy or a policy file, sampled unless :argmax; "
+                         "OpenSpiel bots take options: openspiel-ismcts:sims=50; your own "
+                         "bot: MODULE:NAME, a bot class or a factory (seed) -> bot)")
+    made = {name: as_seat(name) for name in dict.fromkeys(names)}
+    return tuple(made[name] for name in names)
+
+
 def default_lineup(players: int) -> tuple[str, ...]:
     """The compiled bots whose entry joins the default lineups
     (:func:`~borders_sim.policies.registry.roster`), in kind order, repeated to fill
@@ -84,13 +121,17 @@ def default_lineup(players: int) -> tuple[str, ...]:
     return tuple(bots[p % len(bots)] for p in range(players))
 
 
-def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 0,
-               config: GameConfig | None = None) -> Tournament:
+def tournament(players: int, bots: Sequence[str | Seat | Callable[..., Bot]] | str, games: int,
+               seed: int = 0, config: GameConfig | None = None) -> Tournament:
     """A checked :class:`Tournament`.
 
     Args:
         players: 3 to 8.
-        bots: ``players`` bot names (a sequence or a comma-separated string), repeats allowed.
+        bots: ``players`` seats, repeats allowed: a comma-separated text (:func:`parse_seats`)
+            or a sequence of names, specs, ``MODULE:NAME``, bot classes, factories
+            ``(seed) -> bot`` and :class:`~borders_sim.agents.seats.Seat`
+            (:func:`~borders_sim.agents.seats.as_seat`); two different seats may not share a
+            name.
         games: at least 1.
         seed: game ``g`` is dealt from ``seed + g``: a run of ``games`` seeds, ``0 <= seed`` and
             ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.args`).
@@ -100,10 +141,21 @@ def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 
         ValueError: naming the first problem found.
     """
     players = as_int(players, "players", st.MIN_PLAYERS, st.MAX_PLAYERS)
-    lineup = parse_lineup(bots) if isinstance(bots, str) else parse_lineup(",".join(bots))
-    if len(lineup) != players:
-        raise ValueError(f"the lineup has {len(lineup)} bot(s) ({','.join(lineup)}) but there "
-                         f"are {players} players; give one bot name per seat")
+    if isinstance(bots, str):
+        seats = parse_seats(bots)
+    elif isinstance(bots, Sequence):
+        seats = tuple(as_seat(bot) for bot in bots)
+    else:
+        raise ArgumentTypeError(f"bots must be a comma-separated text or a sequence of seats, "
+                                f"got {type(bots).__name__}")
+    names = [seat.name for seat in seats]
+    if len(seats) != players:
+        raise ValueError(f"the lineup has {len(seats)} bot(s) ({','.join(names)}) but there "
+                         f"are {players} players; give one bot per seat")
+    shared = sorted({a.name for a in seats for b in seats if a.name == b.name and a != b})
+    if shared:
+        raise ValueError(f"two different seats are both named {shared[0]!r}: name them apart "
+                         f"(Seat(NAME, factory=...))")
     games = as_int(games, "games", lo=1)
     seed = as_seed(seed, span=games)
     if config is None:
@@ -113,5 +165,5 @@ def tournament(players: int, bots: Sequence[str] | str, games: int, seed: int = 
                                 f"{type(config).__name__}")
     elif config.num_players != players:
         raise ValueError(f"config.num_players is {config.num_players}, not {players}")
-    return Tournament(lineup, games, seed, config)
+    return Tournament(seats, games, seed, config)
 

@@ -11,6 +11,7 @@ per game. Ctrl-C prints the results of the games finished so far and exits with 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -20,7 +21,8 @@ from pathlib import Path
 from .. import __version__
 from ..agents import REGISTRY
 from ..policies.network import trained_by
-from ..arena import default_lineup, parse_lineup, play_tournament, tournament
+from ..agents import Seat
+from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
 from ..arena.records import TraceError, read_trace, trace_name
 from ..rules import state as st
 from ..rules.config import GameConfig
@@ -32,6 +34,18 @@ from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in
 
 DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
 MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players
+
+
+def seats_arg(text: str) -> tuple[Seat, ...]:
+    """An argparse type: a lineup of seats (:func:`borders_sim.arena.schedule.parse_seats`):
+    bot names and specs, and your own bots ``MODULE:NAME``, MODULE importable from the current
+    directory too."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return parse_seats(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def lineup_arg(text: str) -> tuple[str, ...]:
@@ -117,7 +131,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tour.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS),
                       default=DEFAULT_PLAYERS, metavar="N",
                       help=f"number of players, 3..8 (default: {DEFAULT_PLAYERS})")
-    tour.add_argument("--bots", type=lineup_arg, default=None, metavar="a,b,...",
+    tour.add_argument("--bots", type=seats_arg, default=None, metavar="a,b,...",
                       help=f"one bot per seat, repeats allowed; bots: {known} (default: the "
                            "compiled bots, repeated to fill the seats). ppo plays the shipped "
                            "policy, sampled; ppo@PATH plays a policy file (.npz) or the "
@@ -128,7 +142,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "borders_sim.policies.zoo lists them). OpenSpiel's bots take options "
                            "after the name, e.g. openspiel-ismcts:sims=50:rollout=honest "
                            "(borders_sim.openspiel; needs OpenSpiel: "
-                           f"{install_hint('bench', alone=('open_spiel',))})")
+                           f"{install_hint('bench', alone=('open_spiel',))}). Your own bot: "
+                           "MODULE:NAME, NAME a bot class or a factory (seed) -> bot (an "
+                           "object with act(observation, action_mask) -> action id) in MODULE, "
+                           "importable from the current directory; it plays through the "
+                           "Python loop")
     tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
                       default=DEFAULT_TOURNAMENT_GAMES, metavar="G",
                       help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "
@@ -197,9 +215,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         "a local Ray cluster" if backend == "ray" else "this machine")
     print(f"borders-sim {__version__} tournament: {t.games} games, {t.players} players "
           f"({', '.join(t.lineup)}), seats rotating, seed {t.seed}, on {where}", file=err)
-    for spec in dict.fromkeys(t.lineup):  # (a policy file's trainer, from its meta)
-        if (algorithm := trained_by(spec)) is not None:
-            print(f"{spec}: a policy trained with {algorithm.upper()}", file=err)
+    for seat in dict.fromkeys(t.seats):  # (a policy file's trainer, from its meta)
+        if seat.spec is not None and (algorithm := trained_by(seat.spec)) is not None:
+            print(f"{seat.name}: a policy trained with {algorithm.upper()}", file=err)
     if t.games % t.players:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)

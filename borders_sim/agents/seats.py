@@ -1,0 +1,163 @@
+"""A seat of a lineup as a value: who plays it, made once from what a user hands in.
+
+A tournament's lineup is a sequence of :class:`Seat`. :func:`as_seat` makes one, at the door,
+of any of these:
+
+* a bot the library names, as a spec (``honest``, ``ppo:argmax@PATH``, ``ppo-zoo/NAME``,
+  ``openspiel-ismcts:sims=50``: :mod:`.lineup`), checked there;
+* ``"MODULE:NAME"``, a user's bot: NAME a bot class or a factory ``(seed) -> bot`` in the
+  importable module MODULE (a spec the library knows keeps its meaning: ``ppo:argmax`` is the
+  ``ppo`` bot, greedy);
+* a bot class or a factory ``(seed) -> bot`` itself (a class whose constructor takes no
+  argument is called without the seed);
+* a :class:`Seat`, as it is (``Seat("mine", factory=MyBot)`` names a user's bot).
+
+A bot is anything with ``act(observation, action_mask) -> int`` (:class:`~.base.Bot`). A seat of
+a spec whose bot has a compiled twin plays inside the whole-game kernels; any other seat plays
+through the Python loop (:func:`borders_sim.arena.run_tournament` picks the path)::
+
+    from borders_sim.agents import Seat
+    from borders_sim.arena import run_tournament
+
+    class Greedy:
+        name = "greedy"
+        def __init__(self, seed):
+            self.seed = seed
+        def act(self, observation, action_mask):
+            return int(action_mask.nonzero()[0][-1])
+
+    results = run_tournament(4, [Greedy, "honest", "honest", "bluffer"], games=40)
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pickle
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..args import as_seed
+from .base import Bot
+from .lineup import check_spec, compiled_kinds, known, make_spec
+
+#: ``MODULE:NAME``: a dotted module path and a name in it.
+USER_BOT = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: ``name``, as tables, results and records call it, and either the
+    library's bot ``spec`` or a user's ``factory`` ``(seed) -> bot``. Make one with
+    :func:`as_seat`, which checks it."""
+
+    name: str
+    spec: str | None = None
+    factory: Callable[..., Bot] | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """The seat's bot has a compiled twin, so it can play inside the kernels."""
+        return self.spec is not None and compiled_kinds([self.spec]) is not None
+
+    @property
+    def picklable(self) -> bool:
+        """The seat travels to a spawned worker process: a spec does, and a user's factory
+        defined at the top of a module (or of a script run as one); a lambda, a class defined
+        inside a function or in a notebook (whose ``__main__`` a worker cannot import) does
+        not."""
+        if self.factory is None:
+            return True
+        main = sys.modules.get("__main__")
+        if getattr(self.factory, "__module__", None) == "__main__" and not getattr(
+                main, "__file__", None):
+            return False
+        try:
+            pickle.dumps(self)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            return False
+        return True
+
+    def make(self, seed: int = 0) -> Bot:
+        """The seat's bot, seeded with ``seed`` (a seed of :mod:`borders_sim.args`).
+
+        Raises:
+            TypeError: a user's factory gave something without ``act``.
+        """
+        if self.spec is not None:
+            return make_spec(self.spec, seed)
+        seed = as_seed(seed)
+        bot = self.factory(seed) if _takes_seed(self.factory) else self.factory()
+        if not callable(getattr(bot, "act", None)):
+            raise TypeError(f"seat {self.name!r}: its factory gave a {type(bot).__name__}, "
+                            f"which has no act(observation, action_mask) method")
+        return bot
+
+
+def _takes_seed(factory: Callable) -> bool:
+    """Whether ``factory`` takes an argument (the seed); a class: its constructor."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: give it the seed
+        return True
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+               for p in params)
+
+
+def _named(obj: Callable) -> str:
+    """A user's class or factory as a table names it: ``MODULE:NAME``, or ``NAME`` when it was
+    defined in ``__main__`` (a script or a notebook) or in code run by ``exec``."""
+    module = getattr(obj, "__module__", None)
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+    return name if module in (None, "__main__", "builtins") else f"{module}:{name}"
+
+
+def user_seat(text: str) -> Seat:
+    """The seat of a user's bot ``"MODULE:NAME"`` (module docstring), named by that text.
+
+    Raises:
+        ValueError: a module that cannot be imported from here, a name it lacks or that is not
+            callable (one line naming it).
+    """
+    module_name, _, attr = text.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not module_name.startswith(err.name):
+            raise  # the module was found; something it imports was not
+        raise ValueError(f"bot {text!r}: no module named {err.name!r} can be imported from here "
+                         f"(MODULE:NAME, MODULE as in 'import {module_name}')") from None
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise ValueError(f"bot {text!r}: module {module_name} has no {attr!r}")
+    if not callable(factory):
+        raise ValueError(f"bot {text!r}: {attr} is a {type(factory).__name__}, not a bot class "
+                         f"or a factory (seed) -> bot")
+    return Seat(text, factory=factory)
+
+
+def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
+    """``entry`` as a :class:`Seat` (module docstring: what it may be).
+
+    Raises:
+        ValueError: an unknown name, a bad spec or option, a ``MODULE:NAME`` that does not
+            import (the message names it).
+        TypeError: ``entry`` is none of the kinds a seat is made of.
+    """
+    if isinstance(entry, Seat):
+        if entry.spec is None and not callable(entry.factory):
+            raise TypeError(f"seat {entry.name!r} has neither a spec nor a factory")
+        return entry
+    if isinstance(entry, str):
+        text = entry.strip()
+        if not text:
+            raise ValueError("an empty bot name; give a bot's name, spec or MODULE:NAME")
+        if not known(text) and USER_BOT.fullmatch(text):
+            return user_seat(text)
+        return Seat(check_spec(text), spec=text)
+    if callable(entry):
+        return Seat(_named(entry), factory=entry)
+    raise TypeError(f"a seat is a bot name or spec, MODULE:NAME, a bot class, a factory "
+                    f"(seed) -> bot or a Seat; got {type(entry).__name__}")

@@ -1,0 +1,160 @@
+"""Any Python bot in any seat (issue 49, first step): a seat is a value
+(:class:`borders_sim.agents.Seat`), made once at the door of a name or spec, ``MODULE:NAME``, a
+bot class or a factory; ``run_tournament`` and ``borders-sim tournament --bots`` seat a user's
+own bot beside the library's, which keep their meaning and their compiled path."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from borders_sim.agents import Seat, as_seat, make
+from borders_sim.arena import parse_seats, run_tournament, tournament
+from borders_sim.arena.records import read_trace, replay, trace_name
+from tests.test_cli_tournament import error_line, run
+
+
+class Last:
+    """A user's bot: the legal action with the highest id."""
+
+    name = "last"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+class First:
+    """A user's bot whose constructor takes no seed."""
+
+    def act(self, observation, action_mask):
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def honest_twin(seed: int):
+    """A factory ``(seed) -> bot``: the library's honest bot under another name."""
+    return make("honest", seed=seed)
+
+
+BOTS_MODULE = textwrap.dedent('''
+    import numpy as np
+
+    class Greedy:
+        name = "greedy"
+        def __init__(self, seed):
+            self.rng = np.random.default_rng(seed)
+        def act(self, observation, action_mask):
+            return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+    def no_bot(seed):
+        return 42
+
+    NOT_CALLABLE = 3
+''')
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    """A module ``mybots`` in a fresh directory that is the current one and on sys.path."""
+    (tmp_path / "mybots.py").write_text(BOTS_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mybots", raising=False)
+    yield tmp_path
+    sys.modules.pop("mybots", None)  # gone with its directory
+
+
+def test_a_seat_is_made_once_of_any_entry(user_module):
+    honest = as_seat("honest")
+    assert honest == Seat("honest", spec="honest") and honest.compiled
+    assert as_seat("ismcts").compiled is False
+    assert as_seat("ppo:argmax").spec == "ppo:argmax"  # a spec the library knows stays its own
+    greedy = as_seat("mybots:Greedy")
+    assert greedy.name == "mybots:Greedy" and greedy.spec is None and not greedy.compiled
+    assert as_seat(Last) == Seat(f"{__name__}:Last", factory=Last)
+    assert as_seat(honest_twin).name == f"{__name__}:honest_twin"
+    assert as_seat(greedy) is greedy
+    assert isinstance(as_seat(First).make(5), First)  # no seed taken, none given
+    assert as_seat(Last).make(7).seed == 7
+    assert parse_seats("honest, mybots:Greedy,honest") == (honest, greedy, honest)
+
+
+@pytest.mark.parametrize("entry, kind, message", [
+    ("nomodule:Thing", ValueError, "no module named 'nomodule' can be imported from here"),
+    ("mybots:Missing", ValueError, "module mybots has no 'Missing'"),
+    ("mybots:NOT_CALLABLE", ValueError, "NOT_CALLABLE is a int, not a bot class or a factory"),
+    ("nobody", ValueError, "unknown bot 'nobody'"),
+    ("", ValueError, "an empty bot name"),
+    (3, TypeError, "a seat is a bot name or spec, MODULE:NAME"),
+])
+def test_bad_entries_are_one_clear_error(user_module, entry, kind, message):
+    with pytest.raises(kind, match=message):
+        as_seat(entry)
+
+
+def test_a_factory_that_gives_no_bot_is_named(user_module):
+    with pytest.raises(TypeError, match="seat 'mybots:no_bot': its factory gave a int"):
+        as_seat("mybots:no_bot").make(0)
+
+
+def test_run_tournament_seats_a_users_bots_beside_the_librarys(user_module):
+    lineup = [Last, "mybots:Greedy", "honest", honest_twin]
+    first = run_tournament(4, lineup, 8, seed=3, threads=1)
+    again = run_tournament(4, lineup, 8, seed=3, threads=2)  # worker processes: the same games
+    names = [b["name"] for b in first.bots]
+    assert sorted(names) == sorted([f"{__name__}:Last", "mybots:Greedy", "honest",
+                                    f"{__name__}:honest_twin"])
+    assert first.to_dict()["bots"] == again.to_dict()["bots"]
+    assert sum(b["games"] for b in first.bots) == 8 * 4
+
+
+def test_a_seat_that_cannot_be_pickled_plays_in_this_process(monkeypatch):
+    seat = Seat("lambda-last", factory=lambda seed: Last(seed))
+    assert not seat.picklable
+    notebook = type("Notebook", (), {"__module__": "__main__", "act": Last.act})
+    monkeypatch.setattr(sys.modules["__main__"], "__file__", None, raising=False)
+    assert not as_seat(notebook).picklable  # a worker could not import a notebook's class
+    assert as_seat(Last).picklable and as_seat("honest").picklable
+    results = run_tournament(3, [seat, "honest", "honest"], 6, threads=2)
+    assert results.games_played == 6
+
+
+def test_the_compiled_path_is_kept_for_the_librarys_bots():
+    assert tournament(4, ["honest", "bluffer", "honest", "random"], 8).compiled
+    assert not tournament(4, [Last, "bluffer", "honest", "random"], 8).compiled
+    # the same games whichever way a spec is handed in
+    a = run_tournament(4, "honest,bluffer,collector,random", 8, seed=1)
+    b = run_tournament(4, [as_seat("honest"), "bluffer", "collector", Seat("random",
+                                                                           spec="random")], 8,
+                       seed=1)
+    assert a.to_dict()["bots"] == b.to_dict()["bots"]
+
+
+def test_two_different_seats_may_not_share_a_name():
+    with pytest.raises(ValueError, match="two different seats are both named 'x'"):
+        tournament(3, [Seat("x", factory=Last), Seat("x", factory=First), "honest"], 3)
+    assert tournament(3, [Last, Last, "honest"], 3).lineup[0] == f"{__name__}:Last"
+
+
+def test_the_command_line_seats_a_users_bot(user_module, capsys):
+    code, out, err = run(capsys, ["tournament", "--players", "3", "--games", "6", "--bots",
+                                  "mybots:Greedy,honest,honest", "--no-progress"])
+    assert code == 0, err
+    assert "mybots:Greedy" in out and "honest" in out
+    code, out, err = run(capsys, ["tournament", "--players", "3", "--bots",
+                                  "mybots:Missing,honest,honest"])
+    assert code == 2 and "module mybots has no 'Missing'" in error_line(err)
+    code, out, _ = run(capsys, ["tournament", "--help"])
+    assert code == 0 and "MODULE:NAME" in out
+
+
+def test_a_users_bot_is_recorded_and_replayed(user_module):
+    run_tournament(3, ["mybots:Greedy", "honest", "honest"], 3, record_dir="rec")
+    trace = read_trace(user_module / "rec" / trace_name(1))
+    assert trace.header["lineup"] == ["honest", "honest", "mybots:Greedy"]  # seats rotate
+    replay(trace, echo=lambda line: None)  # every decision checked again, no bot made
