@@ -31,7 +31,8 @@ def test_tables_seat_the_focus_and_different_members():
     ("honest,bluffer,honest,strict", None, "listed twice in the pool"),
     (POOL, "ppo", "not in the pool"),
     (POOL, "honest,bluffer,collector,strict", "fill every seat"),
-    (POOL, "honest,nobody", "unknown bot"),
+    (POOL, "honest,nobody", r"focus member\(s\) nobody are not in the pool"),
+    ("honest,nobody,bluffer,strict", None, "unknown bot name"),
 ])
 def test_bad_pools_are_refused_by_name(pool, focus, message):
     with pytest.raises(ValueError, match=message):

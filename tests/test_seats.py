@@ -13,6 +13,8 @@ import pytest
 
 from borders_sim.agents import Seat, as_seat, make
 from borders_sim.arena import parse_seats, run_tournament, tournament
+from borders_sim.arena.deviators import deviator_matrix
+from borders_sim.arena.population import population
 from borders_sim.arena.records import read_trace, replay, trace_name
 from tests.test_cli_tournament import error_line, run
 
@@ -158,3 +160,30 @@ def test_a_users_bot_is_recorded_and_replayed(user_module):
     trace = read_trace(user_module / "rec" / trace_name(1))
     assert trace.header["lineup"] == ["honest", "honest", "mybots:Greedy"]  # seats rotate
     replay(trace, echo=lambda line: None)  # every decision checked again, no bot made
+
+
+def test_a_users_bot_in_the_population_and_the_deviator_matrix(user_module):
+    result = population([Last, "honest", "bluffer", "collector"], players=3, games=6,
+                        focus=[Last], threads=1)
+    last = result.member(f"{__name__}:Last")
+    assert last["focus"] and last["games"] == 6
+    matrix = deviator_matrix(["mybots:Greedy", "honest"], players=3, games=3, search_games=3,
+                             threads=1)
+    assert {(c.deviator, c.field) for c in matrix.cells} == {("mybots:Greedy", "honest"),
+                                                             ("honest", "mybots:Greedy")}
+    assert all(c.games == 3 for c in matrix.cells)  # a Python bot's cells: search_games
+
+
+def test_pool_and_exploit_take_a_users_bot_on_the_command_line(user_module, capsys):
+    code, out, err = run(capsys, ["tournament", "--players", "3", "--games", "6", "--pool",
+                                  "mybots:Greedy,honest,bluffer", "--focus", "mybots:Greedy",
+                                  "--no-progress", "--threads", "1"])
+    assert code == 0, err
+    assert "mybots:Greedy *" in out and "--pool mybots:Greedy,honest,bluffer" in out
+    code, out, err = run(capsys, ["exploit", "--players", "3", "--bots", "mybots:Greedy,honest",
+                                  "--games", "3", "--search-games", "3", "--no-progress",
+                                  "--threads", "1"])
+    assert code == 0, err
+    assert "|        honest |          mybots:Greedy |" in out
+    code, out, err = run(capsys, ["exploit", "--bots", "mybots:Greedy,mybots:Greedy"])
+    assert code == 2 and "listed twice" in error_line(err)

@@ -24,12 +24,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
+from ..agents import Bot, Seat, as_seat
 from ..agents.lineup import compiled_kinds
 from ..policies.registry import roster
 from ..args import as_int, as_seed
 from .ray_backend import ray_session
 from .run import run_tournament
-from .schedule import parse_lineup
+from .schedule import parse_seats
 
 #: The first tournament seed of exploitability measures (the deviator matrix and the
 #: exploiters' evaluations): game ``g`` is dealt from ``EXPLOIT_SEED + g``, far from the
@@ -106,20 +107,24 @@ class DeviatorMatrix:
         return header, rows
 
 
-def cell_games(bots: Sequence[str], games: int, search_games: int) -> dict[tuple[str, str], int]:
-    """The games of every off-diagonal cell: ``games`` where both bots are compiled, else
-    ``search_games`` (0: the cell is left out)."""
+def cell_games(seats: Sequence[Seat], games: int, search_games: int
+               ) -> dict[tuple[str, str], int]:
+    """The games of every off-diagonal cell, by the two seats' names: ``games`` where both bots
+    are compiled, else ``search_games`` (0: the cell is left out)."""
     out = {}
-    for x in bots:
-        for y in bots:
+    for x in seats:
+        for y in seats:
             if x != y:
-                n = games if compiled_kinds([x, y]) is not None else search_games
+                both = (x.compiled and y.compiled
+                        and compiled_kinds([x.spec, y.spec]) is not None)
+                n = games if both else search_games
                 if n:
-                    out[(x, y)] = n
+                    out[(x.name, y.name)] = n
     return out
 
 
-def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
+def deviator_matrix(bots: Sequence[str | Seat | Callable[..., Bot]] | str = DEFAULT_BOTS,
+                    players: int = 4,
                     games: int = 1000, seed: int = EXPLOIT_SEED, *, search_games: int = 16,
                     backend: str = "local", threads: int | None = None,
                     ray_address: str | None = None,
@@ -128,8 +133,9 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
     """Play the deviator matrix of ``bots`` (module docstring).
 
     Args:
-        bots: the rows and columns, lineup specs (a sequence or a comma-separated string,
-            each at most once).
+        bots: the rows and columns, each at most once: a comma-separated text or a sequence
+            of seats (the library's names and specs; your own bots, ``MODULE:NAME``, a bot
+            class or a factory: :func:`~borders_sim.agents.seats.as_seat`).
         players: 3 to 8; each cell seats one deviator and ``players - 1`` copies.
         games: games of a cell of compiled bots (seat-rotated, dealt from ``seed + g``).
         search_games: games of a cell with a Python-only bot (``ismcts``); 0 leaves them out.
@@ -141,7 +147,9 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
     Raises:
         ValueError: a bad argument (an unknown or repeated bot, fewer than two bots, ...).
     """
-    bots = parse_lineup(bots) if isinstance(bots, str) else parse_lineup(",".join(bots))
+    seats = parse_seats(bots) if isinstance(bots, str) else tuple(as_seat(b) for b in bots)
+    bots = tuple(seat.name for seat in seats)
+    seat_of = dict(zip(bots, seats))
     if len(set(bots)) != len(bots) or len(bots) < 2:
         raise ValueError(f"the deviator matrix needs two or more different bots, got "
                          f"{list(bots)}")
@@ -149,12 +157,13 @@ def deviator_matrix(bots: Sequence[str] | str = DEFAULT_BOTS, players: int = 4,
     search_games = as_int(search_games, "search_games", lo=0)
     seed = as_seed(seed, span=max(games, search_games))
     result = DeviatorMatrix(bots, as_int(players, "players", 3, 8), games, search_games, seed)
-    plan = cell_games(bots, games, search_games)
+    plan = cell_games(seats, games, search_games)
     with ray_session(backend, ray_address, threads):
         for (x, y), n in plan.items():
             start = time.perf_counter()
-            res = run_tournament(players, [x] + [y] * (players - 1), n, seed, backend=backend,
-                                 threads=threads, ray_address=ray_address, progress=progress)
+            res = run_tournament(players, [seat_of[x]] + [seat_of[y]] * (players - 1), n, seed,
+                                 backend=backend, threads=threads, ray_address=ray_address,
+                                 progress=progress)
             row = res.bots[0]
             cell = Cell(x, y, res.games_played, row["win_rate"],
                         tuple(row["win_rate_ci95"]), row["mean_score"],

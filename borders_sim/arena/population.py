@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..agents import Bot, Seat, as_seat
 from ..args import as_float, as_int, as_seed
 from ..rules import state as st
 from .alpharank import ALPHA, POPULATION_SIZE, alpharank
 from .ratings import rate_games
 from .ray_backend import ray_session
 from .run import run_tournament
-from .schedule import parse_lineup
+from .schedule import parse_seats
 from .stats import Z95, behaviour, finishing_ranks, wilson_interval, win_shares
 
 #: The first deal of a population evaluation by default: game ``j`` is dealt from
@@ -129,21 +130,26 @@ def draw_tables(pool: Sequence[str], focus: Sequence[str], players: int, blocks:
     return seatings
 
 
-def check_pool(pool: Sequence[str] | str, focus: Sequence[str] | str | None,
-               players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The pool and focus as tuples of lineup specs, checked.
+def check_pool(pool: Sequence[str | Seat | Callable[..., Bot]] | str,
+               focus: Sequence[str | Seat | Callable[..., Bot]] | str | None,
+               players: int) -> tuple[tuple[Seat, ...], tuple[str, ...]]:
+    """The pool as seats (:func:`~borders_sim.agents.seats.as_seat`, a text read by
+    :func:`~borders_sim.arena.schedule.parse_seats`) and the focus as their names, checked.
 
     Raises:
-        ValueError: a bad spec, a repeated member, a focus member not in the pool, more focus
+        ValueError: a bad member, a repeated member, a focus member not in the pool, more focus
             members than seats, or fewer members than a table needs.
     """
-    pool = parse_lineup(pool if isinstance(pool, str) else ",".join(pool))
+    seats = parse_seats(pool) if isinstance(pool, str) else tuple(as_seat(m) for m in pool)
+    pool = tuple(seat.name for seat in seats)
     if len(set(pool)) != len(pool):
         raise ValueError(f"a member is listed twice in the pool {','.join(pool)}")
     if focus is None or focus == "" or focus == ():
         focus = ()
+    elif isinstance(focus, str):
+        focus = tuple(name.strip() for name in focus.split(","))
     else:
-        focus = parse_lineup(focus if isinstance(focus, str) else ",".join(focus))
+        focus = tuple(m.strip() if isinstance(m, str) else as_seat(m).name for m in focus)
     missing = [name for name in focus if name not in pool]
     if missing:
         raise ValueError(f"focus member(s) {', '.join(missing)} are not in the pool "
@@ -158,24 +164,26 @@ def check_pool(pool: Sequence[str] | str, focus: Sequence[str] | str | None,
     if len(focus) == players and len(pool) > players:
         raise ValueError(f"the {players} focus members fill every seat, so the rest of the "
                          "pool never plays; leave them out or focus on fewer")
-    return pool, focus
+    return seats, focus
 
 
-def population(pool: Sequence[str] | str, players: int = 4, games: int = 1000,
-               seed: int = POPULATION_SEED, *, focus: Sequence[str] | str | None = None,
+def population(pool: Sequence[str | Seat | Callable[..., Bot]] | str, players: int = 4,
+               games: int = 1000, seed: int = POPULATION_SEED, *,
+               focus: Sequence[str | Seat | Callable[..., Bot]] | str | None = None,
                alpha: float = ALPHA, backend: str = "local", threads: int | None = None,
                ray_address: str | None = None,
                progress: Callable[[int], None] | None = None) -> Population:
     """Play the population evaluation of ``pool`` (module docstring).
 
     Args:
-        pool: the members, lineup specs (``honest``, ``ppo``, ``ppo@PATH``, ``ppo-zoo/NAME``,
-            ``ismcts``...), a sequence or a comma-separated string, each at most once; at
-            least ``players`` of them.
+        pool: the members, each at most once and at least ``players`` of them: a
+            comma-separated text or a sequence of seats (the library's names and specs,
+            ``honest``, ``ppo@PATH``, ``ppo-zoo/NAME``, ``ismcts``...; your own bots,
+            ``MODULE:NAME``, a bot class or a factory: :func:`~borders_sim.agents.seats.as_seat`).
         players: 3 to 8, the seats of every table.
         games: the games in all (blocks of ``players``; the last block may be short).
         seed: the draw's seed and the first deal (game ``j`` from ``seed + j``).
-        focus: members seated at every table (a name, names, or None).
+        focus: members seated at every table (their names, or the pool's entries; None).
         alpha: α-Rank's selection strength.
         backend, threads, ray_address: as :func:`~borders_sim.arena.run.run_tournament`
             (``"ray"``: one cluster for every seating).
@@ -191,7 +199,9 @@ def population(pool: Sequence[str] | str, players: int = 4, games: int = 1000,
         ['bluffer', 'collector']
     """
     players = as_int(players, "players", st.MIN_PLAYERS, st.MAX_PLAYERS)
-    pool, focus = check_pool(pool, focus, players)
+    seats, focus = check_pool(pool, focus, players)
+    pool = tuple(seat.name for seat in seats)
+    seat_of = dict(zip(pool, seats))
     games = as_int(games, "games", lo=1)
     seed = as_seed(seed, span=games)
     alpha = as_float(alpha, "alpha", finite=True, above=0)  # before the games, not after
@@ -208,8 +218,9 @@ def population(pool: Sequence[str] | str, players: int = 4, games: int = 1000,
     first = seed
     with ray_session(backend, ray_address, threads):
         for seating, n in plan.items():
-            res = run_tournament(players, seating, n, first, backend=backend, threads=threads,
-                                 ray_address=ray_address, progress=progress)
+            res = run_tournament(players, [seat_of[name] for name in seating], n, first,
+                                 backend=backend, threads=threads, ray_address=ray_address,
+                                 progress=progress)
             first += n
             to_pool = np.array([index[name] for name in res.names], dtype=np.int64)
             entries.append(to_pool[res.entry])

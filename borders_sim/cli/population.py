@@ -30,15 +30,25 @@ there, and the row's share minus the column's in points with a 95% interval pair
 (an interval above 0: the row wins more at the tables they share)."""
 
 
-def add_population_args(parser: argparse.ArgumentParser, lineup_arg) -> None:
-    """``--pool`` and ``--focus`` of ``borders-sim tournament``."""
-    parser.add_argument("--pool", type=lineup_arg, default=None, metavar="a,b,...",
+def names_arg(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated names (members of ``--pool``, checked against it)."""
+    names = tuple(name.strip() for name in text.split(","))
+    if any(not name for name in names):
+        raise argparse.ArgumentTypeError(f"empty name in {text!r}; give names separated by "
+                                         "commas")
+    return names
+
+
+def add_population_args(parser: argparse.ArgumentParser, seats_arg) -> None:
+    """``--pool`` (read by ``seats_arg``: names, specs and ``MODULE:NAME``) and ``--focus`` of
+    ``borders-sim tournament``."""
+    parser.add_argument("--pool", type=seats_arg, default=None, metavar="a,b,...",
                         help="a population evaluation instead of one lineup: each game seats "
                              "a table of different members drawn from this pool (at least "
                              "--players of them), seats rotating; tables of win shares, "
                              "head-to-head shares, ratings and alpha-rank (default --seed: "
                              f"{POPULATION_SEED}, a range no training run deals)")
-    parser.add_argument("--focus", type=lineup_arg, default=None, metavar="X[,Y]",
+    parser.add_argument("--focus", type=names_arg, default=None, metavar="X[,Y]",
                         help="with --pool: seat these members at every table")
 
 
@@ -96,7 +106,8 @@ def population_text(result: Population) -> str:
 def command_line(args: argparse.Namespace) -> str:
     """The command that makes ``result`` again."""
     parts = ["borders-sim", "tournament", "--players", str(args.players), "--pool",
-             ",".join(args.pool), "--games", str(args.games), "--seed", str(args.seed)]
+             ",".join(seat.name for seat in args.pool), "--games", str(args.games), "--seed",
+             str(args.seed)]
     if args.focus:
         parts += ["--focus", ",".join(args.focus)]
     return shlex.join(parts)
@@ -118,7 +129,7 @@ def run_population(parser: argparse.ArgumentParser, args: argparse.Namespace,
         parser.error(str(err))
     err = sys.stderr
     print(f"borders-sim {__version__} population: {args.games} games, tables of "
-          f"{args.players} drawn from {', '.join(args.pool)}"
+          f"{args.players} drawn from {', '.join(seat.name for seat in args.pool)}"
           + (f", {', '.join(args.focus)} at every table" if args.focus else "")
           + f", seed {args.seed}, {backend} backend", file=err)
     start = time.perf_counter()

@@ -154,7 +154,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "balances the seats exactly")
     tour.add_argument("--seed", type=seed_arg(), default=None, metavar="S",
                       help="game g is dealt from seed S+g (default: 0)")
-    add_population_args(tour, lineup_arg)
+    add_population_args(tour, seats_arg)
     tour.add_argument("--json", type=writable_file, metavar="FILE",
                       help="write the results as JSON ({\"config\": ..., \"bots\": [...]})")
     tour.add_argument("--csv", type=writable_file, metavar="FILE",
