@@ -141,3 +141,13 @@ def test_the_link_check_finds_missing_pages_and_anchors(tmp_path):
     (tmp_path / "_static" / "pic.png").write_bytes(b"")
     (tmp_path / "index.html").write_text('<a href="sub/page.html#here">ok</a>')
     assert module.main([str(tmp_path)]) == 0
+
+
+def test_ci_builds_the_site_with_the_install_line_the_docs_give():
+    """docs/README.md's install line is what CI builds the site from, in a venv of its own."""
+    readme = " ".join((ROOT / "docs" / "README.md").read_text(encoding="utf-8").split())
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    extras = re.search(r'^docs_extras="([\w,]+)"', ci, re.M)
+    assert extras, "the CI's docs step names its extras"
+    assert (f'pip install torch==2.13.0 && pip install ".[{extras[1]}]"' in readme)
+    assert 'pip install --quiet "$src[$docs_extras]"' in ci and '-m venv "$work/docs-venv"' in ci
