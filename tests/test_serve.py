@@ -13,6 +13,7 @@ pytest.importorskip("starlette")  # the optional serve extra: pip install ".[ser
 from starlette.testclient import TestClient  # noqa: E402
 
 from borders_sim import Game, GameConfig, cli  # noqa: E402
+from borders_sim.agents import as_seat  # noqa: E402
 from borders_sim.agents.lineup import make_spec  # noqa: E402
 from borders_sim.arena.records import read_trace  # noqa: E402
 from borders_sim.batch.seeds import bot_seed  # noqa: E402
@@ -236,7 +237,8 @@ def test_a_body_over_the_limit_is_413_and_junk_bodies_400(client):
 def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
     now = [0.0]
     sessions = Sessions(idle_seconds=60, max_games=2, clock=lambda: now[0])
-    tables = [play_table(GameConfig(num_players=3), seed, 0, ["random"] * 2) for seed in range(3)]
+    tables = [play_table(GameConfig(num_players=3), seed, 0, [as_seat("random")] * 2)
+              for seed in range(3)]
     first = sessions.add(tables[0])
     now[0] = 10
     second = sessions.add(tables[1])
@@ -316,3 +318,27 @@ def test_without_the_serve_extra_one_line_says_which_extra(monkeypatch, capsys):
     assert cli.main(["serve"]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and 'pip install ".[serve]"' in err
+
+
+def test_a_bot_of_your_own_is_offered_from_the_command_line_only(tmp_path, monkeypatch):
+    """--bot MODULE:NAME puts a user's bot on the menu, a game seats it; a request can name
+    only what the menu holds, never a module."""
+    (tmp_path / "servebots.py").write_text(
+        "import numpy as np\n\n"
+        "class Last:\n"
+        "    def __init__(self, seed):\n        self.seed = seed\n"
+        "    def act(self, observation, action_mask):\n"
+        "        return int(np.flatnonzero(action_mask)[-1])\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "servebots", raising=False)
+    app = create_app(Settings(bots=("servebots:Last",)))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        assert "servebots:Last" in c.get("/api/bots").json()["bots"]
+        game_id = new_game(c, players=3, seat=None, bots=["servebots:Last", "honest", "honest"],
+                           seed=2)
+        assert c.get(f"/api/games/{game_id}").status_code == 200
+        r = c.post("/api/games", json={"players": 3, "seat": None,
+                                       "bots": ["os:getcwd", "honest", "honest"]})
+        assert r.status_code == 400 and "os:getcwd" in r.text
+    assert app.state.bugs == 0
+    sys.modules.pop("servebots", None)

@@ -5,6 +5,7 @@ line."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..rules.extras import install_hint
@@ -31,8 +32,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="a directory of recorded games (tournament --record DIR) the page "
                             "may open; no other file is ever read for a request")
     serve.add_argument("--bot", action="append", default=[], metavar="SPEC", dest="bots",
-                       help="a bot spec offered besides the built-in bots, e.g. ppo@PATH or "
-                            "ppo:argmax (repeatable)")
+                       help="a bot offered besides the built-in bots, e.g. ppo@PATH, "
+                            "ppo:argmax or your own MODULE:NAME (a bot class or a factory "
+                            "(seed) -> bot in a module importable from the current directory; "
+                            "repeatable)")
     serve.add_argument("--idle-minutes", type=float_in(0, 10080, "minutes, above 0 and at "
                                                        "most a week", above=True),
                        default=30.0, metavar="M",
@@ -51,6 +54,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     loopback = args.host in LOOPBACK
+    if os.getcwd() not in sys.path:  # (--bot MODULE:NAME from the current directory)
+        sys.path.insert(0, os.getcwd())
     settings = Settings(records=args.records, idle_minutes=args.idle_minutes,
                         max_games=args.max_games, bots=tuple(args.bots),
                         allowed_hosts=LOOPBACK if loopback else ("*",))

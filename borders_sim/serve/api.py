@@ -27,7 +27,7 @@ replay. Game work runs in Starlette's thread pool, one request at a time per gam
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..agents import Seat
 from ..arena import default_lineup
 from ..arena.records import TraceError, read_trace, replay
 from ..rules import state as st
@@ -52,15 +53,15 @@ class Api:
 
     Args:
         sessions: the open games.
-        menu: the bot specs a new game may name.
+        menu: the seats a new game may name, by name (:func:`~.app.bot_menu`).
         records: the directory of the recorded games (``None``: none may be opened).
         max_body: the largest request body, in bytes.
     """
 
-    def __init__(self, sessions: Sessions, menu: Sequence[str], records: Path | None,
+    def __init__(self, sessions: Sessions, menu: Mapping[str, Seat], records: Path | None,
                  max_body: int = MAX_BODY) -> None:
         self.sessions = sessions
-        self.menu = tuple(menu)
+        self.menu = dict(menu)
         self.records = records
         self.max_body = max_body
 
@@ -143,7 +144,7 @@ class Api:
         others = asked.players - (asked.seat is not None)
         bots = asked.bots if asked.bots is not None else default_lineup(others)
         config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)
-        return play_table(config, asked.seed, asked.seat, bots)
+        return play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots])
 
     def _open_record(self, name: Any) -> Table:
         path = record_files.resolve(self.records, name)

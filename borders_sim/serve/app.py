@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from ..agents import REGISTRY
-from ..agents.lineup import check_spec
+from ..agents import Seat, as_seat
 from .api import Api
 from .bodies import MAX_BODY
 from .page import page_routes
@@ -40,8 +40,9 @@ class Settings:
         records: the directory of recorded games a request may open (``None``: none).
         idle_minutes: a game no request used for this long is dropped.
         max_games: at most this many open games (a new one drops the one idle the longest).
-        bots: bot specs offered besides the registry's bots (``ppo@PATH``, ``ppo:argmax``):
-            the only way a policy file is named, from the command line, never by a request.
+        bots: bots offered besides the registry's (specs, ``ppo@PATH``, ``ppo:argmax``, or
+            your own, ``MODULE:NAME``: :func:`~borders_sim.agents.seats.as_seat`): the only way
+            a policy file or a module is named, from the command line, never by a request.
         max_body: the largest request body, in bytes.
         allowed_hosts: the ``Host`` headers answered (``("*",)``: any).
     """
@@ -54,13 +55,16 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ("*",)
 
 
-def bot_menu(extra: tuple[str, ...] = ()) -> list[str]:
-    """The bot specs a new game may name: the registry's bots and ``extra``, each checked.
+def bot_menu(extra: tuple[str, ...] = ()) -> dict[str, Seat]:
+    """The seats a new game may name, by name: the registry's bots and ``extra``, each made
+    once here (:func:`~borders_sim.agents.seats.as_seat`); a request names one of them, never
+    a module or a file.
 
     Raises:
-        ValueError: an ``extra`` spec whose bot cannot be made (naming why).
+        ValueError: an ``extra`` bot that cannot be made (naming why).
     """
-    return list(dict.fromkeys([*REGISTRY, *(check_spec(spec) for spec in extra)]))
+    seats = [as_seat(name) for name in REGISTRY] + [as_seat(spec) for spec in extra]
+    return {seat.name: seat for seat in seats}
 
 
 def create_app(settings: Settings = Settings()) -> Starlette:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.lineup import make_spec
+from ..agents import Seat
 from ..arena.records import Trace
 from ..batch.seeds import bot_seed
 from ..game.drawing import seen_action
@@ -209,16 +209,17 @@ class _OneDecision(Sequence):
 
 
 def play_table(config: GameConfig, seed: int, human: int | None,
-               bots: Sequence[str]) -> Table:
+               bots: Sequence[Seat]) -> Table:
     """A new game dealt from ``seed``: the person in seat ``human`` (``None``: a ``watch``
-    game) and the bots of the specs ``bots`` in the other seats, in seat order, each seeded
+    game) and the bots of the seats ``bots`` in the other seats, in seat order, each seeded
     ``bot_seed(seed, seat)`` (as :func:`borders_sim.cli.terminal.play_human` and a tournament
     seed them)."""
-    names = list(bots)
+    seats: list[Seat | None] = list(bots)
     if human is not None:
-        names.insert(human, "you")
-    deciders = [None if p == human else make_spec(name, bot_seed(seed, p)).act
-                for p, name in enumerate(names)]
+        seats.insert(human, None)
+    names = ["you" if seat is None else seat.name for seat in seats]
+    deciders = [None if seat is None else seat.make(bot_seed(seed, p)).act
+                for p, seat in enumerate(seats)]
     return Table(Game(config, seed=seed), "watch" if human is None else "play", names, human,
                  deciders)
 
