@@ -16,6 +16,7 @@ from borders_sim.arena import parse_seats, run_tournament, tournament
 from borders_sim.arena.deviators import deviator_matrix
 from borders_sim.arena.population import population
 from borders_sim.arena.records import read_trace, replay, trace_name
+from borders_sim.cli.terminal import GameAbandoned, play_human
 from tests.test_cli_tournament import error_line, run
 
 
@@ -187,3 +188,12 @@ def test_pool_and_exploit_take_a_users_bot_on_the_command_line(user_module, caps
     assert "|        honest |          mybots:Greedy |" in out
     code, out, err = run(capsys, ["exploit", "--bots", "mybots:Greedy,mybots:Greedy"])
     assert code == 2 and "listed twice" in error_line(err)
+
+
+def test_a_person_plays_against_a_users_bot_and_a_spec(user_module):
+    lines = []
+    answers = iter(["quit"])
+    with pytest.raises(GameAbandoned):
+        play_human(0, ["mybots:Greedy", "ppo:argmax"], 3, input=lambda _: next(answers),
+                   output=lines.append)
+    assert "p1 mybots:Greedy, p2 ppo:argmax" in lines[0]

@@ -11,7 +11,7 @@ from ..rules import state as st
 from ..rules.config import GameConfig
 from .common import DEFAULT_PLAYERS, PLAYER_COUNTS, int_in, seed_arg
 from .terminal import GameAbandoned, play_human
-from .tournament import lineup_arg
+from .tournament import seats_arg
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,9 +23,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "the bots' moves are printed as they happen.")
     play.add_argument("--seat", type=int_in(0, st.MAX_PLAYERS - 1), default=0, metavar="P",
                       help="your seat, from 0 (default: 0)")
-    play.add_argument("--bots", type=lineup_arg, default=None, metavar="a,b,...",
-                      help=f"the other seats' bots in seat order; bots: {known} (default: the "
-                           "compiled bots)")
+    play.add_argument("--bots", type=seats_arg, default=None, metavar="a,b,...",
+                      help=f"the other seats' bots in seat order; bots: {known}, specs such as "
+                           "ppo:argmax, or your own MODULE:NAME (default: the compiled bots)")
     play.add_argument("--players", type=int_in(st.MIN_PLAYERS, st.MAX_PLAYERS), default=None,
                       metavar="N", help="number of players (default: one more than --bots, "
                                         f"else {DEFAULT_PLAYERS})")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Sequence
 
-from ..agents import make
+from ..agents import Bot, Seat
+from ..agents import as_seat as seat_value  # (args.as_seat checks a seat number)
 from ..batch.seeds import bot_seed
 from ..game.turns import play_turns
 from ..game.views import observe_text
@@ -43,13 +44,14 @@ def parse_answer(game: Game, text: str) -> int | str:
     return a if a in legal else f"{text!r} is not legal now"
 
 
-def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig | None = None,
-               input: Callable[[str], str] | None = None,
+def play_human(seat: int, bots: Sequence[str | Seat | Callable[..., Bot]], seed: int = 0,
+               config: GameConfig | None = None, input: Callable[[str], str] | None = None,
                output: Callable[[str], None] | None = None) -> list[int]:
-    """Play one game with the human in ``seat`` and ``bots`` (one name per other seat, in seat
-    order); returns the final scores. Bot ``p`` is ``make(name, bot_seed(seed, p))`` as in a
-    tournament game dealt from ``seed``. ``input`` and ``output`` default to the built-in
-    ``input`` and ``print`` (looked up at the call).
+    """Play one game with the human in ``seat`` and ``bots`` (one per other seat, in seat
+    order: names, specs, ``MODULE:NAME``, bot classes, factories or seats,
+    :func:`borders_sim.agents.as_seat`); returns the final scores. Bot ``p`` is
+    ``seat.make(bot_seed(seed, p))`` as in a tournament game dealt from ``seed``. ``input``
+    and ``output`` default to the built-in ``input`` and ``print`` (looked up at the call).
 
     Raises:
         ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.args`), bot
@@ -66,7 +68,9 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
                          f"config has {config.num_players}")
     seat = as_seat(seat, players)
     seed = as_seed(seed)
-    names = list(bots[:seat]) + ["you"] + list(bots[seat:])
+    others = [seat_value(bot) for bot in bots]
+    seats: list[Seat | None] = others[:seat] + [None] + others[seat:]
+    names = ["you" if s is None else s.name for s in seats]
     game = Game(config, seed=seed)
     output(f"BORDERS with {players} players, seed {seed}: "
            + ", ".join(f"p{p} {nm}" for p, nm in enumerate(names))
@@ -81,8 +85,8 @@ def play_human(seat: int, bots: Sequence[str], seed: int = 0, config: GameConfig
             shown_round[0] = game.round
             output(f"--- round {game.round} ---")
 
-    deciders = [None if p == seat else make(names[p], bot_seed(seed, p)).act
-                for p in range(players)]
+    deciders = [None if s is None else s.make(bot_seed(seed, p)).act
+                for p, s in enumerate(seats)]
     while play_turns(game, deciders, on_step=after) is not None:  # the human's turn
         output("")
         output(observe_text(game, seat))
