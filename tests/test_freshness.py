@@ -6,27 +6,19 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.bench_scripts import benchmark
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
-def load():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import freshness
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return freshness
-
-
 @pytest.fixture
 def freshness(monkeypatch):
-    freshness = load()
+    freshness = benchmark("freshness")  # a module of its own, whose tables this test sets
     monkeypatch.setattr(freshness, "TABLES", {"speed": ("engine", "bench.py")})
     monkeypatch.setattr(freshness, "NOT_BY_COMMIT", {"play": "pinned games"})
     return freshness
@@ -122,7 +114,7 @@ def test_unstamped_undeclared_and_unknown_commits_fail(freshness, repo):
 
 
 def test_this_repository_declares_every_section_and_path():
-    real = load()
+    real = benchmark("freshness")
     root = BENCHMARKS.parent
     texts = real.generated_texts(root)
     assert set(texts) <= set(real.TABLES) | set(real.NOT_BY_COMMIT)
@@ -133,7 +125,7 @@ def test_this_repository_declares_every_section_and_path():
 
 
 def test_the_engine_names_every_module_of_game_but_the_pictures():
-    real = load()
+    real = benchmark("freshness")
     game = BENCHMARKS.parent / "borders_sim" / "game"
     modules = {p.relative_to(BENCHMARKS.parent).as_posix() for p in game.iterdir()
                if p.name != "__pycache__" and (p.suffix == ".py" or p.is_dir())}
