@@ -130,3 +130,10 @@ def test_the_engine_names_every_module_of_game_but_the_pictures():
     modules = {p.relative_to(BENCHMARKS.parent).as_posix() for p in game.iterdir()
                if p.name != "__pycache__" and (p.suffix == ".py" or p.is_dir())}
     assert modules - {"borders_sim/game/drawing"} == set(real.ENGINE) & modules
+
+
+def test_outside_a_checkout_the_stamp_names_no_commit(freshness, tmp_path):
+    """A generator run from a copy without git (CI's --quick runs) still runs; a table it
+    wrote would carry no stamp, which the check refuses."""
+    assert freshness.measured_at("speed", tmp_path) == "measured outside a git checkout"
+    assert not freshness.STAMP.search(freshness.measured_at("speed", tmp_path))
