@@ -137,3 +137,14 @@ def test_outside_a_checkout_the_stamp_names_no_commit(freshness, tmp_path):
     wrote would carry no stamp, which the check refuses."""
     assert freshness.measured_at("speed", tmp_path) == "measured outside a git checkout"
     assert not freshness.STAMP.search(freshness.measured_at("speed", tmp_path))
+
+
+def test_a_shallow_clone_notes_what_it_cannot_check(freshness, repo, tmp_path, capsys):
+    core = repo / "engine" / "core.py"
+    core.write_text(core.read_text().replace("x + 1", "x + 4"))
+    commit(repo, "after the table")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)],
+                   check=True)
+    assert freshness.problems(shallow) == []
+    assert "beyond this shallow clone's history" in capsys.readouterr().out
