@@ -25,12 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from ..agents import Bot, Seat, as_seat
-from ..agents.lineup import compiled_kinds
 from ..policies.registry import roster
 from ..args import as_int, as_seed
 from .ray_backend import ray_session
 from .run import run_tournament
-from .schedule import parse_seats
+from .schedule import compiled_seats, parse_seats
 
 #: The first tournament seed of exploitability measures (the deviator matrix and the
 #: exploiters' evaluations): game ``g`` is dealt from ``EXPLOIT_SEED + g``, far from the
@@ -115,9 +114,7 @@ def cell_games(seats: Sequence[Seat], games: int, search_games: int
     for x in seats:
         for y in seats:
             if x != y:
-                both = (x.compiled and y.compiled
-                        and compiled_kinds([x.spec, y.spec]) is not None)
-                n = games if both else search_games
+                n = games if compiled_seats([x, y]) is not None else search_games
                 if n:
                     out[(x.name, y.name)] = n
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.notice import compile_notice
-from ..agents.lineup import compiled_kinds
 from ..policies.network import NetStack
 from ..batch.games import play_games
 from ..game.game import Game
@@ -18,7 +17,7 @@ from ..game.turns import GameTooLong, IllegalChoice, play_turns
 from ..rules import state as st
 from ..rules.limits import max_game_length
 from ..batch.rollouts import final_scores
-from .schedule import Tournament
+from .schedule import Tournament, compiled_seats
 
 COMPILED_CHUNK = 256  # games per compiled call (~1.5 MB of states)
 PYTHON_CHUNK_MAX = 16  # at most this many games per Python task
@@ -26,9 +25,10 @@ PYTHON_CHUNK_MAX = 16  # at most this many games per Python task
 
 def _entry_kinds(t: Tournament, start: int, count: int) -> tuple[np.ndarray, NetStack]:
     """The compiled kind of every seat of the games, and the networks of the ``ppo`` seats."""
-    if not t.compiled:
+    found = compiled_seats(t.seats)
+    if found is None:
         raise ValueError(f"the lineup {t.lineup} does not play on the compiled path")
-    by_spec, nets = compiled_kinds([seat.spec for seat in t.seats])
+    by_spec, nets = found
     kinds = np.zeros((count, st.MAX_PLAYERS), dtype=np.int64)
     for i in range(count):
         kinds[i, : t.players] = [by_spec[seat.spec] for seat in t.seats_at(start + i)]

@@ -13,9 +13,8 @@ chunk of games is played is :mod:`.paths`.
   otherwise (a Python-only bot such as ``ismcts`` or your own, or game records wanted) each
   game is a Python loop over :class:`~borders_sim.Game`, chunks spread over worker processes
   (in this process when a seat cannot be pickled to one: a lambda, a class defined in a
-  function). The
-  compiled twins take the same actions as the Python bots, so both paths give identical games
-  (tested).
+  function). The compiled twins take the same actions as the Python bots, so both paths give
+  identical games (tested).
 * **Backends.** ``"local"``: this machine (:mod:`.local`); ``"ray"``: chunks of games as Ray
   tasks (:mod:`.ray_backend`). A backend is handed the function that plays a chunk. Chunks
   are put back in game order before anything is computed, so the backend and the chunk size

@@ -21,6 +21,7 @@ from ..agents import REGISTRY, Bot
 from ..agents.lineup import check_spec, compiled_kinds, known
 from ..agents.seats import USER_BOT, Seat, as_seat
 from ..batch.seeds import bot_seed
+from ..policies.network import NetStack
 from ..policies.registry import roster
 from ..rules import state as st
 from ..args import ArgumentTypeError, as_int, as_seed
@@ -50,10 +51,9 @@ class Tournament:
 
     @property
     def compiled(self) -> bool:
-        """Every bot of the lineup has a compiled policy (:func:`~borders_sim.agents.lineup.
-        compiled_kinds`)."""
-        return (all(seat.spec is not None for seat in self.seats)
-                and compiled_kinds([seat.spec for seat in self.seats]) is not None)
+        """Every bot of the lineup has a compiled policy, and together they play inside the
+        kernels (:func:`compiled_seats`)."""
+        return compiled_seats(self.seats) is not None
 
     def seats_at(self, g: int) -> list[Seat]:
         """The seat in each place of game ``g``: lineup entry ``(p + g) % n`` in place ``p``."""
@@ -69,6 +69,15 @@ class Tournament:
         return [bot_seed(self.seed + g, p) for p in range(self.players)]
 
 
+def compiled_seats(seats: Sequence[Seat]) -> tuple[dict[str, int], NetStack] | None:
+    """:func:`~borders_sim.agents.lineup.compiled_kinds` of the seats' specs (the kind of each
+    spec and the networks of the ``ppo`` specs), or None when a seat is a user's bot or has no
+    compiled twin: whether, and how, the seats play together inside the kernels."""
+    if any(seat.spec is None for seat in seats):
+        return None
+    return compiled_kinds([seat.spec for seat in seats])
+
+
 def parse_lineup(text: str) -> tuple[str, ...]:
     """``"a,b,c"`` -> ``("a", "b", "c")``; spaces around names are dropped.
 
@@ -77,17 +86,31 @@ def parse_lineup(text: str) -> tuple[str, ...]:
             check_spec` refuses (an unknown name, a ``ppo`` spec whose file is no policy, an
             OpenSpiel bot with bad options or without OpenSpiel installed).
     """
+    names = _names(text, user_bots=False)
+    for name in dict.fromkeys(names):  # each name once, in lineup order
+        check_spec(name)
+    return names
+
+
+def _names(text: str, user_bots: bool) -> tuple[str, ...]:
+    """The comma-separated names of ``text``, spaces around them dropped, each a name or spec
+    the library knows or (``user_bots``) shaped ``MODULE:NAME``.
+
+    Raises:
+        ValueError: an empty name, or one of neither kind (naming the known bots).
+    """
     names = tuple(item.strip() for item in text.split(","))
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names if not known(name)]
+    unknown = [name for name in names
+               if not known(name) and not (user_bots and USER_BOT.fullmatch(name))]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
                          f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "
                          "the shipped policy or a policy file, sampled unless :argmax; "
-                         "OpenSpiel bots take options: openspiel-ismcts:sims=50)")
-    for name in dict.fromkeys(names):  # each name once, in lineup order
-        check_spec(name)
+                         "OpenSpiel bots take options: openspiel-ismcts:sims=50"
+                         + ("; your own bot: MODULE:NAME, a bot class or a factory (seed) -> "
+                            "bot)" if user_bots else ")"))
     return names
 
 
@@ -99,16 +122,7 @@ def parse_seats(text: str) -> tuple[Seat, ...]:
         ValueError: an empty or unknown name, a spec :func:`parse_lineup` refuses, a
             ``MODULE:NAME`` that does not import.
     """
-    names = tuple(item.strip() for item in text.split(","))
-    if any(not name for name in names):
-        raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names if not known(name) and not USER_BOT.fullmatch(name)]
-    if unknown:
-        raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "
-                         "the shipped policy or a policy file, sampled unless :argmax; "
-                         "OpenSpiel bots take options: openspiel-ismcts:sims=50; your own "
-                         "bot: MODULE:NAME, a bot class or a factory (seed) -> bot)")
+    names = _names(text, user_bots=True)
     made = {name: as_seat(name) for name in dict.fromkeys(names)}
     return tuple(made[name] for name in names)
 

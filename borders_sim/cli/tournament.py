@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..agents import REGISTRY
+from ..agents import REGISTRY, Seat
 from ..policies.network import trained_by
-from ..agents import Seat
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
 from ..arena.records import TraceError, read_trace, trace_name
 from ..rules import state as st
