@@ -18,7 +18,7 @@ from ..rules import actions as act
 from ..args import ArgumentTypeError, as_seat
 from ..rules.cards import CARD_KEYS, MAIN_NAMES, NUM_GOODS
 from ..rules.config import GameConfig
-from ..rules.observation import OBS_SIZE, decode, observe_at, offset_of
+from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observe_at, offset_of
 from .saved.dict_format import (ACTION_KEYS, BADGES, CRATE_STATUS_NAMES, GOODS_KEYS, HISTORY_KEYS,
                                INSPECTOR_STATUS_NAMES, LEGAL_KEYS, OUTCOME_NAMES)
 from ..rules.state import MIN_PLAYERS, PHASE_NAMES
@@ -112,9 +112,8 @@ class _Reader:
     player count ``n``, the rules ``config`` and ``rows[p]``, the row of absolute seat ``p``."""
 
     def __init__(self, obs: np.ndarray, seat: int):
-        blocks = decode(np.rint(obs).astype(np.int64))
-        self.n = MIN_PLAYERS + int(np.argmax(blocks["num_players"]))
-        self.d = {name: block.tolist() for name, block in blocks.items()}  # read as lists: fast
+        self.d = d = _as_lists(np.rint(obs).astype(np.int64).tolist())  # read as lists: fast
+        self.n = MIN_PLAYERS + d["num_players"].index(max(d["num_players"]))
         self.seat = seat
         self.config = _config(tuple(self.d["config"]), tuple(self.d["gold_menu"]))
         self.rows = [(p - seat) % self.n for p in range(self.n)]
@@ -123,6 +122,27 @@ class _Reader:
         """The absolute name of the seat marked in a one-hot per-seat block (None if none)."""
         marked = _marked(block[:self.n])
         return f"p{(self.seat + marked[0]) % self.n}" if marked else None
+
+
+def _as_lists(flat: list[int]) -> dict[str, list]:
+    """The blocks of an observation read as a list of ints (:func:`decode`'s, as nested lists)."""
+    return {name: cut(flat) for name, cut in _CUTS}
+
+
+def _cutter(offset: int, shape: tuple[int, ...]):
+    """The function taking block ``(offset, shape)`` out of a flat list, nested by ``shape``."""
+    end = offset + int(np.prod(shape))
+    if len(shape) == 1:
+        return lambda flat: flat[offset:end]
+    step = int(np.prod(shape[1:]))
+    starts = range(offset, end, step)
+    if len(shape) == 2:
+        return lambda flat: [flat[at:at + step] for at in starts]
+    inner = _cutter(0, shape[1:])
+    return lambda flat: [inner(flat[at:at + step]) for at in starts]
+
+
+_CUTS = [(e.name, _cutter(e.offset, e.shape)) for e in OBSERVATION_LAYOUT]
 
 
 @functools.lru_cache(maxsize=64)

@@ -96,7 +96,7 @@ def replay_page(trace: Trace) -> str:
             "rounds": sorted(starts.items())}
     data = json.dumps({"meta": meta, "steps": log, **table.payload()},
                       separators=(",", ":")).encode("utf-8")
-    packed = base64.b64encode(gzip.compress(data, 9, mtime=0)).decode("ascii")
+    packed = base64.b64encode(gzip.compress(data, 6, mtime=0)).decode("ascii")
     title, subtitle = _title(trace)
     page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
     return (page.replace("{{TITLE}}", html.escape(title))

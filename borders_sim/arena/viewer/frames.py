@@ -35,12 +35,25 @@ def tokens(svg: str) -> list[str]:
     return _TOKEN.findall(svg)
 
 
+class _Numbered(dict):
+    """Each key's index in ``keys``: a key not yet there is appended."""
+
+    def __init__(self, keys: list) -> None:
+        super().__init__()
+        self.keys_in_order = keys
+
+    def __missing__(self, key) -> int:
+        number = self[key] = len(self.keys_in_order)
+        self.keys_in_order.append(key)
+        return number
+
+
 class FrameTable:
     """The frames of ``views`` views, added step by step with :meth:`add`."""
 
     def __init__(self, views: int) -> None:
         self.tokens: list[str] = []
-        self._token_ids: dict[str, int] = {}
+        self._token_ids = _Numbered(self.tokens)
         self.blocks: list[list[int]] = []
         self._block_ids: dict[str, int] = {}
         self._block_tokens: list[list[int]] = []
@@ -74,13 +87,7 @@ class FrameTable:
         b = self._block_ids.get(text)
         if b is not None:
             return b
-        ids, known = [], self._token_ids
-        for token in tokens(text):
-            t = known.get(token)
-            if t is None:
-                t = known[token] = len(self.tokens)
-                self.tokens.append(token)
-            ids.append(t)
+        ids = list(map(self._token_ids.__getitem__, tokens(text)))
         entry = ids
         if base is not None:
             old = self._block_tokens[base]

@@ -26,7 +26,7 @@ saying how many there are. Every shape that means something has a
 from __future__ import annotations
 
 import functools
-import json
+import pickle
 from typing import NamedTuple
 
 from ...rules.cards import (CARD_CLASS, CARD_FINE, CARD_KEYS, CARD_NAMES, CARD_VALUE,
@@ -228,6 +228,30 @@ def _legend() -> list[str]:
     return [text(lx, 77, "cards:", 11, "#cfd8dc"), *_flow(legend, lx + 40, 64, WIDTH, 1)]
 
 
+class _Kept:
+    """Drawings kept by their inputs, the last ``size`` of them: an input equal to one already
+    drawn gives the same string, drawn once. Inputs are compared by their pickle (equal bytes:
+    equal values, the types included, so ``1`` and ``True`` differ)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.drawn: dict[bytes, object] = {}
+
+    def get(self, draw, *inputs):
+        """``draw(*inputs)``, drawn now or kept from an earlier call with equal inputs."""
+        key = pickle.dumps(inputs, 5)
+        out = self.drawn.get(key)
+        if out is None:
+            if len(self.drawn) >= self.size:
+                self.drawn.clear()
+            out = self.drawn[key] = draw(*inputs)
+        return out
+
+
+_ROWS = _Kept(4096)  # a replay's seat rows: about a thousand distinct a game
+_TABLE_BOXES = _Kept(1024)
+
+
 # --- a seat's row --------------------------------------------------------------------------------
 def _record_lines(seat: dict, inspector: bool) -> list[tuple[str, str, str]]:
     """Up to two ``(text, colour, title)`` lines of the seat's public record."""
@@ -250,7 +274,7 @@ def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
     """The row of ``seat``: drawn from the seat's entry and the few facts of ``scene`` about it,
     so a row that did not change between two pictures (most rows of a replay's next step, and a
     seat's row in the views of the seats that see the same of it) is drawn once: the rows are
-    kept by those inputs, as JSON (:func:`_row_of`)."""
+    kept by those inputs (:class:`_Kept`)."""
     name = seat["seat"]
     bc = scene["border_check"]
     facts = {
@@ -262,14 +286,7 @@ def _seat_row(scene: dict, seat: dict, y: float, h: float) -> str:
         "won": name in (scene["winners"] or []),
         "checked": (bc is not None and bc["crate_of"] == name
                     and scene["phase"] in BORDER_CHECK_PHASES)}
-    return _row_of(json.dumps([facts, seat, y, h], separators=(",", ":")))
-
-
-@functools.lru_cache(maxsize=4096)
-def _row_of(key: str) -> str:
-    """The row of the JSON ``[facts, seat, y, h]`` (:func:`_seat_row`); the last 4096 kept."""
-    facts, seat, y, h = json.loads(key)
-    return _draw_seat_row(facts, seat, y, h)
+    return _ROWS.get(_draw_seat_row, facts, seat, y, h)
 
 
 def _draw_seat_row(facts: dict, seat: dict, y: float, h: float) -> str:
@@ -529,14 +546,7 @@ def _table_box(scene: dict, y: float, bottom: float) -> list[str]:
                                          "night_raid_by", "main_resources_in_middle",
                                          "discard_pile")}
     facts["over"] = scene["phase"] == "game over"
-    return list(_table_box_of(json.dumps([facts, y, bottom], separators=(",", ":"))))
-
-
-@functools.lru_cache(maxsize=1024)
-def _table_box_of(key: str) -> tuple[str, ...]:
-    """The table box of the JSON ``[facts, y, bottom]`` (:func:`_table_box`)."""
-    facts, y, bottom = json.loads(key)
-    return tuple(_draw_table_box(facts, y, bottom))
+    return list(_TABLE_BOXES.get(_draw_table_box, facts, y, bottom))
 
 
 def _draw_table_box(scene: dict, y: float, bottom: float) -> list[str]:

@@ -219,6 +219,8 @@ key                        value
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import fields
 
@@ -426,6 +428,29 @@ def _player_out(v, p) -> dict:
     }
 
 
+@functools.lru_cache(maxsize=64)
+def _config_of(cfg: tuple[int, ...], menu: tuple[int, ...]) -> GameConfig:
+    """The rules packed in a state's ``cfg`` and ``menu`` fields (a few per process: kept);
+    ``ValueError`` if they are not the packing of a :class:`GameConfig`."""
+    try:
+        config = GameConfig.unpack(np.array(cfg), np.array(menu))
+    except ValueError as err:
+        raise ValueError(f"state fields cfg/menu are not the packing of a GameConfig: "
+                         f"{err}") from None
+    packed, packed_menu = config.pack()
+    if packed.tolist() != list(cfg) or packed_menu.tolist() != list(menu):
+        raise ValueError("state fields cfg/menu are not the packing of a GameConfig")
+    return config
+
+
+@functools.lru_cache(maxsize=8)
+def _unused_seats(n: int) -> dict[str, list]:
+    """What each per-seat field holds in the rows of seats ``n`` and up (seats an ``n``-player
+    game does not have), as lists."""
+    return {f: np.full(st.STATE_DTYPE[f].shape, default)[n:].tolist()
+            for f, default in _SEAT_FIELDS.items()}
+
+
 def state_to_dict(s) -> dict:
     """The state ``s`` (a STATE_DTYPE record or one-element array) as a JSON-ready dict.
 
@@ -434,19 +459,12 @@ def state_to_dict(s) -> dict:
     beyond the player count); states produced by the engine are always expressible.
     """
     r = _record(s)
-    try:
-        config = GameConfig.unpack(r["cfg"], r["menu"])
-    except ValueError as err:
-        raise ValueError(f"state fields cfg/menu are not the packing of a GameConfig: "
-                         f"{err}") from None
-    cfg, menu = config.pack()
-    if not (np.array_equal(cfg, r["cfg"]) and np.array_equal(menu, r["menu"])):
-        raise ValueError("state fields cfg/menu are not the packing of a GameConfig")
-    n = config.num_players
-    for f, default in _SEAT_FIELDS.items():
-        if np.any(r[f][n:] != default):
-            raise ValueError(f"state field {f} has data for seats >= {n} (the player count)")
     v = {f: r[f].tolist() for f in st.STATE_DTYPE.names}  # plain Python ints from here on
+    config = _config_of(tuple(v["cfg"]), tuple(v["menu"]))
+    n = config.num_players
+    for f, unused in _unused_seats(n).items():
+        if v[f][n:] != unused:
+            raise ValueError(f"state field {f} has data for seats >= {n} (the player count)")
     draw_len = v["draw_len"]
     if not 0 <= draw_len <= MAX_DECK:
         raise ValueError(f"state field draw_len = {draw_len} is outside 0..{MAX_DECK}")
