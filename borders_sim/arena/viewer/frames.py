@@ -10,8 +10,9 @@ phase). The SVG text is cut twice:
   that did not change is the same id;
 * into *tokens*: tags, and text between them cut after each sentence (``". "``). A new block
   is stored as the tokens it keeps of the block it replaces (the one at its place in the
-  previous frame of the same view: a common prefix and suffix) and the token ids in between,
-  or as its whole token list when it replaces nothing.
+  previous frame of the same view, counted from the end after a box that came or went: a
+  common prefix and suffix) and the token ids in between, or as its whole token list when it
+  replaces nothing.
 
 So the page (:mod:`.page`) rebuilds any frame by joining strings: ``frame = blocks joined``,
 ``block = base block's first p tokens + middle + its last s tokens``; no picture is drawn
@@ -22,7 +23,6 @@ view]}``.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 #: A tag, or text up to and with the next ``". "``, or the rest of a text.
@@ -70,16 +70,20 @@ class FrameTable:
             shown.append([b if b is not None else self._block(text, before[i])
                           for i, (b, text) in enumerate(zip(known, parts))])
             return
-        frame: list[int] = []
-        matcher = difflib.SequenceMatcher(None, before, known, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                frame.extend(before[i1:i2])
-                continue
-            for k in range(j2 - j1):
-                base = before[i1 + k] if i1 + k < i2 else None
-                frame.append(self._block(parts[j1 + k], base))
-        shown.append(frame)
+        # a box came or went: the blocks before it keep their places, those after it are
+        # matched from the end, and each block between replaces the one at its place
+        most = min(len(known), len(before))
+        p = 0
+        while p < most and known[p] == before[p]:
+            p += 1
+        s = 0
+        while s < most - p and known[-1 - s] == before[-1 - s]:
+            s += 1
+        kept = len(before) - s
+        shown.append(before[:p]
+                     + [self._block(parts[j], before[j] if j < kept else None)
+                        for j in range(p, len(parts) - s)]
+                     + before[kept:])
 
     def _block(self, text: str, base: int | None) -> int:
         """The id of the block ``text``, stored (against ``base`` where that is shorter) if

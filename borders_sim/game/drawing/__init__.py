@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game, set_drawing
-from ..views import observe_json
+from ..views import describe, observe
 from . import scene
 from .paint import canvas_size, crate_verdict, paint, paint_parts
 from .raster import svg_to_png, svg_to_rgb
@@ -112,7 +112,9 @@ def game_parts(game: Game, seat: int | None = None,
     final = (game.scores(), game.winners()) if game.is_terminal else (None, None)
     if seat is None:
         return paint_parts(scene.from_saved(game.to_dict(), last_action, *final))
-    return paint_parts(scene.from_view(observe_json(game, seat), last_action, *final))
+    # observe_json's view without its legal actions' strings, which no picture shows
+    view = describe(observe(game, seat), seat, [])
+    return paint_parts(scene.from_view(view, last_action, *final))
 
 
 set_drawing(game_svg)
