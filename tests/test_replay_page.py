@@ -12,6 +12,7 @@ import gzip
 import json
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -235,3 +236,18 @@ def test_the_docstring_states_the_sizes(tmp_path):
     stated = doc[doc.index("|---|"):doc.index(".. end of sizes")].splitlines()[1:]
     rows = size_rows(tmp_path)
     assert [r.strip() for r in stated if r.strip()] == rows, "the table now:\n" + "\n".join(rows)
+
+
+def test_pages_written_by_worker_processes_are_the_same(trace3, tmp_path):
+    """Pages written by spawned workers (a tournament's many pages) are those of this process,
+    yielded in the order of their traces."""
+    paths = []
+    for k in range(3):
+        path = tmp_path / f"game-{k}.jsonl"
+        path.write_text(Path(trace3.path).read_text(encoding="utf-8"), encoding="utf-8")
+        paths.append(path)
+    written = list(viewer.write_pages_beside(paths, workers=2))
+    assert [page for page, _ in written] == [p.with_suffix(".html") for p in paths]
+    assert all(page.read_text(encoding="utf-8") == replay_page(read_trace(path))
+               for (page, _), path in zip(written, paths))
+    assert [trace.actions for _, trace in written] == [trace3.actions] * 3

@@ -31,21 +31,16 @@ through the Python loop (:func:`borders_sim.arena.run_tournament` picks the path
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import pickle
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..args import as_seed
+from ..user_code import NAMED, import_named
 from .base import Bot
 from .lineup import check_spec, compiled_kinds, known, make_spec
-
-#: ``MODULE:NAME``: a dotted module path and a name in it.
-USER_BOT = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
-
 
 @dataclass(frozen=True)
 class Seat:
@@ -119,23 +114,9 @@ def user_seat(text: str) -> Seat:
 
     Raises:
         ValueError: a module that cannot be imported from here, a name it lacks or that is not
-            callable (one line naming it).
+            callable (one line naming it: :func:`~borders_sim.user_code.import_named`).
     """
-    module_name, _, attr = text.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name is None or not module_name.startswith(err.name):
-            raise  # the module was found; something it imports was not
-        raise ValueError(f"bot {text!r}: no module named {err.name!r} can be imported from here "
-                         f"(MODULE:NAME, MODULE as in 'import {module_name}')") from None
-    factory = getattr(module, attr, None)
-    if factory is None:
-        raise ValueError(f"bot {text!r}: module {module_name} has no {attr!r}")
-    if not callable(factory):
-        raise ValueError(f"bot {text!r}: {attr} is a {type(factory).__name__}, not a bot class "
-                         f"or a factory (seed) -> bot")
-    return Seat(text, factory=factory)
+    return Seat(text, factory=import_named(text, "bot", "a bot class or a factory (seed) -> bot"))
 
 
 def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
@@ -154,7 +135,7 @@ def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
         text = entry.strip()
         if not text:
             raise ValueError("an empty bot name; give a bot's name, spec or MODULE:NAME")
-        if not known(text) and USER_BOT.fullmatch(text):
+        if not known(text) and NAMED.fullmatch(text):
             return user_seat(text)
         return Seat(check_spec(text), spec=text)
     if callable(entry):

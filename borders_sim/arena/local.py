@@ -14,7 +14,7 @@ import numba
 from .schedule import Tournament
 
 
-def _worker_init() -> None:
+def worker_init() -> None:
     """Pool workers leave Ctrl-C to the parent and run numba on one thread each."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     numba.set_num_threads(1)
@@ -33,7 +33,7 @@ def local_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int
             yield i, play(t, start, count, path, record)
         return
     # spawn, not fork: a forked child of a process whose numba thread pool is running may hang
-    pool = ProcessPoolExecutor(min(workers, len(spans)), initializer=_worker_init,
+    pool = ProcessPoolExecutor(min(workers, len(spans)), initializer=worker_init,
                                mp_context=multiprocessing.get_context("spawn"))
     futures = {pool.submit(play, t, start, count, path, record): i
                for i, (start, count) in enumerate(spans)}

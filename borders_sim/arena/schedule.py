@@ -19,13 +19,14 @@ from dataclasses import dataclass
 
 from ..agents import REGISTRY, Bot
 from ..agents.lineup import check_spec, compiled_kinds, known
-from ..agents.seats import USER_BOT, Seat, as_seat
+from ..agents.seats import Seat, as_seat
 from ..batch.seeds import bot_seed
 from ..policies.network import NetStack
 from ..policies.registry import roster
 from ..rules import state as st
 from ..args import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig
+from ..user_code import NAMED
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def _names(text: str, user_bots: bool) -> tuple[str, ...]:
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
     unknown = [name for name in names
-               if not known(name) and not (user_bots and USER_BOT.fullmatch(name))]
+               if not known(name) and not (user_bots and NAMED.fullmatch(name))]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
                          f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "

@@ -22,16 +22,19 @@ from .. import __version__
 from ..agents import REGISTRY, Seat
 from ..policies.network import trained_by
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
-from ..arena.records import TraceError, read_trace, trace_name
+from ..arena.records import TraceError, trace_name
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..rules.extras import install_hint
+from ..user_code import on_path_from_here
 from .population import add_population_args, run_population
 from .progress import progress_bar
 from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
                      percent, seed_arg, writable_file)
 
 DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
+#: Pages a worker process writes at least (one page takes about as long as a worker's start).
+PAGES_A_WORKER = 3
 MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players
 
 
@@ -39,8 +42,7 @@ def seats_arg(text: str) -> tuple[Seat, ...]:
     """An argparse type: a lineup of seats (:func:`borders_sim.arena.schedule.parse_seats`):
     bot names and specs, and your own bots ``MODULE:NAME``, MODULE importable from the current
     directory too."""
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    on_path_from_here()
     try:
         return parse_seats(text)
     except ValueError as err:
@@ -262,22 +264,24 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               "with 'borders-sim replay FILE')", file=err)
     if args.html:
         try:
-            index = write_viewers(args.record, t.games, args.no_progress)
-        except (TraceError, OSError) as error:
+            index = write_viewers(args.record, t.games, args.no_progress,
+                                  args.threads or os.cpu_count() or 1)
+        except (TraceError, OSError, RuntimeError) as error:
             return fail(parser, f"cannot write the replay pages: {error}")
         print(f"replay pages written beside the traces; open {index} in a browser", file=err)
     return 130 if results.interrupted else 0
 
 
-def write_viewers(record: str, games: int, quiet: bool) -> Path:
+def write_viewers(record: str, games: int, quiet: bool, workers: int = 1) -> Path:
     """A replay page beside each trace ``game-NNNNNN.jsonl`` of games ``0 .. games - 1`` in
-    ``record`` (those written), and ``record/index.html`` linking them; returns the index."""
-    from ..arena.viewer import write_index, write_replay_page
-    traces = [Path(record) / trace_name(g) for g in range(games)]
-    pages = []
-    for path in progress_bar([p for p in traces if p.is_file()], unit="page", desc="replay pages",
-                     disable=quiet, file=sys.stderr, leave=False):
-        trace = read_trace(path)
-        pages.append((write_replay_page(trace, path.with_suffix(".html")), trace))
+    ``record`` (those written), by ``workers`` processes where there are pages enough for them
+    (:func:`~borders_sim.arena.viewer.write_pages_beside`), and ``record/index.html`` linking
+    them; returns the index."""
+    from ..arena.viewer import write_index, write_pages_beside
+    traces = [p for p in (Path(record) / trace_name(g) for g in range(games)) if p.is_file()]
+    workers = min(workers, len(traces) // PAGES_A_WORKER)
+    pages = list(progress_bar(write_pages_beside(traces, workers), total=len(traces),
+                              unit="page", desc="replay pages", disable=quiet, file=sys.stderr,
+                              leave=False))
     return write_index(record, pages)
 

@@ -26,8 +26,6 @@ rate's horizon, so it must match too, and so must the algorithm and its settings
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -40,6 +38,7 @@ from ..rules.rewards import REWARD_MODES
 from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
                             SHORT_MINUTES)
 from ..train.league import LEAGUE_BOTS
+from ..user_code import on_path_from_here
 from .common import fail, float_in, int_in, seed_arg
 
 
@@ -253,8 +252,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from ..train.config import PPOSettings, TrainConfig
     from ..train.trainer import train
 
-    if os.getcwd() not in sys.path:  # (MODULE:FACTORY from the current directory)
-        sys.path.insert(0, os.getcwd())
+    on_path_from_here()  # (MODULE:FACTORY from the current directory)
     try:
         algorithm_args = parse_pairs(args.algorithm_arg or [], "--algorithm-arg")
         exploiter_args = parse_pairs(args.exploiter_algorithm_arg or [],

@@ -33,11 +33,12 @@ This module imports neither torch nor a rule until a rule is asked for.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import types
 import typing
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ..user_code import NAMED, import_named
 
 if TYPE_CHECKING:
     import torch
@@ -96,25 +97,12 @@ def factory_of(spec: str) -> Factory:
         raise ValueError(f"algorithm must be a name ({', '.join(ALGORITHMS)}) or "
                          f"MODULE:FACTORY, got {spec!r}")
     target = ALGORITHMS.get(spec, spec)
-    module_name, colon, attr = target.partition(":")
-    if not colon or not module_name or not attr:
+    if not NAMED.fullmatch(target):
         raise ValueError(f"algorithm {spec!r} is neither a registered one "
                          f"({', '.join(ALGORITHMS)}) nor MODULE:FACTORY (an importable module "
                          f"and a factory in it, e.g. my_algo:make)")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name is None or not module_name.startswith(err.name):
-            raise  # the module was found; something it imports was not
-        raise ValueError(f"algorithm {spec!r}: no module named {err.name!r} can be imported "
-                         f"from here (a module path, as in 'import {module_name}')") from None
-    factory = getattr(module, attr, None)
-    if factory is None:
-        raise ValueError(f"algorithm {spec!r}: module {module_name} has no {attr!r}")
-    if not callable(factory):
-        raise ValueError(f"algorithm {spec!r}: {attr} is a {type(factory).__name__}, not a "
-                         f"factory (a callable: factory(model, settings, config, seed))")
-    return factory
+    return import_named(target, "algorithm",
+                        "a factory (a callable: factory(model, settings, config, seed))")
 
 
 def settings_of(spec: str, args: dict[str, Any], base: Any = None) -> Any:

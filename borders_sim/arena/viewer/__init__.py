@@ -15,8 +15,9 @@ The page is one file with no link to anything outside it, so it opens offline fr
 
 The pictures are packed by :class:`~.frames.FrameTable` (shared blocks of SVG, each new one
 stored against the one it replaces), as JSON, gzipped and base64-encoded in the page, which
-unpacks them with the browser's own ``DecompressionStream``. :func:`write_index` writes the
-page that links the viewers of a tournament's records (``tournament --record DIR --html``).
+unpacks them with the browser's own ``DecompressionStream``. :func:`write_pages_beside` writes
+the pages of many traces (in worker processes where there are enough), :func:`write_index` the
+page that links them (``tournament --record DIR --html``).
 
 Sizes, for game 0 of ``borders-sim tournament --players N --games 1 --record DIR --html``
 (seed 0, the default lineup); ``tests/test_replay_page.py`` computes them again and fails,
@@ -24,9 +25,9 @@ printing the new table, when they change::
 
     | players | decisions | pictures | their SVG | the page |
     |---|---|---|---|---|
-    | 3 | 578 | 2316 | 38.0 MB | 228 kB |
-    | 4 | 395 | 1980 | 36.1 MB | 202 kB |
-    | 8 | 2218 | 19971 | 587.7 MB | 1192 kB |
+    | 3 | 578 | 2316 | 38.0 MB | 234 kB |
+    | 4 | 395 | 1980 | 36.1 MB | 207 kB |
+    | 8 | 2218 | 19971 | 587.7 MB | 1234 kB |
 
 .. end of sizes
 """
@@ -37,18 +38,23 @@ import base64
 import gzip
 import html
 import json
+import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
 from pathlib import Path
 
 from ...game.drawing import game_parts
 from ...game.game import Game
-from ..records import Trace
+from ..local import worker_init
+from ..records import Trace, read_trace
 from .frames import FrameTable
 from .steps import walk
 
-__all__ = ["draw_replay", "replay_page", "write_index", "write_replay_page"]
+__all__ = ["draw_replay", "replay_page", "write_index", "write_page_beside", "write_pages_beside",
+           "write_replay_page"]
 
 
 def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
@@ -114,6 +120,43 @@ def write_replay_page(trace: Trace, path: str | os.PathLike) -> Path:
     out = Path(path)
     out.write_text(replay_page(trace), encoding="utf-8")
     return out
+
+
+def write_page_beside(path: str | os.PathLike) -> tuple[Path, Trace]:
+    """Read the trace file ``path`` and write its page beside it (``FILE.html``); returns the
+    page's path and the trace.
+
+    Raises:
+        TraceError: the file is not a trace, or the trace does not replay.
+        OSError: the file cannot be read or the page written.
+    """
+    trace = read_trace(path)
+    return write_replay_page(trace, Path(path).with_suffix(".html")), trace
+
+
+def write_pages_beside(paths: Sequence[str | os.PathLike], workers: int = 1
+                       ) -> Iterator[tuple[Path, Trace]]:
+    """:func:`write_page_beside` of each trace file of ``paths``, yielded in their order as
+    they are written: by ``workers`` spawned processes, each writing whole pages (one page
+    takes about as long as a worker takes to start, so use them for many pages), or in this
+    process for one worker.
+
+    Raises:
+        TraceError, OSError: as :func:`write_page_beside`, for the first page that fails.
+        RuntimeError: a worker process died.
+    """
+    if workers <= 1 or len(paths) <= 1:
+        yield from map(write_page_beside, paths)
+        return
+    pool = ProcessPoolExecutor(min(workers, len(paths)), initializer=worker_init,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield from pool.map(write_page_beside, paths)
+    except BrokenProcessPool:
+        raise RuntimeError("a worker process writing replay pages died (out of memory or "
+                           "killed)") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def write_index(directory: str | os.PathLike, pages: Sequence[tuple[Path, Trace]]) -> Path:
