@@ -249,6 +249,7 @@ class _Kept:
 
 
 _ROWS = _Kept(4096)  # a replay's seat rows: about a thousand distinct a game
+_ROW_BODIES = _Kept(4096)
 _TABLE_BOXES = _Kept(1024)
 
 
@@ -310,6 +311,18 @@ def _draw_seat_row(facts: dict, seat: dict, y: float, h: float) -> str:
     if facts["you"]:
         out.append(_tag(x + 106 if badge else x + 80, y + 35, "you", "#37474f",
                         f"the picture shows what {name} knows"))
+    out += _ROW_BODIES.get(_draw_row_body, seat, badge, facts["score"], facts["won"],
+                           facts["checked"], y, h)
+    return group(out, _seat_summary(seat, badge, facts["you"], moving))
+
+
+def _draw_row_body(seat: dict, badge: str | None, score: int | None, won: bool, checked: bool,
+                   y: float, h: float) -> list[str]:
+    """The row's record, gold, main resources and cells: what does not change when the seat
+    comes to move or makes the last move (kept apart from the row: :data:`_ROW_BODIES`)."""
+    x = _MARGIN
+    name = seat["seat"]
+    out = []
     for i, (line, colour, tip) in enumerate(_record_lines(seat, bool(badge))):
         out.append(group([text(x + 10, y + 66 + 15 * i, line, 10.5, colour,
                                bold=colour == _RED)], tip))
@@ -319,14 +332,13 @@ def _draw_seat_row(facts: dict, seat: dict, y: float, h: float) -> str:
     tip = f"{name} has {gold} gold" + (f", {seat['reserved_gold']} of it held for deals and "
                                        "bounties" if seat["reserved_gold"] else "")
     held = f" ({seat['reserved_gold']} held)" if seat["reserved_gold"] else ""
-    if facts["score"] is None:
+    if score is None:
         out.append(group([circle(gx + 9, y + 20, 9, "#ffca28", "#ff8f00"),
                           text(gx + 24, y + 27, str(gold), 19, "#212121", bold=True),
                           text(gx + 26 + text_width(str(gold), 19, True), y + 27, held, 9.5,
                                _GREY)], tip))
         top = y + 36
     else:
-        score, won = facts["score"], facts["won"]
         out.append(group([text(gx, y + 27, f"score {score}", 17, _GREEN if won else "#212121",
                                bold=True)], f"{name} scores {score}"))
         if won:
@@ -338,12 +350,12 @@ def _draw_seat_row(facts: dict, seat: dict, y: float, h: float) -> str:
                  max(1, int((y + h - top) // (_CHIP_H + _GAP))))
     lines = max(1, int((h - 24) // (_CHIP_H + _GAP)))
     out += _hand_cell(seat, x + 252, y, lines)
-    if facts["checked"]:
+    if checked:
         out.append(rect(x + 466, y + 3, 252, h - 6, "none", _INSPECTOR, 2, 4,
                         label=f"the crate of {name} is at the border check", dash=True))
     out += _crate_cell(seat, badge, x + 472, y, lines)
     out += _warehouse_cell(seat, x + 728, y, lines)
-    return group(out, _seat_summary(seat, badge, facts["you"], moving))
+    return out
 
 
 def _label(x: float, y: float, s: str) -> str:
