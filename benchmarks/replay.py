@@ -13,9 +13,11 @@ then, in a fresh process per side, writes every game's page as ``borders-sim rep
 with every decision checked, every step drawn from every seat's view and the whole table, packed
 into one HTML file), one page after another, the whole loop on the clock. The process start and
 the kernels' loading are not timed (they are paid once per command, whatever the number of
-pages). ``--against COMMIT`` times the same pages with that commit's code, from a ``git
-worktree`` of it with a numba cache of its own (its kernels compile first, untimed), and states
-the ratio of the two.
+pages). A second row times the same pages as ``tournament --record DIR --html`` writes them,
+by worker processes (:func:`borders_sim.arena.viewer.write_pages_beside`), their start
+included. ``--against COMMIT`` times the same pages with that commit's code, from a ``git
+worktree`` of it with a numba cache of its own (its kernels compile first, untimed), one page
+after another in one process, and states the ratios.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from borders_sim.arena.records import read_trace  # noqa: E402
+from borders_sim.arena.viewer import PAGES_A_WORKER  # noqa: E402
 from borders_sim.cli.common import markdown_table  # noqa: E402
 from freshness import measured_at  # noqa: E402
 from host import cpu_model  # noqa: E402
@@ -61,6 +64,22 @@ for f in files:
 print(json.dumps({"seconds": seconds, "bytes": sizes}))
 """
 
+#: The same pages written as ``tournament --record DIR --html`` writes them: by worker processes
+#: (:func:`borders_sim.arena.viewer.write_pages_beside`: one a core, each with
+#: ``PAGES_A_WORKER`` pages at least), their start timed.
+TIMER_WORKERS = """
+import json, os, sys, time
+from pathlib import Path
+from borders_sim.arena.viewer import PAGES_A_WORKER, write_pages_beside
+if __name__ == "__main__":
+    files = sorted(Path(sys.argv[1]).glob("game-*.jsonl"))
+    workers = max(1, min(os.cpu_count() or 1, len(files) // PAGES_A_WORKER))
+    start = time.perf_counter()
+    sizes = [page.stat().st_size for page, _ in write_pages_beside(files, workers)]
+    print(json.dumps({"seconds": [time.perf_counter() - start], "bytes": sizes,
+                      "workers": workers}))
+"""
+
 
 def record(directory: Path, games: int, seed: int) -> list[int]:
     """``games`` games of 4 players recorded into ``directory``; their decisions, by game."""
@@ -70,13 +89,19 @@ def record(directory: Path, games: int, seed: int) -> list[int]:
     return [len(read_trace(f).actions) for f in sorted(directory.glob("game-*.jsonl"))]
 
 
-def time_pages(tree: Path, traces: Path, cache: Path | None = None) -> dict:
-    """:data:`TIMER` run with ``tree``'s code (its numba cache ``cache``, if given)."""
+def time_pages(tree: Path, traces: Path, cache: Path | None = None, timer: str = TIMER) -> dict:
+    """``timer`` (:data:`TIMER`) run with ``tree``'s code (its numba cache ``cache``, if
+    given)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
-    done = subprocess.run([sys.executable, "-c", TIMER, str(traces)], env=env, cwd=tree,
-                          capture_output=True, text=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write(timer)  # a file, not -c: spawned workers import the main module's path
+    try:
+        done = subprocess.run([sys.executable, script.name, str(traces)], env=env, cwd=tree,
+                              capture_output=True, text=True)
+    finally:
+        os.unlink(script.name)
     if done.returncode:
         raise SystemExit(f"timing the pages at {tree} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -91,7 +116,7 @@ def worktree(commit: str, where: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8, help="games recorded (default 8)")
+    parser.add_argument("--games", type=int, default=12, help="games recorded (default 12)")
     parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also time the pages with this commit's code")
@@ -109,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(decisions)} games recorded, {sum(decisions):,} decisions; timing the pages",
               file=sys.stderr, flush=True)
         sides = {"this checkout": time_pages(ROOT, traces)}
+        workers = time_pages(ROOT, traces, timer=TIMER_WORKERS)
+        sides[f"this checkout, {workers['workers']} worker processes"] = workers
         if args.against:
             commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short",
                                      args.against], check=True, capture_output=True,
@@ -125,25 +152,37 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, side in sides.items():
         total = sum(side["seconds"])
-        rows.append([name, f"{len(side['seconds'])}", f"{total:.1f}",
-                     f"{statistics.median(side['seconds']):.2f}", f"{pictures / total:,.0f}",
-                     f"{statistics.median(side['bytes']) / 1000:,.0f}"])
+        one_by_one = len(side["seconds"]) > 1
+        rows.append([name, f"{len(side['bytes'])}", f"{total:.1f}",
+                     f"{statistics.median(side['seconds']):.2f}" if one_by_one else "-",
+                     f"{pictures / total:,.0f}", f"{statistics.median(side['bytes']) / 1000:,.0f}"])
     ours = sum(sides["this checkout"]["seconds"])
     text = (f"**Replay pages** (`python benchmarks/replay.py"
             f"{' --against ' + args.against if args.against else ''} --write-docs`, {started}, "
-            f"{stamp}; {platform.system()} {platform.machine()}, {cpu_model()}, load average "
-            f"{load:.1f} at the start; {(time.perf_counter() - t0) / 60:.1f} min). "
+            f"{stamp}; {platform.system()} {platform.machine()}, {cpu_model()}, "
+            f"{os.cpu_count()} cores, load average {load:.1f} at the start; "
+            f"{(time.perf_counter() - t0) / 60:.1f} min). "
             f"{len(decisions)} recorded 4-player games ({sum(decisions):,} decisions), each "
             f"written as `borders-sim replay FILE --html` writes it (the game replayed and "
             f"checked, every step drawn from each seat's view and the whole table: "
             f"{pictures:,} pictures, packed into one page), one process, one page after "
-            f"another; the process start and the kernels' loading are not timed:\n\n"
+            f"another, the process start and the kernels' loading not timed; and, in the "
+            f"worker processes row, all of them as `tournament --record DIR --html` writes "
+            f"them, by worker processes (one a core, each with {PAGES_A_WORKER} pages at "
+            f"least), the workers' start timed:\n\n"
             + markdown_table(["code", "pages", "seconds", "s / page (median)", "pictures / s",
                               "kB / page (median)"], rows))
+    pooled = next(name for name in sides if name.startswith("this checkout, "))
+    with_workers = sum(sides[pooled]["seconds"])
+    text += (f"\n\nWith {pooled.removeprefix('this checkout, ')} this checkout writes them "
+             f"{ours / with_workers:.1f} times as fast as in one process (each worker's start "
+             f"costs about a page, so the gain grows with the pages).")
     for name, side in sides.items():
-        if name != "this checkout":
-            text += (f"\n\nThis checkout writes the same pages {sum(side['seconds']) / ours:.1f}"
-                     f" times as fast as {name}.")
+        if not name.startswith("this checkout"):
+            theirs = sum(side["seconds"])
+            text += (f" {name}, in one process: this checkout writes the same pages "
+                     f"{theirs / ours:.1f} times as fast in one process, "
+                     f"{theirs / with_workers:.1f} times with its workers.")
     print(text)
     if args.write_docs:
         print(f"{replace_section('replay-pages', text).name} updated", file=sys.stderr)

@@ -33,8 +33,6 @@ from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in
                      percent, seed_arg, writable_file)
 
 DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
-#: Pages a worker process writes at least (one page takes about as long as a worker's start).
-PAGES_A_WORKER = 3
 MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players
 
 
@@ -274,12 +272,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def write_viewers(record: str, games: int, quiet: bool, workers: int = 1) -> Path:
     """A replay page beside each trace ``game-NNNNNN.jsonl`` of games ``0 .. games - 1`` in
-    ``record`` (those written), by ``workers`` processes where there are pages enough for them
+    ``record`` (those written), by up to ``workers`` processes
     (:func:`~borders_sim.arena.viewer.write_pages_beside`), and ``record/index.html`` linking
     them; returns the index."""
     from ..arena.viewer import write_index, write_pages_beside
     traces = [p for p in (Path(record) / trace_name(g) for g in range(games)) if p.is_file()]
-    workers = min(workers, len(traces) // PAGES_A_WORKER)
     pages = list(progress_bar(write_pages_beside(traces, workers), total=len(traces),
                               unit="page", desc="replay pages", disable=quiet, file=sys.stderr,
                               leave=False))

@@ -122,6 +122,10 @@ def write_replay_page(trace: Trace, path: str | os.PathLike) -> Path:
     return out
 
 
+#: The fewest pages a worker process of :func:`write_pages_beside` is started for.
+PAGES_A_WORKER = 3
+
+
 def write_page_beside(path: str | os.PathLike) -> tuple[Path, Trace]:
     """Read the trace file ``path`` and write its page beside it (``FILE.html``); returns the
     page's path and the trace.
@@ -137,18 +141,19 @@ def write_page_beside(path: str | os.PathLike) -> tuple[Path, Trace]:
 def write_pages_beside(paths: Sequence[str | os.PathLike], workers: int = 1
                        ) -> Iterator[tuple[Path, Trace]]:
     """:func:`write_page_beside` of each trace file of ``paths``, yielded in their order as
-    they are written: by ``workers`` spawned processes, each writing whole pages (one page
-    takes about as long as a worker takes to start, so use them for many pages), or in this
-    process for one worker.
+    they are written: by at most ``workers`` spawned processes, each writing whole pages, and
+    no more of them than give each :data:`PAGES_A_WORKER` pages (a worker takes about as long
+    to start as a page to write); in this process where that leaves one.
 
     Raises:
         TraceError, OSError: as :func:`write_page_beside`, for the first page that fails.
         RuntimeError: a worker process died.
     """
-    if workers <= 1 or len(paths) <= 1:
+    workers = min(workers, len(paths) // PAGES_A_WORKER)
+    if workers <= 1:
         yield from map(write_page_beside, paths)
         return
-    pool = ProcessPoolExecutor(min(workers, len(paths)), initializer=worker_init,
+    pool = ProcessPoolExecutor(workers, initializer=worker_init,
                                mp_context=multiprocessing.get_context("spawn"))
     try:
         yield from pool.map(write_page_beside, paths)
