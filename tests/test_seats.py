@@ -197,3 +197,105 @@ def test_a_person_plays_against_a_users_bot_and_a_spec(user_module):
         play_human(0, ["mybots:Greedy", "ppo:argmax"], 3, input=lambda _: next(answers),
                    output=lines.append)
     assert "p1 mybots:Greedy, p2 ppo:argmax" in lines[0]
+
+
+# --- issue 49, second step: the training envs and the trainer's door ------------------------------
+def test_single_seat_env_takes_seats_and_replays_its_games(user_module):
+    from gymnasium.utils.env_checker import check_env
+
+    from borders_sim.envs import SingleSeatEnv
+
+    def play(env, seed):
+        obs, info = env.reset(seed=seed)
+        moves, done = [], False
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, reward, done, _, info = env.step(action)
+            moves.append(action)
+        return moves, info["scores"]
+
+    lineup = ["honest", "mybots:Greedy", Last]
+    env = SingleSeatEnv(num_players=4, opponents=lineup)
+    first = play(env, 11)
+    assert play(SingleSeatEnv(num_players=4, opponents=lineup), 11) == first  # seeded: same game
+    # one seat for every opponent: a bot of its own in each seat
+    made = []
+
+    def counted(seed):
+        made.append(seed)
+        return Last(seed)
+
+    env = SingleSeatEnv(num_players=3, opponents=Seat("counted", factory=counted), seed=2)
+    env.reset()
+    assert len(made) == 2 and made[0] != made[1]
+    env.reset()
+    assert len(made) == 4  # made again for each game
+    check_env(SingleSeatEnv(num_players=3, opponents=[Seat("twin", factory=honest_twin),
+                                                      "bluffer"]), skip_render_check=True)
+    # a policy stays a policy, shared
+    policy = make("honest", seed=0)
+    env = SingleSeatEnv(num_players=3, opponents=policy)
+    assert env.opponents == [policy, policy]
+
+
+def test_single_seat_env_refuses_a_bad_opponent_by_name(user_module):
+    from borders_sim.envs import SingleSeatEnv
+
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        SingleSeatEnv(num_players=3, opponents="nobody")
+    with pytest.raises(ValueError, match="module mybots has no 'Missing'"):
+        SingleSeatEnv(num_players=3, opponents=["honest", "mybots:Missing"])
+    with pytest.raises(ValueError, match="a list of 2; an opponent is a bot"):
+        SingleSeatEnv(num_players=3, opponents=["honest"])
+
+
+def test_the_trainer_says_in_one_line_why_it_cannot_play_a_python_bot(user_module, capsys):
+    from borders_sim.train.league import League, check_member
+
+    assert check_member("honest") == "honest" and check_member("ppo:argmax") == "ppo:argmax"
+    for name in ("mybots:Greedy", "ismcts"):
+        with pytest.raises(ValueError, match=f"'{name}' is a Python bot, and the trainer's "
+                                             "opponents play inside the compiled training env"):
+            League((name,), players=3)
+    code, _, err = run(capsys, ["train", "--opponents", "honest,mybots:Greedy"])
+    assert code == 2 and "'mybots:Greedy' is a Python bot" in error_line(err)
+    assert "SingleSeatEnv(opponents=...)" in error_line(err)
+    code, _, err = run(capsys, ["exploit", "--exploiter", "--targets", "mybots:Greedy"])
+    assert code == 2 and "'mybots:Greedy' is a Python bot" in error_line(err)
+    code, _, err = run(capsys, ["exploit", "--exploiter", "--targets", "nobody"])
+    assert code == 2 and "unknown bot name(s) 'nobody'" in error_line(err)
+
+
+@pytest.fixture
+def installed_package(tmp_path, monkeypatch):
+    """A package ``fancyplug`` installed on sys.path (its ``.dist-info``), adding the bots
+    ``fancy`` (a class), ``broken`` (a module that is not there) and ``honest`` (a name the
+    library knows) by the entry-point group ``borders_sim.bots``."""
+    (tmp_path / "fancymod.py").write_text(BOTS_MODULE)
+    info = tmp_path / "fancyplug-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fancyplug\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[borders_sim.bots]\nfancy = fancymod:Greedy\n"
+                                           "broken = nomod_xyz:Thing\nhonest = fancymod:Greedy\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    sys.modules.pop("fancymod", None)
+
+
+def test_an_installed_package_adds_bots_by_name(installed_package, capsys):
+    from borders_sim.agents.seats import installed_bots
+
+    assert sorted(installed_bots()) == ["broken", "fancy"]  # honest stays the library's
+    fancy = as_seat("fancy")
+    assert fancy.name == "fancy" and fancy.spec is None and fancy.make(3).act is not None
+    assert as_seat("honest").spec == "honest"
+    with pytest.raises(ValueError, match=r"bot 'broken' \(entry point 'nomod_xyz:Thing' of "
+                                         r"package fancyplug\) does not load"):
+        as_seat("broken")
+    with pytest.raises(ValueError, match="unknown bot name.*installed: broken, fancy"):
+        parse_seats("nobody,honest")
+    code, out, err = run(capsys, ["tournament", "--players", "3", "--games", "3", "--bots",
+                                  "fancy,honest,honest", "--no-progress"])
+    assert code == 0, err
+    assert "fancy" in out

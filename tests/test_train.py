@@ -397,7 +397,7 @@ def test_the_command_line(tmp_path, capsys):
     assert all(r["games"] == 6 for r in curve[-1]["deviators"].values())
     with pytest.raises(SystemExit):
         cli.main(["train", "--opponents", "nobody", "--out", str(out)])
-    assert "opponents are" in capsys.readouterr().err
+    assert "the trainer's opponents are compiled bots" in capsys.readouterr().err
 
 
 def test_behaviour_cloning_learns_the_teachers_choices(tmp_path):

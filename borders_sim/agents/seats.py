@@ -8,6 +8,8 @@ of any of these:
 * ``"MODULE:NAME"``, a user's bot: NAME a bot class or a factory ``(seed) -> bot`` in the
   importable module MODULE (a spec the library knows keeps its meaning: ``ppo:argmax`` is the
   ``ppo`` bot, greedy);
+* the name of a bot an installed package adds (entry-point group :data:`ENTRY_POINTS`,
+  ``borders_sim.bots``: :func:`installed_bots`);
 * a bot class or a factory ``(seed) -> bot`` itself (a class whose constructor takes no
   argument is called without the seed);
 * a :class:`Seat`, as it is (``Seat("mine", factory=MyBot)`` names a user's bot).
@@ -36,11 +38,17 @@ import pickle
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 
 from ..args import as_seed
 from ..user_code import NAMED, import_named
 from .base import Bot
 from .lineup import check_spec, compiled_kinds, known, make_spec
+
+#: The entry-point group by which an installed package adds bots by name: in its
+#: ``pyproject.toml``, ``[project.entry-points."borders_sim.bots"]`` and ``NAME =
+#: "MODULE:CLASS_OR_FACTORY"``.
+ENTRY_POINTS = "borders_sim.bots"
 
 @dataclass(frozen=True)
 class Seat:
@@ -119,6 +127,32 @@ def user_seat(text: str) -> Seat:
     return Seat(text, factory=import_named(text, "bot", "a bot class or a factory (seed) -> bot"))
 
 
+def installed_bots() -> dict[str, EntryPoint]:
+    """The bots that installed packages add by name: the entry points of the group
+    :data:`ENTRY_POINTS` whose name the library does not know itself (a name it knows keeps its
+    meaning)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS) if not known(ep.name)}
+
+
+def installed_seat(ep: EntryPoint) -> Seat:
+    """The seat of an installed bot (:func:`installed_bots`), named by its entry point's name.
+
+    Raises:
+        ValueError: the entry point does not load, or names nothing callable (one line naming
+            the bot, its package and the entry point).
+    """
+    where = f"bot {ep.name!r} (entry point {ep.value!r} of package " \
+            f"{ep.dist.name if ep.dist else '?'})"
+    try:
+        factory = ep.load()
+    except Exception as err:  # whatever the package's import raises, said in one line
+        raise ValueError(f"{where} does not load: {type(err).__name__}: {err}") from None
+    if not callable(factory):
+        raise ValueError(f"{where} is a {type(factory).__name__}, not a bot class or a factory "
+                         f"(seed) -> bot")
+    return Seat(ep.name, factory=factory)
+
+
 def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
     """``entry`` as a :class:`Seat` (module docstring: what it may be).
 
@@ -135,8 +169,12 @@ def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
         text = entry.strip()
         if not text:
             raise ValueError("an empty bot name; give a bot's name, spec or MODULE:NAME")
-        if not known(text) and NAMED.fullmatch(text):
-            return user_seat(text)
+        if not known(text):
+            if NAMED.fullmatch(text):
+                return user_seat(text)
+            installed = installed_bots().get(text)
+            if installed is not None:
+                return installed_seat(installed)
         return Seat(check_spec(text), spec=text)
     if callable(entry):
         return Seat(_named(entry), factory=entry)

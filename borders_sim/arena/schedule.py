@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..agents import REGISTRY, Bot
 from ..agents.lineup import check_spec, compiled_kinds, known
-from ..agents.seats import Seat, as_seat
+from ..agents.seats import Seat, as_seat, installed_bots
 from ..batch.seeds import bot_seed
 from ..policies.network import NetStack
 from ..policies.registry import roster
@@ -103,11 +103,14 @@ def _names(text: str, user_bots: bool) -> tuple[str, ...]:
     names = tuple(item.strip() for item in text.split(","))
     if any(not name for name in names):
         raise ValueError(f"empty bot name in {text!r}; give names separated by commas")
-    unknown = [name for name in names
-               if not known(name) and not (user_bots and NAMED.fullmatch(name))]
+    installed = installed_bots() if user_bots else {}
+    unknown = [name for name in names if not known(name) and name not in installed
+               and not (user_bots and NAMED.fullmatch(name))]
     if unknown:
         raise ValueError(f"unknown bot name(s) {', '.join(map(repr, unknown))}; known bots: "
-                         f"{', '.join(sorted(REGISTRY))} (ppo[:argmax|:temp=T][@PATH] plays "
+                         f"{', '.join(sorted(REGISTRY))}"
+                         + (f", installed: {', '.join(sorted(installed))}" if installed else "")
+                         + " (ppo[:argmax|:temp=T][@PATH] plays "
                          "the shipped policy or a policy file, sampled unless :argmax; "
                          "OpenSpiel bots take options: openspiel-ismcts:sims=50"
                          + ("; your own bot: MODULE:NAME, a bot class or a factory (seed) -> "

@@ -30,31 +30,29 @@ from dataclasses import fields
 from pathlib import Path
 
 from .. import __version__
-from ..policies.network import MAX_HIDDEN, parse_net_spec
+from ..policies.network import MAX_HIDDEN
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules import state as st
 from ..rules.extras import install_hint, needs
 from ..rules.rewards import REWARD_MODES
 from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
                             SHORT_MINUTES)
-from ..train.league import LEAGUE_BOTS
+from ..train.league import LEAGUE_BOTS, check_member
 from ..user_code import on_path_from_here
 from .common import fail, float_in, int_in, seed_arg
 
 
 def _opponents(text: str) -> tuple[str, ...]:
-    """An argparse type: comma-separated league members."""
+    """An argparse type: comma-separated league members (:func:`~borders_sim.train.league.
+    check_member`), or ``league``."""
     names = tuple(item.strip() for item in text.split(","))
     for name in names:
-        if name in COMPILED_BOTS or name == "league":
-            continue
-        try:
-            parse_net_spec(name)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(
-                f"opponents are {', '.join(COMPILED_BOTS)}, ppo[:argmax|:temp=T][@PATH] (frozen "
-                f"copies of the shipped policy or a policy file, sampled unless :argmax), "
-                f"ppo-zoo/NAME (a zoo member) or league; got {name!r} ({err})") from None
+        if name != "league":
+            try:
+                check_member(name)
+            except ValueError as err:
+                raise argparse.ArgumentTypeError(f"{err} (or league: the league bots and "
+                                                 f"self-play)") from None
     return names
 
 
@@ -114,7 +112,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     default=d["players"], metavar="N", help="players per game")
     tr.add_argument("--opponents", type=_opponents, default=",".join(d["opponents"]),
                     metavar="NAME[,NAME...]",
-                    help="the pool: bot names, ppo, ppo@PATH, ppo-zoo/NAME, league")
+                    help="the pool: compiled bot names, ppo, ppo@PATH, ppo-zoo/NAME, league "
+                         "(they play inside the compiled training env; train against a Python "
+                         "bot with SingleSeatEnv)")
     tr.add_argument("--minutes", type=_minutes, default=d["minutes"], metavar="M",
                     help="wall-clock budget, evaluations and checkpoints included")
     tr.add_argument("--seed", type=seed_arg(), default=d["seed"], metavar="S",

@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
+from ..agents.seats import Seat, as_seat
 from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS, action_id
@@ -47,6 +48,20 @@ def _policy(value: Any) -> Decider | None:
     return act if callable(act) else None
 
 
+def _opponent(value: Any) -> Seat | Decider | None:
+    """One opponent as the env keeps it: a seat (a bot's name or spec, ``MODULE:NAME``, a
+    :class:`~borders_sim.agents.Seat` or a bot class: a bot made for each game,
+    :func:`~borders_sim.agents.as_seat`), or a policy (:func:`_policy`); ``None`` for
+    anything else.
+
+    Raises:
+        ValueError: an unknown bot name or a bad spec (the message names it).
+    """
+    if isinstance(value, (str, Seat, type)):
+        return as_seat(value)
+    return _policy(value)
+
+
 class RandomPolicy:
     """Uniformly random legal actions from its own generator (the default opponent)."""
 
@@ -65,12 +80,22 @@ class SingleSeatEnv(gym.Env):
         seat: the learner's seat, an int ``0..num_players-1`` or ``"random"`` (drawn per episode
             from the env's seeded generator).
         opponents: ``None`` (uniformly random legal actions from a generator seeded by the env),
-            one policy for every other seat, or a list of ``num_players - 1`` policies where
+            one opponent for every other seat, or a list of ``num_players - 1`` where
             ``opponents[j]`` plays the seat ``j + 1`` places after the learner (so the list keeps
-            its meaning with ``seat="random"``). A policy is a callable
-            ``(observation, action_mask) -> action`` (see :data:`~borders_sim.game.turns.Decider`):
-            a bot of :func:`borders_sim.agents.make` is one (``opponents=[make("honest", seed=i) for
-            i in range(3)]``), and so is any object with such an ``act`` method.
+            its meaning with ``seat="random"``). An opponent is a bot or a policy:
+
+            * a bot, as a seat of :func:`borders_sim.agents.as_seat`: a name or spec the library
+              knows (``"honest"``, ``"ppo:argmax"``), ``"MODULE:NAME"`` (your bot class or
+              factory in an importable module), a bot class, or a
+              :class:`~borders_sim.agents.Seat` (``Seat("mine", factory=make_mine)`` for a
+              factory ``(seed) -> bot``): each opponent seat gets its own bot, made for each
+              game with a seed from the env's generator, so a seeded env replays its games;
+            * a policy, as it is, shared by the seats it plays: a callable ``(observation,
+              action_mask) -> action`` (:data:`~borders_sim.game.turns.Decider`; a bot made by
+              :func:`borders_sim.agents.make` is one, and so is any object with such an ``act``
+              method). A function is always a policy here, never a factory.
+
+            ``opponents=["honest", "bluffer", MyBot]``, ``opponents="ppo"``.
         reward: the learner's reward at the end, a mode of
             :data:`~borders_sim.rules.rewards.REWARDS`.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
@@ -121,17 +146,17 @@ class SingleSeatEnv(gym.Env):
         n = self.config.num_players
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
-        if opponents is not None and _policy(opponents) is not None:
-            opponents = _policy(opponents)
+        if opponents is not None and _opponent(opponents) is not None:
+            opponents = [_opponent(opponents)] * (n - 1)
         elif opponents is not None:
-            if not (isinstance(opponents, Sequence) and not isinstance(opponents, str)
-                    and len(opponents) == n - 1
-                    and all(_policy(p) is not None for p in opponents)):
-                raise ValueError(f"opponents must be None, a policy (a callable (observation, "
-                                 f"action_mask) -> action, e.g. a bot of borders_sim.agents."
-                                 f"make, or an object with such an act method), or a list of "
-                                 f"{n - 1} policies, got {shown(opponents)}")
-            opponents = [_policy(p) for p in opponents]
+            if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
+                    and all(_opponent(p) is not None for p in opponents)):
+                raise ValueError(f"opponents must be None, one opponent for every other seat "
+                                 f"or a list of {n - 1}; an opponent is a bot (a name or spec, "
+                                 f"MODULE:NAME, a Seat, a bot class) or a policy (a callable "
+                                 f"(observation, action_mask) -> action, or an object with "
+                                 f"such an act method); got {shown(opponents)}")
+            opponents = [_opponent(p) for p in opponents]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
@@ -171,10 +196,9 @@ class SingleSeatEnv(gym.Env):
         policy_rng = np.random.default_rng(int(rng.integers(0, 2**63)))
         if self.opponents is None:
             policies = [RandomPolicy(policy_rng)] * (n - 1)
-        elif callable(self.opponents):
-            policies = [self.opponents] * (n - 1)
-        else:
-            policies = self.opponents
+        else:  # a seat's bot is made for this game, from a seed of the env's generator
+            policies = [_policy(p.make(int(policy_rng.integers(0, 2**63))))
+                        if isinstance(p, Seat) else p for p in self.opponents]
         self._policies = [None if p == self.seat
                           else self._marked(p, policies[(p - self.seat - 1) % n])
                           for p in range(n)]

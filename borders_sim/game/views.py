@@ -108,7 +108,8 @@ def describe(obs: np.ndarray, seat: int, legal_actions: list[int]) -> dict:
 
 
 class _Reader:
-    """An observation vector decoded for its viewer at ``seat``: its blocks ``d`` as lists of ints, the
+    """An observation vector decoded for its viewer at ``seat``: its blocks ``d`` as lists of
+    Python ints (so a count is written as it is), the
     player count ``n``, the rules ``config`` and ``rows[p]``, the row of absolute seat ``p``."""
 
     def __init__(self, obs: np.ndarray, seat: int):
@@ -153,7 +154,7 @@ def _config(cfg: tuple[int, ...], menu: tuple[int, ...]) -> GameConfig:
 
 def _counts(row, keys) -> dict:
     """``{key: count}`` of the nonzero counts of ``row``, in the order of ``keys``."""
-    return {k: int(c) for k, c in zip(keys, row) if c}
+    return {k: c for k, c in zip(keys, row) if c}
 
 
 def _named(onehot, names):
@@ -169,7 +170,7 @@ def _marked(row) -> list[int]:
 
 def _parcel(v) -> dict:
     """An offer or deal block: gold, warehouse and crate goods, a promised pass."""
-    return {"gold": int(v[0]), "warehouse": _counts(v[1:1 + NUM_GOODS], GOODS_KEYS),
+    return {"gold": v[0], "warehouse": _counts(v[1:1 + NUM_GOODS], GOODS_KEYS),
             "crate": _counts(v[1 + NUM_GOODS:1 + 2 * NUM_GOODS], GOODS_KEYS),
             "promise": bool(v[1 + 2 * NUM_GOODS])}
 
@@ -182,19 +183,19 @@ def _round_facts(rd: _Reader, badges: list[dict]) -> dict:
     return {
         "viewer": f"p{rd.seat}",
         "config": rd.config.to_dict(),
-        "round": int(d["round"][0]),
-        "round_in_cycle": int(d["round_in_cycle"][0]) + 1,
-        "cycle_length": int(d["cycle_length"][0]),
+        "round": d["round"][0],
+        "round_in_cycle": d["round_in_cycle"][0] + 1,
+        "cycle_length": d["cycle_length"][0],
         "end_triggered": bool(d["end_triggered"][0]),
-        "last_round": int(d["last_round"][0]) or None,
+        "last_round": d["last_round"][0] or None,
         "phase": _named(d["phase"], PHASE_NAMES),
         "to_move": rd.one(d["to_move"]),
         "inspectors": {b["badge"]: b["seat"] for b in badges},
         "round_order": [f"p{p}" for p in order],
-        "window_passes": int(d["window_passes"][0]),
-        "market_discards": int(d["market_discards"][0]),
-        "draw_pile": int(d["draw_pile_size"][0]),
-        "runouts": int(d["runouts"][0]),
+        "window_passes": d["window_passes"][0],
+        "market_discards": d["market_discards"][0],
+        "draw_pile": d["draw_pile_size"][0],
+        "runouts": d["runouts"][0],
         "discard_pile": _counts(d["discard_pile"], CARD_KEYS),
         "main_resources_in_middle": [MAIN_NAMES[m] for m in _marked(d["main_in_middle"])],
     }
@@ -207,20 +208,20 @@ def _seat_entry(rd: _Reader, p: int) -> dict:
     return {
         "seat": f"p{p}",
         "viewer": p == rd.seat,
-        "gold": int(d["gold"][r]),
-        "reserved_gold": int(d["reserved_gold"][r]),
-        "hand_size": int(d["hand_size"][r]),
+        "gold": d["gold"][r],
+        "reserved_gold": d["reserved_gold"][r],
+        "hand_size": d["hand_size"][r],
         "warehouse_face_up": _counts(d["face_up"][r], LEGAL_KEYS),
-        "warehouse_face_down": int(d["face_down_count"][r]),
+        "warehouse_face_down": d["face_down_count"][r],
         "reserved_warehouse": _counts(d["reserved_warehouse"][r], GOODS_KEYS),
         "main_resources": [MAIN_NAMES[m] for m in _marked(d["main_held"][r])],
         "collected_this_round": bool(d["collected"][r]),
         "crate_status": _named(d["crate_status"][r], CRATE_STATUS_NAMES),
-        "crate_count": int(d["crate_count"][r]),
+        "crate_count": d["crate_count"][r],
         "announced": _named(d["announced"][r], LEGAL_KEYS),
         "seen_this_round": _counts(d["seen"][r], GOODS_KEYS),
-        "hidden_this_round": int(d["seen_hidden"][r]),
-        "history": dict(zip(HISTORY_KEYS, (int(x) for x in d["history"][r]))),
+        "hidden_this_round": d["seen_hidden"][r],
+        "history": dict(zip(HISTORY_KEYS, d["history"][r])),
         "owes_passes_to": {f"p{q}": int(d["promises"][r][rows[q]])
                            for q in range(rd.n) if d["promises"][r][rows[q]]},
         "known_hand": _counts(d["known_hand"][r], CARD_KEYS),
@@ -239,9 +240,9 @@ def _inspectors(rd: _Reader) -> list[dict]:
         "offer": _parcel(d["offer"][g]),
         "offer_lock": {"gold_set": bool(d["offer_lock"][g][0]),
                        "withdrawn": bool(d["offer_lock"][g][1])},
-        "demand": int(d["demand"][g]),
+        "demand": d["demand"][g],
         "deal": _parcel(d["deal"][g]),
-        "deal_order": int(d["deal_order"][g]),
+        "deal_order": d["deal_order"][g],
     } for g in range(rd.config.num_inspectors)]
 
 
@@ -252,7 +253,7 @@ def _bounties(rd: _Reader) -> list[dict]:
         for g in range(rd.config.num_inspectors):
             b = rd.d["bounties"][rd.rows[p]][g]
             if any(b):
-                out.append({"from": f"p{p}", "to": BADGES[g], "gold": int(b[0]),
+                out.append({"from": f"p{p}", "to": BADGES[g], "gold": b[0],
                             "warehouse": _counts(b[1:1 + NUM_GOODS], GOODS_KEYS),
                             "accepted": bool(b[1 + NUM_GOODS])})
     return out
@@ -265,18 +266,18 @@ def _border_check(rd: _Reader, badges: list[dict]) -> dict:
     pool = d["lawyer_pool"]
     return {
         "crate_of": rd.one(d["crate_under_check"]),
-        "exchange": int(d["exchange"][0]),
+        "exchange": d["exchange"][0],
         "inspectors": badges,
         "bounties": _bounties(rd),
         "gold_gifts_made_by": [f"p{p}" for p in range(rd.n) if d["gifts_made"][rd.rows[p]]],
         "outcome": _named(d["outcome"], OUTCOME_NAMES),
         "truthful": bool(d["truthful"][0]),
-        "fine": int(d["fine"][0]),
+        "fine": d["fine"][0],
         "lawyer_to": _named(d["lawyer_to"], BADGES),
-        "fund_paid": int(d["fund_paid"][0]),
+        "fund_paid": d["fund_paid"][0],
         "lawyer_pool": None if not pool[2 * NUM_GOODS] else {
             "payer": rd.one(d["lawyer_payer"]),
-            "cards_left": int(pool[2 * NUM_GOODS]),
+            "cards_left": pool[2 * NUM_GOODS],
             "warehouse": _counts(pool[:NUM_GOODS], GOODS_KEYS),
             "crate": _counts(pool[NUM_GOODS:2 * NUM_GOODS], GOODS_KEYS)},
     }

@@ -14,7 +14,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..policies.network import MAX_HIDDEN, Policy
+from ..policies.network import MAX_HIDDEN, Policy, is_net_spec
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
 from ..args import as_bool, as_choice, as_float, as_int, as_mapping, as_seed, as_str
@@ -367,7 +367,7 @@ class TrainConfig:
         h0, h1 = self.hidden
         params = OBS_SIZE * (h0 + 1) + h0 + h0 * h1 + h1 + (NUM_ACTIONS + 1) * (h1 + 1)
         pool = self.snapshots + (self.exploiter_slots if self.exploiter_every else 0) + \
-            sum(1 for name in self.opponents if name.startswith("ppo"))
+            sum(1 for name in self.opponents if is_net_spec(name))
         # per learner its weights, gradients, Adam's two moments and acting copy; the start
         # and the anchor; the pool's networks
         copies = 5 * learners + 2 + pool

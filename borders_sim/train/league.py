@@ -41,6 +41,8 @@ from ..policies.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_playe
                               parse_net_spec)
 from ..policies.dispatch import COMPILED_BOTS
 from ..policies.registry import roster
+from ..agents import REGISTRY
+from ..user_code import NAMED
 
 #: Games an average of win shares mostly looks back on.
 WINDOW = 500
@@ -52,6 +54,31 @@ RECENT_GAMES = 200
 #: :data:`~borders_sim.policies.registry.BOTS` joins the league, the heuristics then random
 #: play.
 LEAGUE_BOTS = roster("league")
+
+
+def check_member(name: str) -> str:
+    """``name`` if the trainer can play it: a compiled bot or a network spec; otherwise a
+    ``ValueError`` saying why, in one line (a user's Python bot ``MODULE:NAME``, or a Python bot
+    of the library, cannot play inside the compiled training env).
+
+    Raises:
+        ValueError: ``name`` is neither.
+    """
+    if name in COMPILED_BOTS:
+        return name
+    try:
+        parse_net_spec(name)
+        return name
+    except ValueError:
+        pass
+    why = (f"{name!r} is a Python bot, and the trainer's opponents play inside the compiled "
+           f"training env (TrainingEnv), which runs compiled bots and policy networks only; "
+           f"train against it with SingleSeatEnv(opponents=...), or seat it in a tournament"
+           if NAMED.fullmatch(name) or name in REGISTRY else
+           f"the trainer's opponents are compiled bots ({', '.join(COMPILED_BOTS)}) or "
+           f"network specs (ppo[:argmax|:temp=T][@PATH]: the shipped policy or a policy file, "
+           f"sampled unless :argmax; ppo-zoo/NAME: a zoo member), got {name!r}")
+    raise ValueError(why)
 
 
 @dataclass
@@ -76,13 +103,7 @@ class League:
 
     def __post_init__(self) -> None:
         for name in self.bots:
-            if name not in COMPILED_BOTS:
-                try:
-                    parse_net_spec(name)
-                except ValueError:
-                    raise ValueError(f"league members are compiled bots "
-                                     f"({', '.join(COMPILED_BOTS)}) or network specs "
-                                     f"(ppo[:argmax|:temp=T][@PATH]), got {name!r}") from None
+            check_member(name)
         if (self.snapshots or self.exploiters) and self.initial is None:
             raise ValueError("self-play and exploiter slots need the initial policy")
         m = len(self.bots) + self.snapshots + self.exploiters

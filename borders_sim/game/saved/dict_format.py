@@ -468,9 +468,8 @@ def state_to_dict(s) -> dict:
     draw_len = v["draw_len"]
     if not 0 <= draw_len <= MAX_DECK:
         raise ValueError(f"state field draw_len = {draw_len} is outside 0..{MAX_DECK}")
-    tail = v["draw"][draw_len:]
-    while tail and tail[-1] == 0:
-        tail.pop()
+    drawn = np.flatnonzero(r["draw"][draw_len:])  # the cards drawn, up to the last nonzero
+    tail = v["draw"][draw_len:draw_len + (int(drawn[-1]) + 1 if drawn.size else 0)]
     return {
         "format": FORMAT,
         "config": config.to_dict(),
