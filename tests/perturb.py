@@ -30,7 +30,7 @@ def _free_face_down(d: dict, p: int, card: str) -> int:
 
 def _card_slots(d: dict) -> list[tuple]:
     """Every goods card that may change its type: ``(counts, card)`` of a counts object, or
-    ``(list, index)`` of the draw pile."""
+    ``(list, index)`` of the draw pile; none of the player to move."""
     slots = [(d["draw_pile"], i) for i, c in enumerate(d["draw_pile"]) if c in GOODS]
     slots += [(d["discard_pile"], c) for c, k in d["discard_pile"].items() if c in GOODS
               for _ in range(k)]
@@ -38,6 +38,8 @@ def _card_slots(d: dict) -> list[tuple]:
     settling = neg.get("crate_of") if d["phase"] in SETTLING else None
     for p, player in enumerate(d["players"]):
         seat = f"p{p}"
+        if seat == d["to_move"]:
+            continue  # the player to move keeps its cards (its decision may rest on them)
         slots += [(player["hand"], c) for c, k in player["hand"].items() if c in GOODS
                   for _ in range(k)]
         if seat != settling:
@@ -98,9 +100,11 @@ def move_hand_card(d: dict, rng: random.Random) -> str:
 
 
 def change_gold(d: dict, rng: random.Random, p: int | None = None) -> str:
-    """Seat ``p`` (random by default) gets another amount of gold, at least its reserve."""
+    """Seat ``p`` gets another amount of gold, at least its reserve; by default a random seat
+    other than the player to move (whose decision may rest on its gold: a bounty, an offer)."""
     players = d["players"]
-    p = rng.randrange(len(players)) if p is None else p
+    if p is None:
+        p = rng.choice([q for q in range(len(players)) if f"p{q}" != d["to_move"]])
     player = players[p]
     old = player["gold"]
     new = rng.choice([v for v in (0, 1, 3, 12, 49, 51, 75, 140, 400, old + 7)

@@ -16,7 +16,7 @@ import random
 import numba
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as hst
 
 from borders_sim import Game, GameConfig, IllegalActionError, NUM_ACTIONS
@@ -97,6 +97,8 @@ def test_random_play_property(n, seed, policy, flags):
           suppress_health_check=[HealthCheck.too_slow])
 @given(n=hst.integers(3, 8), seed=hst.integers(0, 2**32), cut=hst.integers(0, 2500),
        flags=hst.sampled_from(FLAG_SETS))
+@example(n=7, seed=144, cut=611,  # the mover's gold was changed: its bounty decision vanished
+         flags={"bounty_goods": True, "smuggler_transfers": True, "haggle_rounds": 1})
 def test_research_positions_play_to_the_end(n, seed, cut, flags):
     """A real position with gold, cards and hands changed by hand (:mod:`tests.perturb`): a
     saved game that no game reaches, so ``Game.from_dict`` refuses it naming the gold and the
