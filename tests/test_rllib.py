@@ -47,9 +47,10 @@ def test_bots_are_policies_of_the_single_seat_env():
         env = SingleSeatEnv(num_players=4, opponents=opponents, seed=1)
         _, info = env.reset()
         play_out(env, info, np.random.default_rng(1))
-    with pytest.raises(ValueError, match="bot of borders_sim.agents.make"):
-        SingleSeatEnv(num_players=4, opponents=[bots[0], "honest", bots[2]])
-    with pytest.raises(ValueError, match="list of 3 policies"):
+    SingleSeatEnv(num_players=4, opponents=[bots[0], "honest", bots[2]])  # a name: a seat
+    with pytest.raises(ValueError, match="an opponent is a bot .* or a policy"):
+        SingleSeatEnv(num_players=4, opponents=[bots[0], 3, bots[2]])
+    with pytest.raises(ValueError, match="a list of 3; an opponent is a bot"):
         SingleSeatEnv(num_players=4, opponents=bots[:2])
 
 

@@ -299,3 +299,34 @@ def test_an_installed_package_adds_bots_by_name(installed_package, capsys):
                                   "fancy,honest,honest", "--no-progress"])
     assert code == 0, err
     assert "fancy" in out
+
+
+# --- issue 49, third step: policies in memory reach the arena as values ---------------------------
+def test_a_network_in_memory_plays_as_its_policy_file_does(tmp_path):
+    from borders_sim.policies.network import (SAMPLE_TEMPERATURE, NetPlayer, save_policy,
+                                              shipped_policy)
+
+    policy = shipped_policy()
+    path = save_policy(tmp_path / "p.npz", policy)
+    for temperature, spec in ((SAMPLE_TEMPERATURE, f"ppo@{path}"), (0.0, f"ppo:argmax@{path}")):
+        seat = as_seat(NetPlayer("mine", policy, temperature))
+        assert seat.name == "mine" and seat.compiled
+        for record in (None, tmp_path / f"rec-{temperature}"):  # compiled, then Python path
+            a = run_tournament(3, [seat, "honest", "bluffer"], 6, seed=5, record_dir=record)
+            b = run_tournament(3, [spec, "honest", "bluffer"], 6, seed=5)
+            assert a.bots[0]["name"] == "mine"
+            assert {k: v for k, v in a.bots[0].items() if k != "name"} == \
+                {k: v for k, v in b.bots[0].items() if k != "name"}
+
+
+def test_the_trainer_builds_no_policy_spec_to_be_read_back():
+    """Issue 49: the trainer hands its policies to the arena as values, never as ppo@PATH."""
+    from pathlib import Path
+
+    import borders_sim.train as train_package
+
+    folder = Path(train_package.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        code = path.read_text(encoding="utf-8")
+        for built in ('f"ppo@', "f'ppo@", 'f"ppo:argmax@', "f'ppo:argmax@"):
+            assert built not in code, f"{path.name} builds a policy spec: {built}"

@@ -94,16 +94,21 @@ def make_spec(spec: str, seed: int = 0) -> Bot:
     return bot_factory(spec)(as_seed(seed))
 
 
-def compiled_kinds(specs: Sequence[str]) -> tuple[dict[str, int], NetStack] | None:
-    """The compiled kind of every distinct spec of ``specs`` and the networks of its ``ppo``
-    specs (each at its temperature), by the seat vocabulary of
-    :func:`~borders_sim.batch.seats.seat_table`; or None when some spec has no compiled twin
-    (``ismcts``, a plugin, an unknown name) or the networks differ in hidden sizes."""
-    distinct = list(dict.fromkeys(specs))
-    for spec in distinct:
-        if not known(spec) or is_plugin(spec) or not is_compiled(split_spec(spec)[0]):
+def compiled_kinds(specs: Sequence[str | NetPlayer]
+                   ) -> tuple[dict[str | int, int], NetStack] | None:
+    """The compiled kind of every distinct entry of ``specs`` (a spec, or a policy network in
+    memory, a :class:`~borders_sim.policies.network.NetPlayer`) and the networks of its ``ppo``
+    specs and networks (each at its temperature), by the seat vocabulary of
+    :func:`~borders_sim.batch.seats.seat_table`: a spec's kind under the spec, a network's
+    under its ``id()``; or None when some spec has no compiled twin (``ismcts``, a plugin, an
+    unknown name) or the networks differ in hidden sizes."""
+    distinct = {spec if isinstance(spec, str) else id(spec): spec for spec in specs}
+    for spec in distinct.values():
+        if isinstance(spec, str) and (not known(spec) or is_plugin(spec)
+                                      or not is_compiled(split_spec(spec)[0])):
             return None
-    members = [net_player(s) if is_net_spec(s) else s for s in distinct]
+    members = [net_player(s) if isinstance(s, str) and is_net_spec(s) else s
+               for s in distinct.values()]
     if len({m.policy.hidden for m in members if isinstance(m, NetPlayer)}) > 1:
         return None
     table = seat_table(members, external=False, what="bot")

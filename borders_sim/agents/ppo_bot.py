@@ -31,7 +31,7 @@ from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.rng import seed_words
 from .base import Bot
-from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, as_temperature,
+from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, Policy, as_temperature,
                                 load_policy, net_act, shipped_policy, stack_nets)
 
 
@@ -41,7 +41,8 @@ class PPOBot(Bot):
     Args:
         seed: seeds the bot's generator (the draws of a sampled bot).
         weights: a policy file or a ``borders-sim train`` output directory (default: the
-            shipped policy, :data:`~borders_sim.policies.network.SHIPPED_WEIGHTS`).
+            shipped policy, :data:`~borders_sim.policies.network.SHIPPED_WEIGHTS`), or a
+            :class:`~borders_sim.policies.network.Policy` in memory.
         sample: draw from the policy (default) instead of playing its most likely legal
             action.
         temperature: the temperature of the draws (default
@@ -58,10 +59,13 @@ class PPOBot(Bot):
 
     name = "ppo"
 
-    def __init__(self, seed: int = 0, weights: str | os.PathLike | None = None,
+    def __init__(self, seed: int = 0, weights: str | os.PathLike | Policy | None = None,
                  sample: bool = True, temperature: float = SAMPLE_TEMPERATURE) -> None:
-        self.weights = str(SHIPPED_WEIGHTS if weights is None else weights)
-        self.policy = shipped_policy() if weights is None else load_policy(weights)
+        if isinstance(weights, Policy):
+            self.weights, self.policy = "a policy in memory", weights
+        else:
+            self.weights = str(SHIPPED_WEIGHTS if weights is None else weights)
+            self.policy = shipped_policy() if weights is None else load_policy(weights)
         self.temperature = (as_temperature(temperature) if as_bool(sample, "sample") else 0.0)
         self.nets = stack_nets([self.policy], [self.temperature])
         self.rng = seed_words(seed)

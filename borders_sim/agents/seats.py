@@ -12,6 +12,8 @@ of any of these:
   ``borders_sim.bots``: :func:`installed_bots`);
 * a bot class or a factory ``(seed) -> bot`` itself (a class whose constructor takes no
   argument is called without the seed);
+* a :class:`~borders_sim.policies.network.NetPlayer`, a policy network in memory at its
+  temperature (it plays inside the kernels, as a ``ppo`` spec does);
 * a :class:`Seat`, as it is (``Seat("mine", factory=MyBot)`` names a user's bot).
 
 A bot is anything with ``act(observation, action_mask) -> int`` (:class:`~.base.Bot`). A seat of
@@ -37,13 +39,16 @@ import inspect
 import pickle
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 
 from ..args import as_seed
+from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer
 from ..user_code import NAMED, import_named
 from .base import Bot
 from .lineup import check_spec, compiled_kinds, known, make_spec
+from .ppo_bot import PPOBot
 
 #: The entry-point group by which an installed package adds bots by name: in its
 #: ``pyproject.toml``, ``[project.entry-points."borders_sim.bots"]`` and ``NAME =
@@ -52,18 +57,22 @@ ENTRY_POINTS = "borders_sim.bots"
 
 @dataclass(frozen=True)
 class Seat:
-    """Who plays a seat: ``name``, as tables, results and records call it, and either the
-    library's bot ``spec`` or a user's ``factory`` ``(seed) -> bot``. Make one with
-    :func:`as_seat`, which checks it."""
+    """Who plays a seat: ``name``, as tables, results and records call it, and one of the
+    library's bot ``spec``, a user's ``factory`` ``(seed) -> bot`` or a policy network in
+    memory ``net`` (a :class:`~borders_sim.policies.network.NetPlayer`: a policy at its
+    temperature, as a training run hands its learner to the arena; compared by the seat's
+    name). Make one with :func:`as_seat`, which checks it."""
 
     name: str
     spec: str | None = None
     factory: Callable[..., Bot] | None = None
+    net: NetPlayer | None = field(default=None, compare=False)
 
-    @property
+    @functools.cached_property
     def compiled(self) -> bool:
         """The seat's bot has a compiled twin, so it can play inside the kernels."""
-        return self.spec is not None and compiled_kinds([self.spec]) is not None
+        return self.net is not None or (self.spec is not None
+                                        and compiled_kinds([self.spec]) is not None)
 
     @property
     def picklable(self) -> bool:
@@ -92,6 +101,9 @@ class Seat:
         if self.spec is not None:
             return make_spec(self.spec, seed)
         seed = as_seed(seed)
+        if self.net is not None:
+            return PPOBot(seed, weights=self.net.policy, sample=self.net.temperature > 0,
+                          temperature=self.net.temperature or SAMPLE_TEMPERATURE)
         bot = self.factory(seed) if _takes_seed(self.factory) else self.factory()
         if not callable(getattr(bot, "act", None)):
             raise TypeError(f"seat {self.name!r}: its factory gave a {type(bot).__name__}, "
@@ -153,7 +165,7 @@ def installed_seat(ep: EntryPoint) -> Seat:
     return Seat(ep.name, factory=factory)
 
 
-def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
+def as_seat(entry: str | Seat | NetPlayer | Callable[..., Bot]) -> Seat:
     """``entry`` as a :class:`Seat` (module docstring: what it may be).
 
     Raises:
@@ -162,9 +174,11 @@ def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
         TypeError: ``entry`` is none of the kinds a seat is made of.
     """
     if isinstance(entry, Seat):
-        if entry.spec is None and not callable(entry.factory):
-            raise TypeError(f"seat {entry.name!r} has neither a spec nor a factory")
+        if entry.spec is None and not callable(entry.factory) and entry.net is None:
+            raise TypeError(f"seat {entry.name!r} has neither a spec, a factory nor a network")
         return entry
+    if isinstance(entry, NetPlayer):
+        return Seat(entry.name, net=entry)
     if isinstance(entry, str):
         text = entry.strip()
         if not text:
@@ -179,4 +193,4 @@ def as_seat(entry: str | Seat | Callable[..., Bot]) -> Seat:
     if callable(entry):
         return Seat(_named(entry), factory=entry)
     raise TypeError(f"a seat is a bot name or spec, MODULE:NAME, a bot class, a factory "
-                    f"(seed) -> bot or a Seat; got {type(entry).__name__}")
+                    f"(seed) -> bot, a NetPlayer or a Seat; got {type(entry).__name__}")

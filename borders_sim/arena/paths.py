@@ -28,10 +28,10 @@ def _entry_kinds(t: Tournament, start: int, count: int) -> tuple[np.ndarray, Net
     found = compiled_seats(t.seats)
     if found is None:
         raise ValueError(f"the lineup {t.lineup} does not play on the compiled path")
-    by_spec, nets = found
+    by_name, nets = found
     kinds = np.zeros((count, st.MAX_PLAYERS), dtype=np.int64)
     for i in range(count):
-        kinds[i, : t.players] = [by_spec[seat.spec] for seat in t.seats_at(start + i)]
+        kinds[i, : t.players] = [by_name[seat.name] for seat in t.seats_at(start + i)]
     return kinds, nets
 
 

@@ -71,12 +71,18 @@ class Tournament:
 
 
 def compiled_seats(seats: Sequence[Seat]) -> tuple[dict[str, int], NetStack] | None:
-    """:func:`~borders_sim.agents.lineup.compiled_kinds` of the seats' specs (the kind of each
-    spec and the networks of the ``ppo`` specs), or None when a seat is a user's bot or has no
-    compiled twin: whether, and how, the seats play together inside the kernels."""
-    if any(seat.spec is None for seat in seats):
+    """:func:`~borders_sim.agents.lineup.compiled_kinds` of the seats' specs and networks: the
+    kind of each seat, by its name, and the networks of the ``ppo`` specs and network seats;
+    or None when a seat is a user's bot or has no compiled twin: whether, and how, the seats
+    play together inside the kernels."""
+    if any(seat.spec is None and seat.net is None for seat in seats):
         return None
-    return compiled_kinds([seat.spec for seat in seats])
+    found = compiled_kinds([seat.spec if seat.net is None else seat.net for seat in seats])
+    if found is None:
+        return None
+    kinds, nets = found
+    return {seat.name: kinds[seat.spec if seat.net is None else id(seat.net)]
+            for seat in seats}, nets
 
 
 def parse_lineup(text: str) -> tuple[str, ...]:

@@ -101,7 +101,8 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, load_policy
+from ..agents.seats import Seat
+from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, Policy, load_policy
 from ..policies.registry import roster
 from ..args import as_bool
 from .algorithm import Algorithm, Factory, anchor_settings, factory_of, record
@@ -137,7 +138,8 @@ EXPLOITER_SEED = 0x5EED_0E7B
 
 @dataclass
 class TrainResult:
-    """What :func:`train` leaves: the output directory, the final policy file, the curve."""
+    """What :func:`train` leaves: the output directory, the final policy's file (``policy``)
+    and the policy itself (``network``, in memory), the curve."""
 
     out: Path
     policy: Path
@@ -145,6 +147,7 @@ class TrainResult:
     learner_steps: int
     seconds: float
     curve: list[dict]
+    network: Policy
 
 
 class Trainer:
@@ -425,21 +428,24 @@ def training_device(name: str) -> torch.device:
 
 
 # --- evaluation and the run ------------------------------------------------------------------
-def evaluate(policy_path: str | os.PathLike, players: int, games: int,
+def evaluate(policy: Policy | str | os.PathLike, players: int, games: int,
              bots: tuple[str, ...] = EVAL_BOTS, deviators: tuple[str, ...] = DEVIATOR_BOTS,
              seed: int = EVAL_SEED) -> dict[str, dict[str, dict]]:
-    """The policy (sampled, as ``ppo@PATH`` plays) in seat-rotated tournaments of ``games``
+    """The policy (in memory, or a policy file), sampled as the ``ppo`` bot plays, in
+    seat-rotated tournaments of ``games``
     games each (compiled path, seeds ``seed + g``): ``"against"``, per bot of ``bots``, the
     policy against ``players - 1`` copies of it; ``"deviators"``, per bot of ``deviators``,
     that bot as a single deviator against ``players - 1`` copies of the policy (how
     exploitable the policy is by it, :mod:`borders_sim.arena.deviators`). Each entry: the
     ``win_rate`` of the single player, its ``win_rate_ci95`` (Wilson) and ``games``."""
     from ..arena import run_tournament  # (imports the tournament code only when evaluating)
-    spec = f"ppo@{policy_path}"
+    if not isinstance(policy, Policy):
+        policy = load_policy(policy)
+    learner = Seat("this policy", net=NetPlayer("this policy", policy, SAMPLE_TEMPERATURE))
     out: dict[str, dict[str, dict]] = {"against": {}, "deviators": {}}
     for kind, names in (("against", bots), ("deviators", deviators)):
         for bot in names:
-            one, many = (spec, bot) if kind == "against" else (bot, spec)
+            one, many = (learner, bot) if kind == "against" else (bot, learner)
             res = run_tournament(players, [one] + [many] * (players - 1), games, seed)
             row = res.bots[0]
             out[kind][bot] = {"win_rate": row["win_rate"], "win_rate_ci95": row["win_rate_ci95"],
@@ -571,7 +577,8 @@ def run(trainer: Trainer, progress: bool, plot: bool,
             trainer.wall = wall0 + time.perf_counter() - started
     log(row["steps_per_s"], last=True)
     trainer.checkpoint()
-    policy = write_policy(out / "policy.npz", trainer.main.model.policy(trainer.meta()))
+    network = trainer.main.model.policy(trainer.meta())
+    policy = write_policy(out / "policy.npz", network)
     trainer.write_curve()
     if plot:
         from .plot import plot_curve
@@ -580,20 +587,22 @@ def run(trainer: Trainer, progress: bool, plot: bool,
         f"{trainer.wall / 60:.1f} min ({trainer.seconds / 60:.1f} min of updates); policy "
         f"written to {policy}")
     return TrainResult(out, policy, trainer.update, trainer.learner_steps, trainer.seconds,
-                       trainer.curve)
+                       trainer.curve, network)
 
 
 def evaluate_now(trainer: Trainer, row: dict, write: Callable[..., None]) -> None:
-    """Evaluate the policy as it is now (:func:`evaluate`, through ``latest.npz``) into the
-    curve row ``row``, with a line per part through ``write`` (tqdm's)."""
+    """Evaluate the policy as it is now (:func:`evaluate`, in memory; it is written to
+    ``latest.npz`` too, the run's latest policy file) into the curve row ``row``, with a line
+    per part through ``write`` (tqdm's)."""
     c = trainer.config
     games = c.evaluation_games()
-    path = write_policy(trainer.out / "latest.npz", trainer.main.model.policy(trainer.meta()))
+    policy = trainer.main.model.policy(trainer.meta())
+    write_policy(trainer.out / "latest.npz", policy)
     write(f"evaluating update {trainer.update} ({games} games against "
           f"{c.players - 1} of each of {', '.join(EVAL_BOTS)}, and of each of "
           f"{', '.join(DEVIATOR_BOTS)} alone against {c.players - 1} copies) ...",
           file=sys.stderr)
-    result = evaluate(path, c.players, games)
+    result = evaluate(policy, c.players, games)
     row["eval"], row["deviators"] = result["against"], result["deviators"]
     for what, rates in (("against", result["against"]), ("deviators", result["deviators"])):
         write(f"  {what}: " + ", ".join(
