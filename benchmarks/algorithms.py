@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from borders_sim import cli  # noqa: E402
-from borders_sim.cli.common import markdown_table  # noqa: E402
+from borders_sim.report import markdown_table  # noqa: E402
 from borders_sim.train import A2C, PPO, A2CSettings, PPOSettings, TrainConfig, evaluate  # noqa: E402,E501
 from borders_sim.train.trainer import EVAL_BOTS, Trainer  # noqa: E402
 from quick import add_quick, parse_quick  # noqa: E402

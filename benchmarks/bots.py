@@ -36,8 +36,8 @@ import numpy as np  # noqa: E402
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
 from borders_sim.batch.games import run_bot_games  # noqa: E402
-from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
-                                    player_counts, seed_arg, si)
+from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from borders_sim.cli.simulate import MAX_BATCH  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.batch.rollouts import make_batch  # noqa: E402

@@ -38,7 +38,8 @@ import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
 from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli.common import markdown_table, player_counts, si  # noqa: E402
+from borders_sim.cli.common import player_counts  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from borders_sim.envs import VectorEnv, borders_v0, observe  # noqa: E402
 
 

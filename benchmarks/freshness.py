@@ -42,10 +42,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The state core: the rules' kernels, the batch loops, the compilation layer, ``Game`` and its
-#: views (every module of ``borders_sim/game`` but the pictures, :data:`PICTURES`).
+#: The state core: the rules' kernels, the batch loops, the compilation layer, the argument
+#: checks, ``Game`` and its views (every module of ``borders_sim/game`` but the pictures,
+#: :data:`PICTURES`).
 ENGINE = ("borders_sim/rules", "borders_sim/batch", "borders_sim/_compile",
-          "borders_sim/__init__.py", "borders_sim/game/__init__.py", "borders_sim/game/belief.py",
+          "borders_sim/checks.py", "borders_sim/__init__.py", "borders_sim/game/__init__.py", "borders_sim/game/belief.py",
           "borders_sim/game/fastpath.py", "borders_sim/game/game.py",
           "borders_sim/game/invariants.py", "borders_sim/game/saved",
           "borders_sim/game/text_view.py", "borders_sim/game/turns.py",

@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
-from borders_sim.cli.common import int_in, markdown_table, percent  # noqa: E402
+from borders_sim.cli.common import int_in  # noqa: E402
+from borders_sim.report import markdown_table, percent  # noqa: E402
 from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 from stamp import stamp  # noqa: E402

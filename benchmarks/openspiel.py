@@ -50,7 +50,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import borders_sim.openspiel as bo
 from borders_sim import Game, GameConfig
 from borders_sim.envs import observe_text
-from borders_sim.cli.common import markdown_tables
+from borders_sim.report import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
 from quick import add_quick, parse_quick  # noqa: E402
 from rollouts import openspiel_python_loop  # noqa: E402

@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
 from borders_sim.batch.games import run_bot_games  # noqa: E402
-from borders_sim.cli.common import markdown_table  # noqa: E402
+from borders_sim.report import markdown_table  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.batch.rollouts import final_scores, make_batch  # noqa: E402
 from borders_sim.rules.state import MAX_PLAYERS  # noqa: E402

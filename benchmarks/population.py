@@ -36,7 +36,7 @@ from stamp import stamp  # noqa: E402
 
 from borders_sim.arena import run_tournament  # noqa: E402
 from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
-from borders_sim.cli.common import markdown_table, markdown_tables, percent  # noqa: E402
+from borders_sim.report import markdown_table, markdown_tables, percent  # noqa: E402
 from borders_sim.cli.population import population_text  # noqa: E402
 from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E402
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402

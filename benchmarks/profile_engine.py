@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli.common import markdown_table  # noqa: E402
+from borders_sim.report import markdown_table  # noqa: E402
 from borders_sim.rules import engine as E  # noqa: E402
 from borders_sim.rules.actions import PHASE_HI, PHASE_LO  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402

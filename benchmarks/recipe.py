@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from quick import add_quick, parse_quick  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 
-from borders_sim.cli.common import markdown_table  # noqa: E402
+from borders_sim.report import markdown_table  # noqa: E402
 from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E402
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
 

@@ -38,7 +38,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from borders_sim.arena.records import read_trace  # noqa: E402
 from borders_sim.arena.viewer import PAGES_A_WORKER  # noqa: E402
-from borders_sim.cli.common import markdown_table  # noqa: E402
+from borders_sim.report import markdown_table  # noqa: E402
 from freshness import measured_at  # noqa: E402
 from host import cpu_model  # noqa: E402
 from quick import add_quick, parse_quick  # noqa: E402

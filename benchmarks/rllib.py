@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 

@@ -53,8 +53,8 @@ import numpy as np  # noqa: E402
 import borders_sim  # noqa: E402
 from borders_sim import Game, GameConfig  # noqa: E402
 from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
-from borders_sim.cli.common import (check_seed_run, int_in, markdown_table,  # noqa: E402
-                                    player_counts, seed_arg, si)
+from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.batch.rollouts import make_batch, play_batch, random_chunk  # noqa: E402
 from host import cpu_model  # noqa: E402

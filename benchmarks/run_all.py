@@ -74,7 +74,8 @@ import borders_sim  # noqa: E402
 from borders_sim import GameConfig
 from borders_sim._compile import cache as _kernel_cache  # noqa: E402
 from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.cli.common import player_counts, si  # noqa: E402
+from borders_sim.cli.common import player_counts  # noqa: E402
+from borders_sim.report import si  # noqa: E402
 from borders_sim.rules.limits import max_game_length  # noqa: E402
 from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
 from borders_sim.batch.rollouts import make_batch  # noqa: E402

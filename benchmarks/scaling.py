@@ -41,7 +41,7 @@ import torch  # noqa: E402
 
 from borders_sim import GameConfig  # noqa: E402
 from borders_sim.batch.rollouts import make_batch  # noqa: E402
-from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from borders_sim.cli.simulate import DEFAULT_MAX_STEPS  # noqa: E402
 from borders_sim.train import TrainConfig  # noqa: E402
 from borders_sim.train.machine import default_torch_threads, max_threads, usable_cores  # noqa: E402,E501

@@ -49,7 +49,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from numba import njit  # noqa: E402
 
-from borders_sim.cli.common import markdown_table, si  # noqa: E402
+from borders_sim.report import markdown_table, si  # noqa: E402
 from freshness import measured_at  # noqa: E402
 from readme_section import replace_section  # noqa: E402
 from borders_sim.envs import SingleSeatEnv  # noqa: E402

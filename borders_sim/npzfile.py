@@ -29,7 +29,7 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 from numpy.lib import format as npy_format
 
-from .args import ArgumentTypeError, shown
+from .checks import ArgumentTypeError, shown
 
 _MAX_HEADER = 10_000  # the longest .npy header read (numpy's own limit)
 _HEADER_LENGTH = {(1, 0): "<H", (2, 0): "<I"}  # the .npy versions read: their length field

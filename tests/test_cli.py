@@ -6,7 +6,7 @@
   ``all``), and ``simulate --players 3,4`` prints one row per count;
 * unknown arguments of any command (``actions --junk``, ``warmup --bogus``) are argparse
   errors before the command does anything;
-* the last seed a run may use is ``2**64 - 1`` (the seed rule of ``borders_sim.args``;
+* the last seed a run may use is ``2**64 - 1`` (the seed rule of ``borders_sim.checks``;
   the kernels take uint64 seeds) and it works;
 * ``bench --help`` works without a source checkout and ``bench`` there says in one line where
   the benchmarks are; in a checkout, ``bench --help`` shows the script's options;

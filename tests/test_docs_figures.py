@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from borders_sim.cli.common import README_COLUMNS
+from borders_sim.report import README_COLUMNS
 from tests.bench_scripts import benchmark
 
 ROOT = Path(__file__).resolve().parents[1]

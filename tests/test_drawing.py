@@ -25,7 +25,7 @@ from borders_sim.game import drawing
 from borders_sim.game.drawing import (canvas_size, frame_shape, game_svg, seat_svg, seen_action,
                                       svg_to_rgb, table_svg)
 from borders_sim.game.turns import play_turns
-from borders_sim.rules.extras import install_hint
+from borders_sim.install_hints import install_hint
 from tests.test_observation import LEAK, hide_change, random_game, show_change
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -1,4 +1,4 @@
-"""Public entries check what they are handed before using it (borders_sim.args), and
+"""Public entries check what they are handed before using it (borders_sim.checks), and
 the OpenSpiel state's serialization carries no code. One regression test per hole found:
 
 * the argument checker's own helpers: finite floats, lists that are not strings, host:port
@@ -28,7 +28,7 @@ import pytest
 from borders_sim import Game, GameConfig
 from borders_sim.envs.training import TrainingEnv
 from borders_sim.rules.observation import OBS_SIZE
-from borders_sim.args import (ArgumentTypeError, as_action_batch, as_float, as_host_port,
+from borders_sim.checks import (ArgumentTypeError, as_action_batch, as_float, as_host_port,
                                     as_sequence)
 
 POOL = ("honest", "bluffer", "collector")

@@ -14,7 +14,7 @@ from gymnasium.wrappers.vector import (ClipReward, NormalizeObservation, Normali
 from borders_sim.envs import TrainingEnv, observation_scales
 from borders_sim.envs.training import LEARNER
 from borders_sim.rules.actions import NUM_ACTIONS
-from borders_sim.args import ArgumentTypeError
+from borders_sim.checks import ArgumentTypeError
 
 POOL = ("honest", "bluffer", "collector")
 

@@ -1,6 +1,6 @@
 """Every install line works from the source checkout, and says so from one place.
 
-* :func:`borders_sim.rules.extras.install_hint` gives ``pip install ".[EXTRA]"`` run in the
+* :func:`borders_sim.install_hints.install_hint` gives ``pip install ".[EXTRA]"`` run in the
   source checkout (PyTorch's CPU build first for ``rl``); its table of extras is
   pyproject.toml's, and its torch pin is the README's.
 * No text of the project asks pip for the package by name with an extra (borders_sim is not
@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from borders_sim import cli
-from borders_sim.rules import extras
-from borders_sim.rules.extras import EXTRAS, TORCH_PIN, install_hint, needs
+from borders_sim import install_hints
+from borders_sim.install_hints import EXTRAS, TORCH_PIN, install_hint, needs
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKOUT = "in the borders_sim source checkout"
@@ -53,7 +53,7 @@ def test_install_hint_is_the_checkout_form():
     for bad in ((), ("gpu",), ("plot", "Plot")):
         with pytest.raises(ValueError, match="extra"):
             install_hint(*bad)
-    assert doctest.testmod(extras).failed == 0
+    assert doctest.testmod(install_hints).failed == 0
 
 
 def test_the_extras_are_pyprojects_and_the_pin_the_readmes():

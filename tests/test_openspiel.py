@@ -530,7 +530,7 @@ def test_openspiel_bots_need_openspiel():
             "except ValueError as err:\n    print(err)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    from borders_sim.rules.extras import install_hint
+    from borders_sim.install_hints import install_hint
     assert out.startswith("bot 'openspiel-ismcts': ")
     assert install_hint("bench", alone=("open_spiel",)) in out
 

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from borders_sim.arena.deviators import DEFAULT_BOTS, Cell, DeviatorMatrix
-from borders_sim.cli.common import README_COLUMNS, markdown_tables
+from borders_sim.report import README_COLUMNS, markdown_tables
 from borders_sim.cli.exploit import exploiters_text, matrix_text
 from tests.bench_scripts import benchmark
 

@@ -25,7 +25,7 @@ from borders_sim.arena.viewer.frames import tokens
 from borders_sim.arena.viewer.steps import rule_of, walk
 from borders_sim.game.drawing import game_parts, game_svg, svg_to_rgb
 from borders_sim.rules import actions as act
-from borders_sim.rules.extras import install_hint
+from borders_sim.install_hints import install_hint
 from tests.conftest import ROOT
 from tests.test_cli_tournament import error_line, run
 

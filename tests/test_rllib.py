@@ -58,7 +58,7 @@ def test_without_the_extra_the_import_says_how_to_install(monkeypatch):
     import importlib
     import sys
 
-    from borders_sim.rules.extras import install_hint
+    from borders_sim.install_hints import install_hint
     for prefix in ("ray", "borders_sim.envs.rllib"):
         for name in [m for m in sys.modules if m == prefix or m.startswith(prefix + ".")]:
             monkeypatch.delitem(sys.modules, name)

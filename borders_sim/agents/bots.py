@@ -11,7 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..rules.actions import NUM_ACTIONS
-from ..args import as_choice, as_seed, shown
+from ..checks import as_choice, as_seed, shown
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.rng import seed_words
@@ -30,7 +30,7 @@ class CompiledBot(Bot):
     Args:
         name: one of :data:`~borders_sim.policies.dispatch.COMPILED_BOTS`.
         seed: seeds the bot's own generator (a seed, 0 to ``2**64 - 1``,
-            :mod:`borders_sim.args`).
+            :mod:`borders_sim.checks`).
 
     Raises:
         ValueError: an unknown name or a bad seed.
@@ -108,7 +108,7 @@ def make(name: str, seed: int = 0, **options: Any) -> Bot:
 
     Raises:
         ValueError: an unknown name (the message lists the known ones) or a bad seed (a seed
-            is an int from 0 to ``2**64 - 1``, :mod:`borders_sim.args`).
+            is an int from 0 to ``2**64 - 1``, :mod:`borders_sim.checks`).
     """
     if is_plugin(name):
         if options:

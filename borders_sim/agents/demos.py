@@ -48,7 +48,7 @@ import numpy as np
 
 from .. import __version__
 from .._compile.jit import kernel
-from ..args import as_bool, as_int, as_seed, is_int
+from ..checks import as_bool, as_int, as_seed, is_int
 from ..batch.chunks import run_chunks
 from ..batch.loop import BOT_ILLEGAL, EXTERNAL, decide, play_seats
 from ..batch.rollouts import make_batch

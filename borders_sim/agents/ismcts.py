@@ -48,7 +48,7 @@ from ..batch.chunks import run_chunks
 from ..game.belief import world_states
 from ..rules.rewards import final_rewards, reward_mode
 from ..rules import state as st
-from ..args import as_bool, as_float, as_int, as_seed
+from ..checks import as_bool, as_float, as_int, as_seed
 from ..rules.actions import NUM_ACTIONS
 from ..rules.engine import MASK_SIZE, advance, step
 from .._compile.jit import kernel
@@ -109,7 +109,7 @@ class ISMCTSBot(Bot):
 
     Args:
         seed: seeds the worlds, the opponents' bots and the chance of the rollouts (a seed,
-            0 to ``2**64 - 1``, :mod:`borders_sim.args`).
+            0 to ``2**64 - 1``, :mod:`borders_sim.checks`).
         simulations: rollouts per decision (at least 1); each round gives every surviving
             action the same new samples, at least one.
         time_limit: optional seconds per decision; the search stops at the first batch of
@@ -128,7 +128,7 @@ class ISMCTSBot(Bot):
         floor: the least share, relative to uniform, the opponent guess leaves every bot.
 
     Raises:
-        ValueError: a bad argument, named (numbers and flags by :mod:`borders_sim.args`).
+        ValueError: a bad argument, named (numbers and flags by :mod:`borders_sim.checks`).
     """
 
     name = "ismcts"

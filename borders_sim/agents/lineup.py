@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..args import as_seed
+from ..checks import as_seed
 from ..batch.seats import is_compiled, seat_table
 from ..policies.network import (NetPlayer, NetStack, is_net_spec, load_policy, net_player,
                                 parse_net_spec)
@@ -90,7 +90,7 @@ def check_spec(spec: str) -> str:
 
 
 def make_spec(spec: str, seed: int = 0) -> Bot:
-    """The bot of ``spec``, seeded with ``seed`` (a seed of :mod:`borders_sim.args`)."""
+    """The bot of ``spec``, seeded with ``seed`` (a seed of :mod:`borders_sim.checks`)."""
     return bot_factory(spec)(as_seed(seed))
 
 

@@ -26,7 +26,7 @@ import os
 import numpy as np
 
 from ..rules.actions import NUM_ACTIONS
-from ..args import as_bool
+from ..checks import as_bool
 from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.rng import seed_words

@@ -43,7 +43,7 @@ import functools
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 
-from ..args import as_seed
+from ..checks import as_seed
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer
 from ..user_code import NAMED, import_named
 from .base import Bot
@@ -93,7 +93,7 @@ class Seat:
         return True
 
     def make(self, seed: int = 0) -> Bot:
-        """The seat's bot, seeded with ``seed`` (a seed of :mod:`borders_sim.args`).
+        """The seat's bot, seeded with ``seed`` (a seed of :mod:`borders_sim.checks`).
 
         Raises:
             TypeError: a user's factory gave something without ``act``.

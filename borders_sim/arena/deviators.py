@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..agents import Bot, Seat, as_seat
 from ..policies.registry import roster
-from ..args import as_int, as_seed
+from ..checks import as_int, as_seed
 from .ray_backend import ray_session
 from .run import run_tournament
 from .schedule import compiled_seats, parse_seats

@@ -1,7 +1,7 @@
 """A picture of tournament results (``borders-sim tournament --plot FILE.png``): the score
 distribution of each bot and its rating. Needs matplotlib, the optional extra ``plot``
 (``pip install ".[plot]"`` in the source checkout; the message when it is missing is
-:func:`~borders_sim.rules.extras.install_hint`'s)."""
+:func:`~borders_sim.install_hints.install_hint`'s)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..rules.extras import needs
+from ..install_hints import needs
 
 if TYPE_CHECKING:
     from .tournament import Results

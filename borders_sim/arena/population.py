@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..agents import Bot, Seat, as_seat
-from ..args import as_float, as_int, as_seed
+from ..checks import as_float, as_int, as_seed
 from ..rules import state as st
 from .alpharank import ALPHA, POPULATION_SIZE, alpharank
 from .ratings import rate_games

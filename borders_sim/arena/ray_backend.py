@@ -20,7 +20,7 @@ driver puts the chunks back in game order, so the results equal the local backen
   speaks TLS first, so only the connection is checked.)
 
 Ray is an optional dependency, the extra ``distributed``: ``pip install ".[distributed]"`` in the
-source checkout (:func:`~borders_sim.rules.extras.install_hint`).
+source checkout (:func:`~borders_sim.install_hints.install_hint`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numba
 
-from ..args import as_host_port, as_str
-from ..rules.extras import needs
+from ..checks import as_host_port, as_str
+from ..install_hints import needs
 from .schedule import Tournament
 
 #: Seconds to wait for a cluster address to accept a connection and answer the greeting.

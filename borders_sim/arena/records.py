@@ -38,7 +38,7 @@ from ..game.game import Game
 from ..game.turns import play_turns
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..args import ArgumentTypeError, as_int, as_seed, is_int, shown
+from ..checks import ArgumentTypeError, as_int, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from .schedule import Tournament

@@ -35,7 +35,7 @@ from typing import Any
 import numba
 
 from ..agents import Bot, Seat
-from ..args import ArgumentTypeError, as_choice, as_int
+from ..checks import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
 from .local import local_chunks
 from .paths import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk

@@ -24,7 +24,7 @@ from ..batch.seeds import bot_seed
 from ..policies.network import NetStack
 from ..policies.registry import roster
 from ..rules import state as st
-from ..args import ArgumentTypeError, as_int, as_seed
+from ..checks import ArgumentTypeError, as_int, as_seed
 from ..rules.config import GameConfig
 from ..user_code import NAMED
 
@@ -158,7 +158,7 @@ def tournament(players: int, bots: Sequence[str | Seat | Callable[..., Bot]] | s
             name.
         games: at least 1.
         seed: game ``g`` is dealt from ``seed + g``: a run of ``games`` seeds, ``0 <= seed`` and
-            ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.args`).
+            ``seed + games - 1 <= 2**64 - 1`` (:mod:`borders_sim.checks`).
         config: the rules (default: the rulebook); its ``num_players`` must be ``players``.
 
     Raises:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._compile.jit import kernel
-from ..args import as_seed_array
+from ..checks import as_seed_array
 from ..policies.dispatch import BOT_NET, COMPILED_BOTS
 from ..policies.network import NO_NETS, NetStack
 from ..rules.config import GameConfig

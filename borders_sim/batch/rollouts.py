@@ -22,7 +22,7 @@ from numba import njit
 
 from .._compile.jit import kernel
 from .._compile.notice import compile_notice
-from ..args import as_int, as_seed, as_seed_array
+from ..checks import as_int, as_seed, as_seed_array
 from ..rules.actions import PHASE_LO
 from ..rules.config import GameConfig
 from ..rules.engine import ENGINE_ERROR, MASK_SIZE, advance, engine_error, kth_legal, step
@@ -91,7 +91,7 @@ def _prepare() -> None:
 
 def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` fresh states dealt from seeds ``first_seed .. first_seed + count - 1`` (a run
-    of seeds, :func:`~borders_sim.args.as_seed`) and their policy seeds (uint64)."""
+    of seeds, :func:`~borders_sim.checks.as_seed`) and their policy seeds (uint64)."""
     count = as_int(count, "count", lo=0)
     first_seed = as_seed(first_seed, "first_seed", span=max(count, 1))
     if not _prepared:
@@ -102,7 +102,7 @@ def make_batch(config: GameConfig, first_seed: int, count: int) -> tuple[np.ndar
 
 def play_batch(states: np.ndarray, seeds: np.ndarray, max_steps: int) -> np.ndarray:
     """Play ``states`` in place with :func:`~borders_sim.batch.rollouts.random_games`, game ``i``
-    with the policy seed ``seeds[i]`` (a seed array, :func:`~borders_sim.args.as_seed_array`);
+    with the policy seed ``seeds[i]`` (a seed array, :func:`~borders_sim.checks.as_seed_array`);
     returns the decisions per game (int64). Argument types are fixed so one compiled version serves
     all.
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..args import shown
+from ..checks import shown
 from ..policies.dispatch import BOT_NET, COMPILED_BOTS
 from ..policies.network import NetPlayer, NetStack, is_net_spec, net_player, stack_nets
 from .loop import EXTERNAL

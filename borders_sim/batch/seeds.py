@@ -23,7 +23,7 @@ an index, so distinct indices give unrelated streams:
   ``S`` draws from a generator seeded ``mix(S, k)`` (:func:`slot_generators`).
 
 The kernels take and return uint64; the Python functions check their arguments
-(:mod:`borders_sim.args`).
+(:mod:`borders_sim.checks`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from .._compile.jit import kernel
-from ..args import as_int, as_seed, as_seed_array
+from ..checks import as_int, as_seed, as_seed_array
 from ..rules.rng import mix_seed, seed_rng
 from ..rules.state import MAX_PLAYERS
 
@@ -53,7 +53,7 @@ def derive_seed(seed: int, k: int, episode: int) -> int:
     """The seed of the ``episode``-th game (0-based, counted since the last seeded reset) dealt
     to slot ``k`` of a vector env seeded ``seed``: that game is
     ``Game(config, derive_seed(seed, k, episode))``. ``seed`` is a seed (0 to ``2**64 - 1``,
-    :mod:`borders_sim.args`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
+    :mod:`borders_sim.checks`), ``k`` and ``episode`` ints from 0 to ``2**63 - 1``; the
     result is a seed."""
     seed = as_seed(seed)
     k = as_int(k, "k", 0, INT64_MAX)
@@ -69,7 +69,7 @@ def bot_seed_kernel(seed, seat):
 
 def bot_seed(seed: int, seat: int) -> int:
     """Seed (0 to ``2**64 - 1``) of the bot in ``seat`` (0 to ``MAX_PLAYERS - 1``) of the game
-    dealt from ``seed`` (a seed, :mod:`borders_sim.args`)."""
+    dealt from ``seed`` (a seed, :mod:`borders_sim.checks`)."""
     return int(bot_seed_kernel(np.uint64(as_seed(seed)),
                                np.int64(as_int(seat, "seat", 0, MAX_PLAYERS - 1))))
 
@@ -120,7 +120,7 @@ def search_seed(*words: int) -> int:
 
 def policy_seeds(seeds: np.ndarray) -> np.ndarray:
     """uint64 policy seeds of random rollouts of the games dealt from ``seeds`` (a seed array,
-    :func:`~borders_sim.args.as_seed_array`): a splitmix64 hash of each seed with a different
+    :func:`~borders_sim.checks.as_seed_array`): a splitmix64 hash of each seed with a different
     offset than the deal's, so the random policy of a game is not its deal stream."""
     x = as_seed_array(seeds) ^ np.uint64(0x5851F42D4C957F2D)
     with np.errstate(over="ignore"):

@@ -21,7 +21,7 @@ One module per command (:mod:`.tournament`, :mod:`.play` with the terminal game 
 :mod:`.bench`), assembled by :mod:`.app`. Bad input (an unknown bot, a lineup that does not
 match the player count, a path that cannot be written, an unreachable Ray address, a corrupt
 trace, an unknown option) is one line ``borders-sim COMMAND: error: ...`` and a non-zero exit
-(2 for arguments, 1 otherwise). Numbers take the rules of :mod:`borders_sim.args` (seeds from 0
+(2 for arguments, 1 otherwise). Numbers take the rules of :mod:`borders_sim.checks` (seeds from 0
 to ``2**64 - 1``).
 """
 

@@ -1,5 +1,5 @@
-"""What the commands share: argparse types built on :mod:`borders_sim.args`, the
-one-line error, and the plain-text tables they print."""
+"""What the commands share: argparse types built on :mod:`borders_sim.checks`, the one-line
+error, the backend arguments (the tables they print are :mod:`borders_sim.report`'s)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..rules import state as st
-from ..args import SEED_MAX, as_int, shown
-from ..rules.extras import install_hint
+from ..checks import SEED_MAX, as_int, shown
+from ..install_hints import install_hint
 
 PLAYER_COUNTS = tuple(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1))
 DEFAULT_PLAYERS = 4
@@ -43,7 +43,7 @@ def player_counts(text: str) -> tuple[int, ...]:
 
 def int_in(lo: int, hi: int, hint: str = "", what: str = "") -> Callable[[str], int]:
     """An argparse type: an integer from ``lo`` to ``hi`` (the rule of
-    :func:`~borders_sim.args.as_int`), else a one-line error saying ``what`` it takes
+    :func:`~borders_sim.checks.as_int`), else a one-line error saying ``what`` it takes
     (default: the range) plus ``hint``."""
     what = what or f"an integer from {lo:,} to {hi:,}"
 
@@ -70,7 +70,7 @@ def float_in(lo: float, hi: float, what: str, above: bool = False) -> Callable[[
 
 
 def seed_arg() -> Callable[[str], int]:
-    """An argparse type: a seed (:mod:`borders_sim.args`), an integer from 0 to
+    """An argparse type: a seed (:mod:`borders_sim.checks`), an integer from 0 to
     ``2**64 - 1``."""
     return int_in(0, SEED_MAX, what=f"a seed, an integer from 0 to 2**64 - 1 = {SEED_MAX:,}")
 
@@ -78,7 +78,7 @@ def seed_arg() -> Callable[[str], int]:
 def check_seed_run(parser: argparse.ArgumentParser, seed: int, games: int) -> None:
     """Exit with the argparse error unless ``--seed`` and ``--games`` make a run of seeds
     whose last one, ``S + G - 1``, is at most ``2**64 - 1`` (the rule of
-    :func:`~borders_sim.args.as_seed`)."""
+    :func:`~borders_sim.checks.as_seed`)."""
     if seed + games - 1 > SEED_MAX:
         parser.error(f"--seed {seed} with --games {games}: the last game's seed S+G-1 must be "
                      f"at most 2**64-1 = {SEED_MAX}")
@@ -101,58 +101,6 @@ def fail(parser: argparse.ArgumentParser, message: str, code: int = 1) -> int:
     """Print ``PROG: error: message`` on stderr (one line) and return ``code``."""
     print(f"{parser.prog}: error: {message}", file=sys.stderr)
     return code
-
-
-def si(x: float) -> str:
-    """1234567 -> '1.23M'."""
-    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(x) >= div:
-            return f"{x / div:.3g}{unit}"
-    return f"{x:.3g}"
-
-
-def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
-    """A markdown table with padded columns (numbers right-aligned)."""
-    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"
-
-    rule = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
-    return "\n".join([line(headers), rule] + [line(r) for r in rows])
-
-
-#: The widest line a table of the README and the docs pages may have (and so every table a
-#: benchmark writes there).
-README_COLUMNS = 100
-
-
-def markdown_tables(headers: list[str], rows: list[list[str]],
-                    columns: int = README_COLUMNS) -> str:
-    """:func:`markdown_table`, split by columns into tables at most ``columns`` wide, blank
-    lines between: every table repeats the first column (the rows' names) and takes the next
-    columns while they fit. A single column too wide for any table gets one of its own."""
-    if len(headers) < 2:
-        return markdown_table(headers, rows)
-
-    def width(j: int) -> int:  # the column's share of a line: "| " + cell + " "
-        return max(len(headers[j]), *(len(r[j]) for r in rows)) + 3
-
-    groups: list[list[int]] = []
-    used = columns
-    for j in range(1, len(headers)):
-        if used + width(j) > columns - 1:  # the line's closing "|"
-            groups.append([])
-            used = width(0)
-        groups[-1].append(j)
-        used += width(j)
-    tables = [markdown_table([headers[0]] + [headers[j] for j in g],
-                             [[r[0]] + [r[j] for j in g] for r in rows]) for g in groups]
-    return "\n\n".join(tables)
-
-
-def percent(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def add_backend_args(parser: argparse.ArgumentParser, tasks: str, threads: str) -> None:

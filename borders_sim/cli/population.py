@@ -19,7 +19,8 @@ import time
 from .. import __version__
 from ..arena.population import POPULATION_SEED, Population, check_pool, population
 from .progress import progress_bar
-from .common import fail, markdown_table, markdown_tables, percent
+from .common import fail
+from ..report import markdown_table, markdown_tables, percent
 
 NOTES = """\
 win rate: wins per game the member played, a shared win counting 1/k; 95% CI: Wilson, games as

@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from ..rules.extras import install_hint
+from ..install_hints import install_hint
 from .common import float_in, int_in
 
 #: The hosts that reach only this machine; any other ``--host`` gets a warning.

@@ -19,7 +19,7 @@ on all numba threads), with a progress bar on stderr, then prints one row per pl
 
 Game ``i`` of a run is dealt from seed ``S + i`` and played with a policy generator derived from
 the same number, so a run is reproducible and its results do not depend on ``--threads`` or
-the batch size. Seeds follow :mod:`borders_sim.args`: ``0 <= S`` and
+the batch size. Seeds follow :mod:`borders_sim.checks`: ``0 <= S`` and
 ``S + G - 1 <= 2**64 - 1``.
 """
 
@@ -35,13 +35,13 @@ import numba
 from .. import __version__
 from .._compile.notice import quiet
 from ..rules import state as st
-from ..args import as_int, as_seed
+from ..checks import as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.limits import max_game_length
 from ..batch.rollouts import final_scores, make_batch, play_batch, random_chunk
 from .progress import progress_bar
-from .common import (INT64_MAX, check_seed_run, int_in, markdown_table, player_counts,
-                     seed_arg, si)
+from .common import INT64_MAX, check_seed_run, int_in, player_counts, seed_arg
+from ..report import markdown_table, si
 
 DEFAULT_MAX_STEPS = 10**9  # far above max_game_length of any config
 MAX_GAMES = 10**9  # per player count: days of computing at the kernel's speed
@@ -71,7 +71,7 @@ def simulate(num_players: int, games: int, seed: int = 0, action_cards: bool = T
     ``max_steps`` caps the decisions of a game (default: the config's proven bound
     :func:`~borders_sim.rules.limits.max_game_length`, so an unfinished game is a bug). The
     statistics are summed batch by batch, so memory does not grow with ``games``. Game ``i`` is
-    dealt from seed ``seed + i`` (a run of seeds, :func:`~borders_sim.args.as_seed`).
+    dealt from seed ``seed + i`` (a run of seeds, :func:`~borders_sim.checks.as_seed`).
 
     Raises:
         ValueError: a bad argument, named.

@@ -18,7 +18,7 @@ from ..batch.seeds import bot_seed
 from ..game.turns import play_turns
 from ..game.views import observe_text
 from ..game.game import Game
-from ..args import as_seat, as_seed
+from ..checks import as_seat, as_seed
 from ..rules.config import GameConfig
 
 QUIT = ("q", "quit", "exit")
@@ -54,7 +54,7 @@ def play_human(seat: int, bots: Sequence[str | Seat | Callable[..., Bot]], seed:
     and ``output`` default to the built-in ``input`` and ``print`` (looked up at the call).
 
     Raises:
-        ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.args`), bot
+        ValueError: a bad seat, seed (0 to ``2**64 - 1``, :mod:`borders_sim.checks`), bot
             name or count.
         GameAbandoned: the human typed ``q`` / ``quit`` or the input ended (EOF).
     """

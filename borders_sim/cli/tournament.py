@@ -25,12 +25,13 @@ from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, 
 from ..arena.records import TraceError, trace_name
 from ..rules import state as st
 from ..rules.config import GameConfig
-from ..rules.extras import install_hint
+from ..install_hints import install_hint
 from ..user_code import on_path_from_here
 from .population import add_population_args, run_population
 from .progress import progress_bar
-from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, markdown_table,
-                     percent, seed_arg, writable_file)
+from .common import (DEFAULT_PLAYERS, add_backend_args, backend_of, fail, int_in, seed_arg,
+                     writable_file)
+from ..report import markdown_table, percent
 
 DEFAULT_TOURNAMENT_GAMES = 4200  # a multiple of 3..8 (balanced seats); well under a minute
 MAX_TOURNAMENT_GAMES = 10**8  # per-game results are kept: ~100 bytes a game with 8 players

@@ -33,7 +33,7 @@ from .. import __version__
 from ..policies.network import MAX_HIDDEN
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules import state as st
-from ..rules.extras import install_hint, needs
+from ..install_hints import install_hint, needs
 from ..rules.rewards import REWARD_MODES
 from ..train.config import (DEFAULT_EVALUATIONS, EVAL_GAMES, MAX_MINUTES, SHORT_EVAL_GAMES,
                             SHORT_MINUTES)

@@ -39,7 +39,7 @@ from pettingzoo.utils import wrappers
 
 from ..game.game import Game
 from ..rules import actions as act
-from ..args import as_seed, shown
+from ..checks import as_seed, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, observe_at
 from ..rules.state import MAX_PLAYERS
@@ -154,7 +154,7 @@ class raw_env(AECEnv):
     # --- the AEC loop ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game: ``Game(config, seed)`` for a ``seed`` (0 to ``2**64 - 1``,
-        :mod:`borders_sim.args`; it also reseeds the stream of seeds), with ``None`` the
+        :mod:`borders_sim.checks`; it also reseeds the stream of seeds), with ``None`` the
         next seed of that stream. ``options`` is unused."""
         if seed is None:
             game_seed = int(self._seeds.integers(2**63))

@@ -9,7 +9,7 @@ with ``infos[k]["terminal_observation"]`` on a game's last step (and
 ``env_method("action_masks")``, which sb3-contrib's ``get_action_masks`` calls. Actions are
 checked as :class:`TrainingEnv` checks them, before anything is stepped and never cast (an int
 array, one legal id per game; ``11.9`` or ``"13"`` are refused, not played as 11 or 13), and a
-seed as every seed is (:mod:`borders_sim.args`)::
+seed as every seed is (:mod:`borders_sim.checks`)::
 
     from sb3_contrib import MaskablePPO
     from borders_sim.envs.sb3 import SB3VecEnv
@@ -20,7 +20,7 @@ seed as every seed is (:mod:`borders_sim.args`)::
 Needs stable-baselines3, which the ``rl`` extra installs with sb3-contrib (``pip install
 torch==2.13.0``, the CPU build, then ``pip install ".[rl]"`` in the source checkout); importing
 this module without it raises a ModuleNotFoundError with that line
-(:func:`~borders_sim.rules.extras.install_hint`).
+(:func:`~borders_sim.install_hints.install_hint`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from ..args import as_int, as_seed, as_sequence, is_int
-from ..rules.extras import needs
+from ..checks import as_int, as_seed, as_sequence, is_int
+from ..install_hints import needs
 
 try:
     from stable_baselines3.common.vec_env import VecEnv

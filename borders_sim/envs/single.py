@@ -27,7 +27,7 @@ from ..agents.seats import Seat, as_seat
 from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game, IllegalActionError
 from ..rules.actions import NUM_ACTIONS, action_id
-from ..args import as_choice, as_int, as_seed, shown
+from ..checks import as_choice, as_int, as_seed, shown
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE
 from ..rules.state import MAX_PLAYERS
@@ -100,7 +100,7 @@ class SingleSeatEnv(gym.Env):
             :data:`~borders_sim.rules.rewards.REWARDS`.
         seed: seeds the env's generator as ``reset(seed=seed)`` would, for a first ``reset()``
             without a seed; ``None``: unseeded until ``reset(seed=...)``. A seed is an int
-            from 0 to ``2**64 - 1`` (:mod:`borders_sim.args`).
+            from 0 to ``2**64 - 1`` (:mod:`borders_sim.checks`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the learner's view as text,
             :func:`~borders_sim.game.views.observe_text`), ``"human"`` (that text is
             printed by every ``reset`` and ``step``, Gymnasium's convention) or

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.extras import needs
+from ..install_hints import needs
 from . import borders_v0
 
 try:

@@ -121,7 +121,7 @@ from ..batch.seeds import derived_seed, seed_bots, seed_lineup
 from ..policies.dispatch import BOT_NET
 from ..policies.network import NetPlayer, Policy
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..args import (ArgumentTypeError, as_action_batch, as_bool, as_float, as_int,
+from ..checks import (ArgumentTypeError, as_action_batch, as_bool, as_float, as_int,
                           as_mapping, as_seed, as_sequence, shown)
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, engine_error, step
@@ -340,7 +340,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             :func:`~borders_sim.rules.observation.observation_scales` (default raw).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
-    Every argument is checked by :mod:`borders_sim.args` (a ``ValueError`` naming it).
+    Every argument is checked by :mod:`borders_sim.checks` (a ``ValueError`` naming it).
 
     Spaces: ``single_observation_space`` ``Box(0, float32 max, (OBS_SIZE,))``,
     ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
@@ -536,7 +536,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     def check_actions(self, actions: Any) -> None:
         """Raise what :meth:`step` raises for ``actions`` (see there), stepping nothing: an int
         array of shape ``(num_envs,)`` (of any width, or a list of ints), checked as given by
-        :func:`~borders_sim.args.as_action_batch` (never cast: a float, a string or a
+        :func:`~borders_sim.checks.as_action_batch` (never cast: a float, a string or a
         bool is refused), each id legal for its game's pending decision (in ``NEXT_STEP``
         mode, any id of the action space for a game that ended on the last step: its action is
         ignored)."""

@@ -39,7 +39,7 @@ from .._compile.notice import compile_notice
 from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..args import as_action_batch, as_int, as_seed
+from ..checks import as_action_batch, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, step
 from .._compile.jit import kernel
@@ -142,7 +142,7 @@ class VectorEnv:
 
     Raises:
         ValueError: a bad ``num_envs``, ``seed``, ``reward``, ``render_mode``, unknown flag or
-            bad flag value (named; numbers by :mod:`borders_sim.args`).
+            bad flag value (named; numbers by :mod:`borders_sim.checks`).
 
     Example::
 

@@ -31,7 +31,7 @@ from ..rules.observation import (OBS_SIZE, OBS_SIZE_V1, OBSERVATION_LAYOUT, deco
                                  observe_at)
 from ..rules.piles import is_deferred_for_inspector
 from ..rules.rng import seed_words
-from ..args import as_seed
+from ..checks import as_seed
 from .views import check_seat
 
 _HIDDEN_CRATES = (st.CRATE_PACKING, st.CRATE_CLOSED, st.CRATE_ANNOUNCED)
@@ -148,7 +148,7 @@ def sample_consistent_state(game: Game, player: int, seed: int = 0) -> Game:
         game: the real game (not changed).
         player: the seat whose information is kept.
         seed: seeds the deal of the hidden cards and the new game's random generator (a seed,
-            0 to ``2**64 - 1``, :mod:`borders_sim.args`).
+            0 to ``2**64 - 1``, :mod:`borders_sim.checks`).
 
     Returns:
         A new game with ``observe(new, player) == observe(game, player)``, every card exactly
@@ -538,7 +538,7 @@ def world_from_observation(observation: np.ndarray, seed: int = 0) -> Game:
     Args:
         observation: a player's observation vector (:func:`borders_sim.envs.observe`).
         seed: seeds the deal and the new game's random generator (a seed, 0 to
-            ``2**64 - 1``, :mod:`borders_sim.args`).
+            ``2**64 - 1``, :mod:`borders_sim.checks`).
 
     Returns:
         A :class:`~borders_sim.Game` whose observation for the viewer's seat equals

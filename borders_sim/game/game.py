@@ -36,7 +36,7 @@ from ..rules.actions import IllegalActionError
 from ..rules import engine, scoring
 from .saved import dict_format
 from ..rules import state as st
-from ..args import as_seat, as_seed, is_int, shown
+from ..checks import as_seat, as_seed, is_int, shown
 from ..rules.config import GameConfig
 from .._compile.fastcall import direct_entry
 from .fastpath import ACTION_INTS, fast_state, game_call_builtin, id_list_builtin
@@ -98,7 +98,7 @@ class Game:
 
     Args:
         config: the rules (default: the rulebook with 4 players).
-        seed: a seed, an int from 0 to ``2**64 - 1`` (:mod:`borders_sim.args`); the same
+        seed: a seed, an int from 0 to ``2**64 - 1`` (:mod:`borders_sim.checks`); the same
             config and seed always give the same game.
 
     The whole game lives in :attr:`state`, a one-element numpy array of

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..args import is_int, shown
+from ..checks import is_int, shown
 from ..rules.actions import NUM_ACTIONS, IllegalActionError
 from .game import Game
 from .views import observe

@@ -15,7 +15,7 @@ import numpy as np
 
 from .game import Game
 from ..rules import actions as act
-from ..args import ArgumentTypeError, as_seat
+from ..checks import ArgumentTypeError, as_seat
 from ..rules.cards import CARD_KEYS, MAIN_NAMES, NUM_GOODS
 from ..rules.config import GameConfig
 from ..rules.observation import OBS_SIZE, OBSERVATION_LAYOUT, observe_at, offset_of
@@ -26,7 +26,7 @@ from .text_view import json_to_text
 
 
 def check_seat(game: Game, player) -> int:
-    """``player`` as an int seat of ``game`` (:func:`~borders_sim.args.as_seat`);
+    """``player`` as an int seat of ``game`` (:func:`~borders_sim.checks.as_seat`);
     ``ValueError`` naming it otherwise (and the EngineError of a state ``refresh()`` refused)."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"game must be a borders_sim.Game, got {type(game).__name__}")

@@ -55,7 +55,7 @@ import pyspiel
 from ..game.belief import world_from_observation
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS
-from ..args import as_choice, as_float, as_int, as_seed, as_str
+from ..checks import as_choice, as_float, as_int, as_seed, as_str
 from ..rules.limits import max_game_length
 from ..rules.rng import mix_seed, seed_words
 from ..agents.base import Bot
@@ -165,7 +165,7 @@ class CompiledRolloutEvaluator:
             random actions, the policy of OpenSpiel's ``RandomRolloutEvaluator``).
         n_rollouts: rollouts per evaluation (at least 1).
         seed: seeds the rollouts (the k-th rollout of the evaluator is seeded from
-            ``(seed, k)``); a seed, :mod:`borders_sim.args`.
+            ``(seed, k)``); a seed, :mod:`borders_sim.checks`.
     """
 
     def __init__(self, policy: str = "random", n_rollouts: int = 1, seed: int = 0) -> None:
@@ -213,7 +213,7 @@ class OpenSpielBot(Bot):
 
     Args:
         name: ``openspiel-ismcts``, ``openspiel-mcts`` or ``openspiel-random``, with options.
-        seed: seeds everything the bot draws (a seed, :mod:`borders_sim.args`).
+        seed: seeds everything the bot draws (a seed, :mod:`borders_sim.checks`).
     """
 
     def __init__(self, name: str, seed: int = 0) -> None:

@@ -25,7 +25,7 @@ is the first engine seed of the deals (see Chance), an int from 0 to ``2**31 - 1
 int parameters are 32-bit), and ``reward`` is a reward mode of
 :data:`~borders_sim.rules.rewards.REWARDS` (default its first, ``"win"``), which also gives the
 game's type and utility bounds (:func:`game_type`, :func:`utility_bounds`). Every parameter is
-checked when the game loads, by the rules of :mod:`borders_sim.args` (a ``ValueError`` naming
+checked when the game loads, by the rules of :mod:`borders_sim.checks` (a ``ValueError`` naming
 it).
 
 **Chance.** The engine draws every chance event (the deal, every shuffle, the Robbery die) from
@@ -120,7 +120,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.extras import needs
+from ..install_hints import needs
 
 try:
     import pyspiel
@@ -133,7 +133,7 @@ from ..game.game import Game
 from ..game.views import observe_text
 from ..rules import state as st
 from ..rules.actions import NUM_ACTIONS, action_to_string
-from ..args import (ArgumentTypeError, as_float, as_int, as_mapping, as_seat, as_str,
+from ..checks import (ArgumentTypeError, as_float, as_int, as_mapping, as_seat, as_str,
                           is_int, shown)
 from ..rules.cards import (CARD_VALUE, COPIES, FIRST_INSPECTOR_BONUS, KING_BONUS, MAIN_POINTS,
                            MAX_MAIN_HELD, NUM_GOODS, START_GOLD, TOBACCO, deck_tier)

@@ -11,7 +11,7 @@ import numpy as np
 import pyspiel
 
 from ..agents import make
-from ..args import as_int, as_seed
+from ..checks import as_int, as_seed
 from ..rules.state import MAX_PLAYERS
 
 

@@ -58,7 +58,7 @@ from numba import njit
 
 from .._compile.jit import kernel
 from ..rules.actions import NUM_ACTIONS
-from ..args import shown
+from ..checks import shown
 from ..rules.observation import OBS_SIZE, OBS_SIZE_V1, observation_scales
 from ..rules.rng import next_below
 from ..npzfile import NpzFile, as_path, refusal, shown_path, write_npz

@@ -62,7 +62,7 @@ import numpy as np
 from typing import Any
 
 from . import state as st
-from ..args import is_int, shown
+from ..checks import is_int, shown
 from .cards import CARD_KEYS, MAIN_NAMES, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL, NUM_MAIN
 from .state import MAX_PLAYERS, MENU_MAX
 
@@ -204,7 +204,7 @@ class IllegalActionError(ValueError):
 
 def action_id(action: Any) -> int:
     """``action`` as an action id: an int (Python or numpy, not bool, by
-    :mod:`~borders_sim.args`) from 0 to ``NUM_ACTIONS - 1``; IllegalActionError naming it
+    :mod:`~borders_sim.checks`) from 0 to ``NUM_ACTIONS - 1``; IllegalActionError naming it
     otherwise."""
     if not is_int(action):
         raise IllegalActionError(f"an action id is an int from 0 to {NUM_ACTIONS - 1}, got "

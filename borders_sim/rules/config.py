@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from . import state as st
-from ..args import ArgumentTypeError, as_bool, as_choice, as_int, shown
+from ..checks import ArgumentTypeError, as_bool, as_choice, as_int, shown
 
 _HAGGLING = {"full": st.HAGGLE_FULL, "gold_only": st.HAGGLE_GOLD_ONLY, "none": st.HAGGLE_NONE}
 _CHOICES = {
@@ -32,7 +32,7 @@ _INT_RANGES = {"num_players": (st.MIN_PLAYERS, st.MAX_PLAYERS), "haggle_rounds":
 
 def _normalised(name: str, value: object, default: object) -> object:
     """``value`` of flag ``name`` as a plain Python value (numpy scalars converted), checked by
-    :mod:`~borders_sim.args`. The kind of a flag is the type of its default: bool, int (a
+    :mod:`~borders_sim.checks`. The kind of a flag is the type of its default: bool, int (a
     range in ``_INT_RANGES``), str (a choice in ``_CHOICES``) or the gold-menu tuple."""
     if isinstance(default, bool):
         return as_bool(value, name)
@@ -104,7 +104,7 @@ class GameConfig:
 
     Raises:
         ValueError: an unknown flag, or a value of the wrong type or out of range (by the rules
-            of :mod:`borders_sim.args`; a wrong type is its ``ArgumentTypeError``, also a
+            of :mod:`borders_sim.checks`; a wrong type is its ``ArgumentTypeError``, also a
             ``TypeError``); the message names the flag and what it takes (a bool flag takes
             only ``True``/``False``, not ``1`` or ``"yes"``).
     """

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._compile.jit import kernel
-from ..args import as_choice
+from ..checks import as_choice
 from .scoring import scores, winners
 from .state import CFG_NUM_PLAYERS, MAX_PLAYERS
 

@@ -17,7 +17,7 @@ toolkit FastAPI is built on) gives routing, a test client and exception handlers
 pure-Python wheels (Starlette, AnyIO), with uvicorn to serve it. FastAPI would add pydantic and
 its compiled core for request models and generated OpenAPI pages this API does not need: the
 bodies are three small objects, checked by the same argument rules as the library
-(:mod:`borders_sim.args`), so the API refuses what the library refuses, in its words.
+(:mod:`borders_sim.checks`), so the API refuses what the library refuses, in its words.
 
 **Safe by default.** The server binds 127.0.0.1 (``--host`` opens it, with a warning); games
 live under random ids (:mod:`.sessions`), are dropped after ``--idle-minutes`` and are at most

@@ -2,7 +2,7 @@
 
 :func:`read_json` reads at most ``limit`` bytes of a body (a longer one is refused with 413
 before the rest is read) and parses it as one JSON object; :func:`new_game` checks the fields
-of a new game with the argument rules of :mod:`borders_sim.args`, so the API refuses what the
+of a new game with the argument rules of :mod:`borders_sim.checks`, so the API refuses what the
 library refuses, with the same words. Every problem is a :class:`~.refusals.Refused` (a 4xx).
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from ..args import as_bool, as_int, as_seed, as_sequence, shown
+from ..checks import as_bool, as_int, as_seed, as_sequence, shown
 from ..rules import state as st
 from .refusals import Refused
 

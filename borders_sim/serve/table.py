@@ -37,7 +37,7 @@ from ..game.drawing import seen_action
 from ..game.game import Game
 from ..game.turns import Decider, play_turns
 from ..game.views import observe_json
-from ..args import shown
+from ..checks import shown
 from ..rules.actions import NUM_ACTIONS, IllegalActionError
 from ..rules.config import GameConfig
 from .refusals import Refused

@@ -24,7 +24,7 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
 
 from typing import Any
 
-from ..rules.extras import needs
+from ..install_hints import needs
 from importlib import import_module
 
 from .algorithm import ALGORITHMS, Algorithm, Factory

@@ -17,7 +17,7 @@ from typing import Any
 from ..policies.network import MAX_HIDDEN, Policy, is_net_spec
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
-from ..args import as_bool, as_choice, as_float, as_int, as_mapping, as_seed, as_str
+from ..checks import as_bool, as_choice, as_float, as_int, as_mapping, as_seed, as_str
 from ..rules.observation import OBS_SIZE
 from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
@@ -218,7 +218,7 @@ class TrainConfig:
             self.torch_threads = default_torch_threads(self.device)
 
     def check(self) -> None:
-        """Check every setting (:mod:`borders_sim.args`'s rules), then that the run fits
+        """Check every setting (:mod:`borders_sim.checks`'s rules), then that the run fits
         in the machine's memory (:meth:`memory_estimate`), before anything is allocated.
 
         Raises:

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from ..rules.extras import needs
+from ..install_hints import needs
 from .league import RECENT_GAMES
 
 

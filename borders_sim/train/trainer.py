@@ -104,7 +104,7 @@ from .. import __version__
 from ..agents.seats import Seat
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, Policy, load_policy
 from ..policies.registry import roster
-from ..args import as_bool
+from ..checks import as_bool
 from .algorithm import Algorithm, Factory, anchor_settings, factory_of, record
 from .config import TrainConfig
 from .imitate import CloneStats, clone

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...game.drawing import game_svg, svg_to_rgb
 from ...game.game import Game
-from ...rules.extras import needs
+from ...install_hints import needs
 from ..records import Trace
 from .steps import walk
 

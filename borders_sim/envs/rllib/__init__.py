@@ -38,10 +38,10 @@ own games (``NUMBA_NUM_THREADS`` in Ray's ``runtime_env`` sets how many threads 
 games use).
 
 Importing this module without Ray's RLlib or torch raises a ModuleNotFoundError with the
-install line (:func:`~borders_sim.rules.extras.install_hint`).
+install line (:func:`~borders_sim.install_hints.install_hint`).
 """
 
-from ...rules.extras import needs
+from ...install_hints import needs
 
 try:
     import ray.rllib  # noqa: F401

@@ -40,7 +40,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from ...args import as_bool, as_choice, as_int, as_mapping, as_seed
+from ...checks import as_bool, as_choice, as_int, as_mapping, as_seed
 from .check import check_created_env
 from .masking import masking_module
 from .multi_agent import MultiAgentBordersEnv

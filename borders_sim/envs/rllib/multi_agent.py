@@ -26,7 +26,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ...game.game import Game
 from ...rules.actions import NUM_ACTIONS, action_id
-from ...args import as_choice, as_seed
+from ...checks import as_choice, as_seed
 from ...rules.config import GameConfig
 from ...rules.observation import OBS_SIZE, observe_at
 from ...rules.rewards import final_rewards_at, reward_mode

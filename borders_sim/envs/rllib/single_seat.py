@@ -19,7 +19,7 @@ import gymnasium as gym
 import numpy as np
 
 from ...agents.lineup import make_spec
-from ...args import as_int, as_seed, as_sequence
+from ...checks import as_int, as_seed, as_sequence
 from ..single import SingleSeatEnv
 from .spaces import dict_obs, env_settings, observation_space, runner_seed, scales
 

@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ...rules.actions import NUM_ACTIONS
-from ...args import as_bool, as_mapping
+from ...checks import as_bool, as_mapping
 from ...rules.observation import OBS_SIZE, observation_scales
 
 #: The key of the observation vector (RLlib's masking module's name for it).

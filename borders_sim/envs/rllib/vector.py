@@ -28,7 +28,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from ...rules.actions import NUM_ACTIONS
-from ...args import as_int, as_seed
+from ...checks import as_int, as_seed
 from ..training import TrainingEnv
 from .spaces import MASK_KEY, OBS_KEY, env_settings, observation_space, runner_seed
 

@@ -4,7 +4,7 @@ The SVG is rasterised by resvg (the ``resvg-py`` package), a renderer written in
 pip installs as a self-contained wheel on Linux, macOS and Windows: no Cairo, no browser, no
 system library to install first, unlike CairoSVG or a headless browser. Its PNG is decoded by
 Pillow (also a wheel everywhere). Both come with the optional ``render`` extra
-(:data:`~borders_sim.rules.extras.EXTRAS`); without them, :func:`svg_to_rgb` raises a
+(:data:`~borders_sim.install_hints.EXTRAS`); without them, :func:`svg_to_rgb` raises a
 ``ModuleNotFoundError`` that says how to install them. The SVG text itself needs neither.
 
 Text is drawn with the machine's fonts (the drawings ask for DejaVu Sans first, then any
@@ -17,7 +17,7 @@ import io
 
 import numpy as np
 
-from ...rules.extras import needs
+from ...install_hints import needs
 
 
 def _renderer():

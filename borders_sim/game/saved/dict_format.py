@@ -227,8 +227,8 @@ from dataclasses import fields
 import numpy as np
 
 from ...rules import state as st
-from ...args import ArgumentTypeError, is_int
-from ...args import shown as _shown
+from ...checks import ArgumentTypeError, is_int
+from ...checks import shown as _shown
 from ...rules.cards import (CARD_KEYS, FIRST_ACTION, MAIN_MIN_PLAYERS, MAIN_NAMES, MAX_CRATE,
                     MAX_DECK, MAX_MARKET_DISCARDS, NUM_CARD_TYPES, NUM_GOODS, NUM_LEGAL,
                     NUM_MAIN)

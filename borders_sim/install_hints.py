@@ -15,9 +15,9 @@ sentence::
 The line of an extra with PyTorch (``rl``) installs :data:`TORCH_PIN`, the CPU build, first:
 left to pip, an unpinned torch would pull a CUDA build of several GB.
 
-It lives in ``rules``, the lowest layer above ``_compile`` (numba's machinery), beside
-:mod:`~borders_sim.args` (the argument checks every layer shares), and imports nothing,
-so every layer that meets an optional import can use it with its imports pointing down:
+It sits at the bottom of the package, beside :mod:`~borders_sim.checks` (the argument checks
+every layer shares), and imports nothing, so every layer that meets an optional import can use
+it with its imports pointing down:
 ``game`` (OpenSpiel; resvg-py and Pillow, the pixels of its drawings), ``envs``
 (stable-baselines3), ``agents`` (OpenSpiel's bots), ``arena`` (matplotlib, Ray), ``train``
 (PyTorch, matplotlib) and ``cli``.

@@ -1,4 +1,4 @@
-"""The argument checker (``borders_sim.args``), on its own.
+"""The argument checker (``borders_sim.checks``), on its own.
 
 * ints: Python ints and numpy integers of every width pass and come back as plain ints;
   bools (Python and numpy), floats (integral ones too), strings, None and containers are
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from borders_sim.args import (SEED_MAX, ArgumentTypeError, as_bool, as_choice, as_float,
+from borders_sim.checks import (SEED_MAX, ArgumentTypeError, as_bool, as_choice, as_float,
                                     as_int, as_seat, as_seed, as_seed_array, is_int, shown)
 
 INT_TYPES = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
