@@ -135,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr, flush=True)
         sides = {"this checkout": time_pages(ROOT, traces)}
         workers = time_pages(ROOT, traces, timer=TIMER_WORKERS)
-        sides[f"this checkout, {workers['workers']} worker processes"] = workers
+        count = workers["workers"]
+        sides[f"this checkout, {count} worker{'s' if count != 1 else ''}"] = workers
         if args.against:
             commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short",
                                      args.against], check=True, capture_output=True,
@@ -167,14 +168,15 @@ def main(argv: list[str] | None = None) -> int:
             f"checked, every step drawn from each seat's view and the whole table: "
             f"{pictures:,} pictures, packed into one page), one process, one page after "
             f"another, the process start and the kernels' loading not timed; and, in the "
-            f"worker processes row, all of them as `tournament --record DIR --html` writes "
+            f"workers row, all of them as `tournament --record DIR --html` writes "
             f"them, by worker processes (one a core, each with {PAGES_A_WORKER} pages at "
             f"least), the workers' start timed:\n\n"
-            + markdown_table(["code", "pages", "seconds", "s / page (median)", "pictures / s",
-                              "kB / page (median)"], rows))
+            + markdown_table(["code", "pages", "seconds", "s/page (median)", "pictures/s",
+                              "kB/page (median)"], rows))
     pooled = next(name for name in sides if name.startswith("this checkout, "))
     with_workers = sum(sides[pooled]["seconds"])
-    text += (f"\n\nWith {pooled.removeprefix('this checkout, ')} this checkout writes them "
+    text += (f"\n\nWith {pooled.removeprefix('this checkout, ')} (worker processes) this "
+             f"checkout writes them "
              f"{ours / with_workers:.1f} times as fast as in one process (each worker's start "
              f"costs about a page, so the gain grows with the pages).")
     for name, side in sides.items():
