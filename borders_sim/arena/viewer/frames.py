@@ -35,6 +35,19 @@ def tokens(svg: str) -> list[str]:
     return _TOKEN.findall(svg)
 
 
+def _shared_ends(a: list, b: list) -> tuple[int, int]:
+    """``(p, s)``: how many entries ``a`` and ``b`` share at their start, then at their end
+    (the two never overlapping)."""
+    most = min(len(a), len(b))
+    p = 0
+    while p < most and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < most - p and a[-1 - s] == b[-1 - s]:
+        s += 1
+    return p, s
+
+
 class _Numbered(dict):
     """Each key's index in ``keys``: a key not yet there is appended."""
 
@@ -72,13 +85,7 @@ class FrameTable:
             return
         # a box came or went: the blocks before it keep their places, those after it are
         # matched from the end, and each block between replaces the one at its place
-        most = min(len(known), len(before))
-        p = 0
-        while p < most and known[p] == before[p]:
-            p += 1
-        s = 0
-        while s < most - p and known[-1 - s] == before[-1 - s]:
-            s += 1
+        p, s = _shared_ends(known, before)
         kept = len(before) - s
         shown.append(before[:p]
                      + [self._block(parts[j], before[j] if j < kept else None)
@@ -94,14 +101,7 @@ class FrameTable:
         ids = list(map(self._token_ids.__getitem__, tokens(text)))
         entry = ids
         if base is not None:
-            old = self._block_tokens[base]
-            most = min(len(old), len(ids))
-            p = 0
-            while p < most and old[p] == ids[p]:
-                p += 1
-            s = 0
-            while s < most - p and old[-1 - s] == ids[-1 - s]:
-                s += 1
+            p, s = _shared_ends(ids, self._block_tokens[base])
             if p + s:
                 entry = [-1 - base, p, s, *ids[p:len(ids) - s]]
         b = self._block_ids[text] = len(self.blocks)
