@@ -5,10 +5,10 @@ line."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..install_hints import install_hint
+from ..user_code import on_path_from_here
 from .common import float_in, int_in
 
 #: The hosts that reach only this machine; any other ``--host`` gets a warning.
@@ -54,8 +54,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     loopback = args.host in LOOPBACK
-    if os.getcwd() not in sys.path:  # (--bot MODULE:NAME from the current directory)
-        sys.path.insert(0, os.getcwd())
+    on_path_from_here()  # (--bot MODULE:NAME from the current directory)
     settings = Settings(records=args.records, idle_minutes=args.idle_minutes,
                         max_games=args.max_games, bots=tuple(args.bots),
                         allowed_hosts=LOOPBACK if loopback else ("*",))
