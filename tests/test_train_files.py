@@ -236,7 +236,8 @@ def test_a_killed_runs_lock_is_taken_over(tmp_path):
     ({"steps": 16}, "steps (--steps) 8, this run has 16"),
     ({"lr": 1e-3}, "lr (--lr) 0.0003, this run has 0.001"),
     ({"max_updates": 5}, "max_updates (--max-updates) 2, this run has 5"),
-    ({"anneal_lr": False, "max_updates": 5}, "anneal_lr True, this run has False"),
+    ({"anneal_lr": False, "max_updates": 5},
+         "anneal_lr (--constant-lr) True, this run has False"),
     ({"exploiter_every": 2}, "exploiter_every (--exploiter-every) 0, this run has 2"),
     ({"ppo": PPOSettings(epochs=3)}, "ppo.epochs (--epochs) 2, this run has 3"),
     ({"ppo": PPOSettings(minibatches=2)}, "ppo.minibatches (--minibatches) 4, this run has 2"),
@@ -401,10 +402,10 @@ def test_the_help_shows_the_true_defaults(capsys, monkeypatch):
     assert "(default: league)" in text and "(default: 256 256)" in text
     assert f"passes over each rollout (default: {PPOSettings().epochs})" in text
     assert "--max-updates U stop after U updates" in text and "default: no cap" in text
-    assert "only --minutes, --checkpoint-every, --eval-every" in text
+    assert "only --checkpoint-every, --device, --eval-every" in text
     assert f"(default: {TrainConfig().seed})" in text and f"(default: {TrainConfig().mixed})" in text
     assert "--out DIR the run's directory" in text and "--out DIR (default" not in text
-    assert "--sparse only the terminal reward (default: spread over the game" in text
+    assert "--sparse only the terminal reward (default: spread over the learner" in text
     assert "same sum) (default" not in text and "minutes) (default" not in text  # one each
     assert "default: 4 a run, after the update that completes each quarter of the budget" \
         in text

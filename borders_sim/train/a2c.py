@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..settings import setting
 from .config import TrainConfig
 from .minibatch import Batch
 from .model import PolicyValueNet
@@ -31,16 +32,24 @@ from .rollout import Rollout, advantages, normalized
 
 @dataclass
 class A2CSettings:
-    """A2C's settings; ``--algorithm-arg NAME=VALUE`` on the command line,
+    """A2C's settings, each declared once (:func:`~borders_sim.settings.setting`: its help and
+    bounds, checked by :func:`~borders_sim.train.algorithm.settings_of`); ``--gamma`` and the
+    other options of those names on the command line (or ``--algorithm-arg NAME=VALUE``),
     ``TrainConfig.algorithm_args`` in Python."""
 
-    gamma: float = 0.999  # the discount
-    gae_lambda: float = 0.95  # GAE's lambda (1: Monte-Carlo returns minus the value)
-    value_coef: float = 0.5  # weight of the value loss
-    entropy_coef: float = 0.01  # weight of the entropy bonus
-    max_grad_norm: float = 0.5  # the gradient's norm is clipped to this
-    anchor_coef: float = 0.0  # weight of KL(pi || anchor); > 0: the trainer keeps an anchor
-    anchor_every: int = 0  # move the anchor to the current policy every K updates (0: never)
+    gamma: float = setting(0.999, lo=0.0, hi=1.0, help="the discount")
+    gae_lambda: float = setting(0.95, lo=0.0, hi=1.0,
+                                help="GAE's lambda (1: Monte-Carlo returns minus the value)")
+    value_coef: float = setting(0.5, lo=0.0, hi=1000.0, help="weight of the value loss")
+    entropy_coef: float = setting(0.01, lo=0.0, hi=1000.0, help="weight of the entropy bonus")
+    max_grad_norm: float = setting(0.5, lo=0.0, above=True, hi=1e6,
+                                   help="the gradient's norm is clipped to this")
+    anchor_coef: float = setting(0.0, lo=0.0, hi=1000.0,
+                                 help="weight of KL(pi || anchor); > 0: the trainer keeps an "
+                                      "anchor")
+    anchor_every: int = setting(0, lo=0, hi=10**9,
+                                help="move the anchor to the current policy every K updates "
+                                     "(0: never)")
 
 
 @dataclass

@@ -38,6 +38,7 @@ import types
 import typing
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..settings import check_settings
 from ..user_code import NAMED, import_named
 
 if TYPE_CHECKING:
@@ -74,8 +75,9 @@ class Algorithm(Protocol):
 
 class Factory(Protocol):
     """What ``MODULE:FACTORY`` names (module docstring): a callable making the rule; its
-    ``Settings``, a dataclass whose fields all have defaults (with an optional ``check()``
-    raising ValueError), or None for a rule without settings."""
+    ``Settings``, a dataclass whose fields all have defaults (fields declared by
+    :func:`~borders_sim.settings.setting` are checked by their declarations; an optional
+    ``check()`` raising ValueError checks the rest), or None for a rule without settings."""
 
     Settings: type | None
 
@@ -105,10 +107,22 @@ def factory_of(spec: str) -> Factory:
                         "a factory (a callable: factory(model, settings, config, seed))")
 
 
+def setting_names(spec: str) -> tuple[str, ...]:
+    """The names of the settings of the algorithm ``spec`` (its ``Settings`` dataclass's
+    fields; none for a factory without one). Imports the algorithm.
+
+    Raises:
+        ValueError: an algorithm :func:`factory_of` cannot find (one line).
+    """
+    kind = getattr(factory_of(spec), "Settings", None)
+    return () if kind is None else tuple(f.name for f in dataclasses.fields(kind))
+
+
 def settings_of(spec: str, args: dict[str, Any], base: Any = None) -> Any:
     """The settings of the algorithm ``spec``: ``base`` (default: ``factory.Settings()``) with
     each of ``args`` set over it, a text value (the command line's) typed by the field's
-    annotation (bool, int, float, str, ``X | None`` from ``none``), then checked by the
+    annotation (bool, int, float, str, ``X | None`` from ``none``), then checked: the fields
+    declared by :func:`~borders_sim.settings.setting` by their declarations, then by the
     settings' ``check()`` if they have one. None for a factory without ``Settings``.
 
     Raises:
@@ -130,6 +144,7 @@ def settings_of(spec: str, args: dict[str, Any], base: Any = None) -> Any:
                              f"{', '.join(names)})")
         changes[key] = typed(value, hints[key], f"algorithm {spec}'s setting {key}")
     settings = dataclasses.replace(settings, **changes)
+    check_settings(settings)
     if callable(getattr(settings, "check", None)):
         settings.check()
     return settings

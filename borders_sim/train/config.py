@@ -17,13 +17,15 @@ from typing import Any
 from ..policies.network import MAX_HIDDEN, Policy, is_net_spec
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
-from ..checks import as_bool, as_choice, as_float, as_int, as_mapping, as_seed, as_str
+from ..checks import SEED_MAX, SEED_RANGE, as_mapping, as_sequence, as_str
 from ..rules.observation import OBS_SIZE
 from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
 from .algorithm import anchor_settings, settings_of
-from .league import LEAGUE_BOTS, League
-from .machine import default_num_envs, default_threads, default_torch_threads, max_threads
+from ..settings import check_settings, declared, flag_of, setting
+from .league import LEAGUE_BOTS, League, check_member
+from .machine import (CPU_NUM_ENVS, CUDA_NUM_ENVS, default_num_envs, default_threads,
+                      default_torch_threads, max_threads)
 
 #: The longest budget of a run, in minutes (a week).
 MAX_MINUTES = 7 * 24 * 60
@@ -40,11 +42,6 @@ EVAL_GAMES, SHORT_EVAL_GAMES, SHORT_MINUTES = 200, 50, 10
 #: numbers then follow the new device's arithmetic).
 RESUMABLE = frozenset({"minutes", "checkpoint_every", "eval_every", "eval_games",
                        "threads", "torch_threads", "device"})
-#: The command-line option of each setting whose option is not ``--NAME`` (``--sparse`` turns
-#: ``dense`` off); the update's other settings and ``anneal_lr`` have none.
-OPTIONS = {"dense": "--sparse", "ppo.anchor_coef": "--anchor",
-           "ppo.anchor_every": "--anchor-every", "ppo.epochs": "--epochs",
-           "ppo.minibatches": "--minibatches"}
 
 #: Bytes of one decision in a rollout: its observation (float32), legal mask (bool), action
 #: (int64), log-probability, value and reward (float32) and end flag.
@@ -74,12 +71,11 @@ def machine_memory() -> int | None:
 
 def option_of(name: str) -> str | None:
     """The command-line option of the setting ``name`` (as :meth:`TrainConfig.shaping` names
-    it), or None for a setting only Python sets."""
-    if name in OPTIONS:
-        return OPTIONS[name]
-    if name.startswith("ppo.") or name == "anneal_lr":
-        return None
-    return "--" + name.replace("_", "-")
+    it, ``ppo.NAME`` for PPO's), or None for a setting only Python sets."""
+    kind, _, name = name.rpartition(".")
+    found = [f for f, _, _ in declared(PPOSettings if kind == "ppo" else TrainConfig)
+             if f.name == name]
+    return flag_of(found[0]) if found else None
 
 
 def gib(n: float) -> str:
@@ -90,122 +86,198 @@ def gib(n: float) -> str:
 
 @dataclass
 class PPOSettings:
-    """The update's settings (CleanRL's names and defaults where they apply); ``anchor_coef``:
-    the weight of the KL penalty toward the anchor, the policy the run started from (0: none;
-    see :mod:`borders_sim.train.ppo`); ``anchor_every``: move the anchor to the current policy
-    every that many updates (0: never; the magnet schedule of :mod:`borders_sim.train.trainer`)."""
+    """PPO's settings (CleanRL's names and defaults where they apply; each field's help says
+    what it does, ``borders-sim train --help`` lists them as flags). ``anchor_coef`` and
+    ``anchor_every`` are the anchor of :mod:`borders_sim.train.ppo` and the magnet schedule of
+    :mod:`borders_sim.train.trainer`."""
 
-    gamma: float = 0.999
-    gae_lambda: float = 0.95
-    epochs: int = 2
-    minibatches: int = 4
-    clip: float = 0.2
-    value_coef: float = 0.5
-    entropy_coef: float = 0.01
-    max_grad_norm: float = 0.5
-    anchor_coef: float = 0.0
-    anchor_every: int = 0
+    gamma: float = setting(0.999, lo=0.0, hi=1.0, metavar="G", help="the discount")
+    gae_lambda: float = setting(0.95, lo=0.0, hi=1.0, metavar="L",
+                                help="GAE's lambda (1: Monte-Carlo returns minus the value)")
+    epochs: int = setting(2, lo=1, hi=100, metavar="K", help="passes over each rollout")
+    minibatches: int = setting(4, lo=1, hi=4096, metavar="B", help="minibatches per pass")
+    clip: float = setting(0.2, lo=0.0, above=True, hi=1.0, metavar="C",
+                          help="PPO's clip of the probability ratio, 1 +- C")
+    value_coef: float = setting(0.5, lo=0.0, hi=1000.0, metavar="C",
+                                help="weight of the value loss")
+    entropy_coef: float = setting(0.01, lo=0.0, hi=1000.0, metavar="C",
+                                  help="weight of the entropy bonus")
+    max_grad_norm: float = setting(0.5, lo=0.0, above=True, hi=1e6, metavar="N",
+                                   help="the gradient's norm is clipped to this")
+    anchor_coef: float = setting(
+        0.0, lo=0.0, hi=1000.0, flag="--anchor", metavar="C",
+        help="weight of a KL penalty toward the policy the run starts from (the imitated bot "
+             "or --init; 0: none), so the rule improves on it without forgetting it")
+    anchor_every: int = setting(
+        0, lo=0, hi=10**9, metavar="K",
+        help="move the anchor to the current policy every K updates (a magnet, as in magnetic "
+             "mirror descent; 0: the anchor stays where the run started)")
 
     def check(self) -> None:
-        """Check every setting (:meth:`TrainConfig.check`)."""
-        for name in ("gamma", "gae_lambda"):
-            as_float(getattr(self, name), name, 0.0, 1.0)
-        as_int(self.epochs, "epochs", 1)
-        as_int(self.minibatches, "minibatches", 1)
-        as_float(self.clip, "clip", above=0, finite=True)
-        for name in ("value_coef", "entropy_coef", "anchor_coef"):
-            as_float(getattr(self, name), name, 0.0, finite=True)
-        as_float(self.max_grad_norm, "max_grad_norm", above=0, finite=True)
-        as_int(self.anchor_every, "anchor_every", 0)
+        """Check every setting against its declaration (:func:`~borders_sim.settings.
+        check_settings`)."""
+        check_settings(self)
+
+
+def _opponents(value: Any, name: str) -> tuple[str, ...]:
+    """The check of ``opponents``: a non-empty list of league members
+    (:func:`~borders_sim.train.league.check_member`) or ``league``."""
+    names = as_sequence(value, name, "a non-empty list of names, e.g. ('league',)")
+    if not names:
+        raise ValueError(f"{name} must be a non-empty list of names, e.g. ('league',)")
+    for item in names:
+        if as_str(item, f"{name} item", "a name") != "league":
+            check_member(item)
+    return tuple(names)
+
+
+def _opponents_text(text: str) -> tuple[str, ...]:
+    """``--opponents``' text, comma-separated names, as the setting's tuple (checked)."""
+    try:
+        return _opponents([item.strip() for item in text.split(",")], "opponents")
+    except ValueError as err:
+        raise ValueError(f"{err} (or league: the league bots and self-play)") from None
+
+
+def _pairs(value: Any, name: str) -> dict[str, Any]:
+    """The check of an algorithm's settings by name: a dict with str keys."""
+    if not all(isinstance(key, str) for key in as_mapping(value, name)):
+        raise ValueError(f"{name} must map setting names (str) to values")
+    return dict(value)
+
+
+def _threads_what() -> str:
+    return (f"an int from 1 to {max_threads()} here (numba's maximum; set NUMBA_NUM_THREADS "
+            f"before starting to allow more)")
+
+
+_ALGORITHM = "an algorithm's name or MODULE:FACTORY"
 
 
 @dataclass
 class TrainConfig:
-    """One experiment. The defaults are one 30-minute run of seed 1 against the league (no
-    imitation, anchor or exploiter): a sound start, not the shipped policy's recipe, which is
-    a chain of runs, each from the last one's policy (docs/training.md, read from the shipped
+    """One experiment: every field is a setting declared once, its help, bounds and flag in
+    the field (:func:`~borders_sim.settings.setting`; ``borders-sim train --help`` prints them,
+    :meth:`check` checks them). The defaults are one 30-minute run of seed 1 against the league
+    (no imitation, anchor or exploiter): a sound start, not the shipped policy's recipe, which
+    is a chain of runs, each from the last one's policy (docs/training.md, read from the shipped
     file).
 
-    * ``players``: the player count of every game; ``opponents``: the pool (compiled bot names,
-      ``ppo``, ``ppo@PATH``, ``league``: see :meth:`league`).
-    * ``minutes``: the run's wall-clock budget; ``max_updates``: a cap on the updates, and the
-      horizon over which ``anneal_lr`` lowers the learning rate linearly to 5% (without it the
-      rate stays at ``lr``: a schedule by the clock would make two runs of one seed differ).
-    * ``num_envs`` games side by side, ``steps`` learner decisions of each per update, so an
-      update learns from ``num_envs * steps`` decisions; ``hidden``: the two hidden layers.
-      ``num_envs`` None: from the device (:func:`~.machine.default_num_envs`: 128 on the CPU,
-      1024 on a GPU), filled in when the config is made.
-    * ``reward``: the terminal reward, a mode of :data:`~borders_sim.rules.rewards.REWARDS`;
-      ``dense``: spread it over the learner's decisions by potential-based shaping (same sum,
-      same best policy).
-    * ``mixed``: the chance that a game draws a member per opponent seat (a mixed table, where
-      the learner must tell its opponents apart by their history) instead of one for all;
-      ``deviator``: the chance that a game, once a self-play snapshot exists, is a deviator
-      table (one member drawn from the pool in one opponent seat, the newest snapshot in the
-      others: the learner plays as one of the copies a deviator faces, the lineup of the
-      exploitability test; :class:`~borders_sim.envs.training.TrainingEnv`).
-    * ``snapshots`` self-play slots of ``league``, refreshed every ``snapshot_every`` updates.
-    * ``exploiter_every``: with K > 0, a main exploiter trains beside the run against copies of
-      the current policy, and every K updates its policy joins the pool in one of
-      ``exploiter_slots`` slots (the oldest) and it starts again (:mod:`.trainer`).
-    * ``checkpoint_every``, ``eval_every`` updates (an evaluation plays ``eval_games`` games
-      against 3 copies of each heuristic; ``eval_every`` 0: none). Left None, both follow the
-      budget: :data:`DEFAULT_EVALUATIONS` evaluations spread over it
-      (:meth:`evaluations_due`), :meth:`evaluation_games`.
-    * ``imitate``: a compiled bot whose choices the network learns first (behaviour cloning
-      on ``imitate_games`` games of demonstrations, ``imitate_epochs`` passes,
-      :mod:`borders_sim.train.imitate`), or None; then PPO trains from there.
-    * ``overlap``: collect the next rollout in a second thread while the update runs (the
-      env and acting beside torch; the update then learns from games played with the weights
-      from one update before: :meth:`~.learner.Learner.overlapped`).
-    * ``threads``: numba's threads for the env and acting; ``torch_threads``: torch's for the
-      update; ``device``: where the update runs (``"cpu"``, or ``"cuda"``: the network and its
-      update on a GPU, the env and the acting network on the CPU). ``threads`` and
-      ``torch_threads`` None: from the cores and the device (:mod:`.machine`), filled in when
-      the config is made. ``init``: a policy file to start from.
-    * ``algorithm``: the update rule, a registered name (``ppo``, ``a2c``) or
-      ``MODULE:FACTORY`` (:mod:`borders_sim.train.algorithm`); ``algorithm_args``: its
-      settings by name, over its settings dataclass's defaults (text is typed by the field);
-      ``exploiter_algorithm`` / ``exploiter_algorithm_args``: the main exploiter's, when it
-      uses another (None: the main agent's rule and settings).
-    * ``ppo``: PPO's settings (``algorithm_args`` of ``ppo`` are set over them;
-      ``ppo.anchor_coef > 0`` keeps the policy near where it started, the imitated teacher or
-      ``init``, so it needs one of them; any rule with an ``anchor_coef`` setting likewise).
+    The fields left None are filled when the config is made or run: ``num_envs``, ``threads``
+    and ``torch_threads`` from the device and the cores (:mod:`.machine`), and ``eval_every`` /
+    ``eval_games`` follow the budget (:meth:`evaluations_due`, :meth:`evaluation_games`).
+    ``ppo`` holds PPO's settings (:class:`PPOSettings`); ``algorithm_args`` are set over them
+    for ``ppo``, over the settings dataclass's defaults for another rule
+    (:mod:`borders_sim.train.algorithm`). A rule with ``anchor_coef > 0`` keeps the policy
+    near where it started, the imitated teacher or ``init``, so it needs one of them (or a
+    moving anchor).
     """
 
-    players: int = 4
-    opponents: tuple[str, ...] = ("league",)
-    minutes: float = 30.0
-    seed: int = 1
-    max_updates: int | None = None
-    num_envs: int | None = None
-    steps: int = 64
-    hidden: tuple[int, int] = (256, 256)
-    lr: float = 3e-4
-    anneal_lr: bool = True
-    reward: str = "win"
-    dense: bool = True
-    mixed: float = 0.5
-    deviator: float = 0.0
-    snapshots: int = 4
-    snapshot_every: int = 25
-    exploiter_every: int = 0
-    exploiter_slots: int = 2
-    checkpoint_every: int = 200
-    eval_every: int | None = None
-    eval_games: int | None = None
-    overlap: bool = False
-    threads: int | None = None
-    torch_threads: int | None = None
-    device: str = "cpu"
-    init: str | None = None
-    imitate: str | None = None
-    imitate_games: int = 1000
-    imitate_epochs: int = 4
-    algorithm: str = "ppo"
-    algorithm_args: dict[str, Any] = field(default_factory=dict)
-    exploiter_algorithm: str | None = None
-    exploiter_algorithm_args: dict[str, Any] = field(default_factory=dict)
+    players: int = setting(4, lo=3, hi=8, metavar="N", help="players per game")
+    opponents: tuple[str, ...] = setting(
+        ("league",), check=_opponents, parse=_opponents_text, metavar="NAME[,NAME...]",
+        help="the pool: compiled bot names, ppo, ppo@PATH, ppo-zoo/NAME, league (the league "
+             f"bots {', '.join(LEAGUE_BOTS)} and self-play); they play inside the compiled "
+             "training env (train against a Python bot with SingleSeatEnv)")
+    minutes: float = setting(30.0, lo=0.0, above=True, hi=MAX_MINUTES, metavar="M",
+                             help="wall-clock budget, evaluations and checkpoints included")
+    seed: int = setting(1, lo=0, hi=SEED_MAX, what=f"a seed, {SEED_RANGE}", metavar="S",
+                        help="seeds the games, the league, the network and the samples")
+    max_updates: int | None = setting(
+        None, lo=1, hi=10**9, metavar="U",
+        help="stop after U updates, and with anneal_lr lower the learning rate linearly to 5% "
+             "over them (default: no cap, --minutes ends the run, the rate stays)")
+    num_envs: int | None = setting(
+        None, lo=1, hi=1 << 14, metavar="E",
+        default_help=lambda: f"{CPU_NUM_ENVS} on the CPU, {CUDA_NUM_ENVS} with --device cuda",
+        help="games played side by side; an update learns from num_envs x steps decisions")
+    steps: int = setting(64, lo=1, hi=1 << 12, metavar="T",
+                         help="learner decisions per game per update (the rollout length)")
+    hidden: tuple[int, int] = setting((256, 256), lo=1, hi=MAX_HIDDEN, metavar=("H0", "H1"),
+                                      help="sizes of the two hidden layers")
+    lr: float = setting(3e-4, lo=0.0, above=True, hi=1.0, metavar="LR",
+                        help="Adam learning rate, every rule's")
+    anneal_lr: bool = setting(True, flag="--constant-lr", invert=True,
+                              help="keep the learning rate at --lr (default: annealed over "
+                                   "--max-updates when given; a schedule by the clock would make "
+                                   "two runs of one seed differ)")
+    reward: str = setting("win", choices=REWARD_MODES,
+                          help="the learner's terminal reward (a mode of "
+                               "borders_sim.rules.rewards.REWARDS)")
+    dense: bool = setting(True, flag="--sparse", invert=True,
+                          help="only the terminal reward (default: spread over the learner's "
+                               "decisions by potential-based shaping, same sum, same best "
+                               "policy)")
+    mixed: float = setting(0.5, lo=0.0, hi=1.0, metavar="P",
+                           help="chance that a game seats a member drawn per opponent seat (a "
+                                "mixed table) instead of one member in every opponent seat")
+    deviator: float = setting(
+        0.0, lo=0.0, hi=1.0, metavar="P",
+        help="chance that a game, once a self-play snapshot exists, seats one member drawn from "
+             "the pool in one opponent seat and the newest snapshot in the others (the learner "
+             "as one of the copies a deviator faces, the lineup of borders-sim exploit)")
+    snapshots: int = setting(4, lo=0, hi=64, metavar="K", help="self-play slots of 'league'")
+    snapshot_every: int = setting(25, lo=1, hi=10**6, metavar="U",
+                                  help="updates between self-play snapshots")
+    exploiter_every: int = setting(
+        0, lo=0, hi=10**6, metavar="K",
+        help="train a main exploiter beside the run, against copies of the current policy; "
+             "every K updates its policy joins the pool and it starts again (0: none)")
+    exploiter_slots: int = setting(2, lo=1, hi=64, metavar="N",
+                                   help="pool slots for the main exploiter's policies (the "
+                                        "oldest is replaced)")
+    checkpoint_every: int = setting(200, lo=1, hi=10**6, metavar="U",
+                                    help="updates between checkpoints")
+    eval_every: int | None = setting(
+        None, lo=0, hi=10**6, metavar="U",
+        help="updates between evaluations against 3 copies of each heuristic (0: none; "
+             f"default: {DEFAULT_EVALUATIONS} a run, after the update that completes each "
+             "quarter of the budget, --minutes or --max-updates, whichever ends the run)")
+    eval_games: int | None = setting(
+        None, lo=1, hi=10**6, metavar="G",
+        help=f"games per heuristic in an evaluation (default: {EVAL_GAMES}, or "
+             f"{SHORT_EVAL_GAMES} for a budget under {SHORT_MINUTES} minutes)")
+    overlap: bool = setting(False,
+                            help="collect the next rollout in a second thread while the update "
+                                 "runs (the env and acting beside torch, at one update of "
+                                 "policy lag)")
+    threads: int | None = setting(
+        None, lo=1, hi=max_threads, what=_threads_what, metavar="N",
+        default_help=lambda: f"from the cores and --device: {default_threads('cpu')} here on "
+                             f"the CPU, {default_threads('cuda')} with cuda",
+        help="numba threads of the env and acting")
+    torch_threads: int | None = setting(
+        None, lo=1, hi=256, metavar="T",
+        default_help=lambda: f"from the cores and --device: {default_torch_threads('cpu')} here "
+                             f"on the CPU, 1 with cuda; 1 is fastest beside the env on 2 cores",
+        help="torch threads of the update")
+    device: str = setting("cpu", metavar="DEV",
+                          help="where the update runs: cpu, or cuda (a GPU; the env and the "
+                               "acting network stay on the CPU)")
+    init: str | None = setting(None, metavar="PATH",
+                               help="start from this policy file (default: a random network)")
+    imitate: str | None = setting(
+        None, choices=COMPILED_BOTS, metavar="BOT",
+        help="first learn a compiled bot's choices from demonstrations (behaviour cloning, "
+             "borders_sim.train.imitate), then train from there (default: none)")
+    imitate_games: int = setting(1000, lo=1, hi=10**6, metavar="G",
+                                 help="games of demonstrations for --imitate")
+    imitate_epochs: int = setting(4, lo=1, hi=100, metavar="K",
+                                  help="passes over the demonstrations")
+    algorithm: str = setting(
+        "ppo", what=_ALGORITHM, metavar="NAME",
+        help="the update rule: ppo, a2c, or MODULE:FACTORY (your own: factory(model, settings, "
+             "config, seed) with a Settings dataclass, imported from the current directory too)")
+    algorithm_args: dict[str, Any] = setting(
+        factory=dict, check=_pairs, flag="--algorithm-arg", metavar="KEY=VALUE",
+        help="a setting of the algorithm by name (a field of its Settings dataclass, typed by "
+             "it), repeatable; the flags of PPO's settings below set those of that name too")
+    exploiter_algorithm: str | None = setting(
+        None, what=_ALGORITHM, metavar="NAME",
+        help="the main exploiter's update rule (default: --algorithm's, with its settings)")
+    exploiter_algorithm_args: dict[str, Any] = setting(
+        factory=dict, check=_pairs, flag="--exploiter-algorithm-arg", metavar="KEY=VALUE",
+        help="a setting of --exploiter-algorithm by name, repeatable")
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def __post_init__(self) -> None:
@@ -218,62 +290,19 @@ class TrainConfig:
             self.torch_threads = default_torch_threads(self.device)
 
     def check(self) -> None:
-        """Check every setting (:mod:`borders_sim.checks`'s rules), then that the run fits
-        in the machine's memory (:meth:`memory_estimate`), before anything is allocated.
+        """Check every setting against its declaration (:func:`~borders_sim.settings.
+        check_settings`), then how they go together, then that the run fits in the machine's
+        memory (:meth:`memory_estimate`), before anything is allocated.
 
         Raises:
             ValueError: the first setting out of range or of the wrong type, named; or a run
                 that needs more memory than the machine has (the message names the settings
                 and the estimate).
         """
-        as_int(self.players, "players", 3, 8)
-        if isinstance(self.opponents, str) or not isinstance(self.opponents, (tuple, list)) \
-                or not self.opponents:
-            raise ValueError(f"opponents must be a non-empty tuple of names, got "
-                             f"{self.opponents!r}")
-        as_float(self.minutes, "minutes", hi=MAX_MINUTES, above=0)
-        as_seed(self.seed)
-        if self.max_updates is not None:
-            as_int(self.max_updates, "max_updates", 1)
-        as_int(self.num_envs, "num_envs", 1)
-        as_int(self.steps, "steps", 1)
-        if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
-            raise ValueError(f"hidden must be two layer sizes, got {self.hidden!r}")
-        for k, size in enumerate(self.hidden):
-            as_int(size, f"hidden[{k}]", 1, MAX_HIDDEN)
-        as_float(self.lr, "lr", hi=1.0, above=0)
-        as_bool(self.anneal_lr, "anneal_lr")
-        as_choice(self.reward, "reward", REWARD_MODES)
-        as_bool(self.dense, "dense")
-        as_float(self.mixed, "mixed", 0.0, 1.0)
-        as_float(self.deviator, "deviator", 0.0, 1.0)
-        as_int(self.snapshots, "snapshots", 0)
-        as_int(self.snapshot_every, "snapshot_every", 1)
-        as_int(self.exploiter_every, "exploiter_every", 0)
-        as_int(self.exploiter_slots, "exploiter_slots", 1)
-        as_int(self.checkpoint_every, "checkpoint_every", 1)
-        if self.eval_every is not None:
-            as_int(self.eval_every, "eval_every", 0)
-        if self.eval_games is not None:
-            as_int(self.eval_games, "eval_games", 1)
-        if as_int(self.threads, "threads", 1) > max_threads():
-            raise ValueError(f"threads must be at most {max_threads()} here (numba's maximum; "
-                             f"set NUMBA_NUM_THREADS before starting to allow more), got "
-                             f"{self.threads}")
-        as_int(self.torch_threads, "torch_threads", 1)
-        as_bool(self.overlap, "overlap")
-        if self.imitate is not None:
-            as_choice(self.imitate, "imitate", COMPILED_BOTS)
-        as_int(self.imitate_games, "imitate_games", 1)
-        as_int(self.imitate_epochs, "imitate_epochs", 1)
+        check_settings(self)
+        if not isinstance(self.ppo, PPOSettings):
+            raise ValueError(f"ppo must be a PPOSettings, got {self.ppo!r}")
         self.ppo.check()
-        as_str(self.algorithm, "algorithm", "an algorithm's name or MODULE:FACTORY")
-        if self.exploiter_algorithm is not None:
-            as_str(self.exploiter_algorithm, "exploiter_algorithm",
-                   "an algorithm's name or MODULE:FACTORY")
-        for name in ("algorithm_args", "exploiter_algorithm_args"):
-            if not all(isinstance(key, str) for key in as_mapping(getattr(self, name), name)):
-                raise ValueError(f"{name} must map setting names (str) to values")
         if self.exploiter_algorithm is None and self.exploiter_algorithm_args:
             raise ValueError("exploiter_algorithm_args are the settings of exploiter_algorithm: "
                              "name it (without it the exploiter takes the main agent's)")
