@@ -146,17 +146,19 @@ class SingleSeatEnv(gym.Env):
         n = self.config.num_players
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, n - 1, f"a seat, an int from 0 to {n - 1}, or 'random'")
-        if opponents is not None and _opponent(opponents) is not None:
-            opponents = [_opponent(opponents)] * (n - 1)
+        one = None if opponents is None else _opponent(opponents)  # each made once
+        if one is not None:
+            opponents = [one] * (n - 1)
         elif opponents is not None:
-            if not (isinstance(opponents, Sequence) and len(opponents) == n - 1
-                    and all(_opponent(p) is not None for p in opponents)):
+            kept = [_opponent(p) for p in opponents] if isinstance(opponents, Sequence) \
+                and len(opponents) == n - 1 else [None]
+            if any(k is None for k in kept):
                 raise ValueError(f"opponents must be None, one opponent for every other seat "
                                  f"or a list of {n - 1}; an opponent is a bot (a name or spec, "
                                  f"MODULE:NAME, a Seat, a bot class) or a policy (a callable "
                                  f"(observation, action_mask) -> action, or an object with "
                                  f"such an act method); got {shown(opponents)}")
-            opponents = [_opponent(p) for p in opponents]
+            opponents = kept
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
