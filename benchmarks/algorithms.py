@@ -32,17 +32,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-import torch  # noqa: E402
+import torch
 
-from borders_sim import cli  # noqa: E402
-from borders_sim.report import markdown_table  # noqa: E402
-from borders_sim.train import A2C, PPO, A2CSettings, PPOSettings, TrainConfig, evaluate  # noqa: E402,E501
-from borders_sim.train.trainer import EVAL_BOTS, Trainer  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+from borders_sim import cli
+from borders_sim.report import markdown_table
+from borders_sim.train import A2C, PPO, A2CSettings, PPOSettings, TrainConfig, evaluate  # noqa: E501
+from borders_sim.train.trainer import EVAL_BOTS, Trainer
+from freshness import measured_at
+from harness import add_shared, parse, replace_section
 
 DOCS = ROOT / "docs" / "own-algorithm.md"
 OPPONENTS = "honest,bluffer,collector"
@@ -62,13 +60,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", default="1", help="the runs' seed (1)")
     parser.add_argument("--out", default=str(ROOT / "runs" / "algorithms"),
                         help="directory of the runs (one per algorithm)")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="replace the tables of docs/own-algorithm.md")
-    add_quick(parser, rows=[4, 8], repeats=2, max_updates="2", games=4,
-              out=str(ROOT / "runs" / "algorithms-quick"))
-    args = parse_quick(parser, argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    add_shared(parser, quick=dict(rows=[4, 8], repeats=2, max_updates="2", games=4,
+                                  out=str(ROOT / "runs" / "algorithms-quick")),
+               docs="replace the tables of docs/own-algorithm.md")
+    args = parse(parser, argv)
     return args
 
 

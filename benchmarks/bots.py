@@ -21,27 +21,25 @@ decisions (``skip_forced`` moves are not counted). The table is markdown.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
+import numba
+import numpy as np
 
-from borders_sim import GameConfig  # noqa: E402
-from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.batch.games import run_bot_games  # noqa: E402
-from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg  # noqa: E402
-from borders_sim.report import markdown_table, si  # noqa: E402
-from borders_sim.cli.simulate import MAX_BATCH  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.batch.rollouts import make_batch  # noqa: E402
-from borders_sim.rules.state import MAX_PLAYERS, PH_GAME_OVER  # noqa: E402
+from borders_sim import GameConfig
+from borders_sim.agents import COMPILED_BOTS
+from borders_sim.batch.games import run_bot_games
+from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg
+from borders_sim.report import markdown_table, si
+from borders_sim.cli.simulate import MAX_BATCH
+from borders_sim.rules.limits import max_game_length
+from borders_sim.batch.rollouts import make_batch
+from borders_sim.rules.state import MAX_PLAYERS, PH_GAME_OVER
+from harness import add_shared, load, machine_line, parse
 
 MIXED = "mixed"
 
@@ -57,8 +55,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "(default 3; --quick 1)")
     parser.add_argument("--seed", type=seed_arg(), default=0,
                         help="first deal seed, 0 <= S and S+games-1 <= 2**64-1 (default 0)")
-    parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
-    args = parser.parse_args(argv)
+    add_shared(parser)  # --quick: fewer games and repeats
+    args = parse(parser, argv)
     if args.games is None:
         args.games = 200 if args.quick else 1000
     if args.repeat is None:
@@ -95,9 +93,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     all_threads = numba.config.NUMBA_NUM_THREADS
     print("# borders_sim bot rollout benchmark\n")
-    load = "n/a" if not hasattr(os, "getloadavg") else f"{os.getloadavg()[0]:.2f}"
-    print(f"- machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, load "
-          f"average {load} at start (other work on the machine skews the figures)")
+    print(f"- machine: {machine_line(load())} (other work on the machine skews the figures)")
     print(f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
           f"{numba.__version__} ({all_threads} threads)")
     print(f"- {args.games} games per player count and bot, median of {args.repeat} runs, "

@@ -34,7 +34,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from quick import add_quick, parse_quick
+from harness import add_shared, parse
 
 PROBES = ("rollouts", "bots", "vector 1t", "vector 2t", "training", "search")
 
@@ -146,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.5, help="timed seconds per run")
     parser.add_argument("--probes", default=",".join(PROBES),
                         help=f"comma-separated, of: {', '.join(PROBES)}")
-    add_quick(parser, pairs=1, seconds=0.2, probes="rollouts")
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(pairs=1, seconds=0.2, probes="rollouts"))
+    args = parse(parser, argv)
     if args.before is None:
         if not args.quick:
             parser.error("the tree to compare against is missing (or --quick: this checkout "

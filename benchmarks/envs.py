@@ -29,18 +29,17 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-from numba import njit, prange  # noqa: E402
+import numba
+import numpy as np
+from numba import njit, prange
 
-from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli.common import player_counts  # noqa: E402
-from borders_sim.report import markdown_table, si  # noqa: E402
-from borders_sim.envs import VectorEnv, borders_v0, observe  # noqa: E402
+from borders_sim import Game, GameConfig
+from borders_sim.cli.common import player_counts
+from borders_sim.report import markdown_table, si
+from borders_sim.envs import VectorEnv, borders_v0, observe
+from harness import add_shared, parse
 
 
 def aec_rate(env, seconds: float) -> float:
@@ -162,8 +161,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="timed runs per figure, the median is reported (default 3; --quick 1)")
     parser.add_argument("--vector-envs", type=int, default=1024,
                         help="games stepped together by VectorEnv (default 1024)")
-    parser.add_argument("--quick", action="store_true", help="one player count, short runs")
-    args = parser.parse_args(argv)
+    add_shared(parser)  # --quick: one player count, short runs
+    args = parse(parser, argv)
     if args.players is None:
         args.players = (4,) if args.quick else tuple(range(3, 9))
     if args.seconds is None:

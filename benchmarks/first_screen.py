@@ -2,7 +2,7 @@
 checkout in a fresh virtual environment, and prints the table the README shows beside them.
 
     python benchmarks/first_screen.py                  # print the table
-    python benchmarks/first_screen.py --write-readme   # also put it in README.md
+    python benchmarks/first_screen.py --write-docs   # also put it in README.md
     python benchmarks/first_screen.py --slow           # also time `python -m pytest -m slow`
 
 1. Extract the committed tree (``git archive HEAD``) into a temporary directory and create a
@@ -12,7 +12,7 @@ checkout in a fresh virtual environment, and prints the table the README shows b
    pytest``, each in a shell from the copy's root, exactly as the README writes them, and time
    each part: an install, the tournament, the tests (their count from pytest's summary line).
 3. Print a markdown table with what it ran on (the commit, the machine, the load average before
-   it started) and, with ``--write-readme``, put it between ``<!-- first-screen:start -->`` and
+   it started) and, with ``--write-docs``, put it between ``<!-- first-screen:start -->`` and
    ``<!-- first-screen:end -->`` of README.md.
 
 The test that checks this section (``tests/test_readme_tables.py``) skips itself in the measured
@@ -38,9 +38,8 @@ import time
 from itertools import groupby
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from quick import add_quick, parse_quick  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+from harness import add_shared, load, machine_line, parse, replace_section
+
 
 REPO = Path(__file__).resolve().parents[1]
 #: The README's two commands, split where the table times them (each part runs in the shell of
@@ -120,7 +119,7 @@ def section(rows: list[tuple[str, str, float, str]], stamp: str) -> str:
 def measure(slow: bool, quick: bool = False) -> str:
     """Run the commands on a fresh copy (``quick``: :data:`QUICK` instead); the README
     section's text."""
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    start = load()
     with tempfile.TemporaryDirectory(prefix="borders-first-screen-") as tmp:
         work = Path(tmp)
         src = work / "src"
@@ -143,11 +142,9 @@ def measure(slow: bool, quick: bool = False) -> str:
         if slow:
             seconds, out = run_part(SLOW, src, env)
             rows.append(("", SLOW, seconds, tests_of(out)))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     stamp = (f"Made by `python benchmarks/first_screen.py{' --slow' if slow else ''} "
-             f"--write-readme` on {time.strftime('%Y-%m-%d', time.gmtime())} from {commit}: "
-             f"{platform.system()} {platform.machine()}, {cores} cores, load average "
-             f"{load:.1f} at the start, Python {platform.python_version()}; a fresh copy and "
+             f"--write-docs` on {time.strftime('%Y-%m-%d', time.gmtime())} from {commit}: "
+             f"{machine_line(start)}, Python {platform.python_version()}; a fresh copy and "
              f"venv, an empty kernel build cache, pip's download cache as it was.")
     return section(rows, stamp)
 
@@ -157,13 +154,12 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--slow", action="store_true",
                         help="also time the slow tests, python -m pytest -m slow")
-    parser.add_argument("--write-readme", action="store_true",
-                        help="put the table in README.md's first-screen section")
-    add_quick(parser, slow=False)
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(slow=False),
+               docs="put the table in README.md's first-screen section")
+    args = parse(parser, argv)
     text = measure(args.slow, args.quick)
     print(text)
-    if args.write_readme:
+    if args.write_docs:
         replace_section("first-screen", text)
     return 0
 

@@ -22,20 +22,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
-from pathlib import Path
 
-# Benchmark the checkout this script belongs to, installed or not.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.agents import REGISTRY, ISMCTSBot, make  # noqa: E402
-from borders_sim.batch.seeds import bot_seed  # noqa: E402
-from borders_sim.envs import observe  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
+from borders_sim import Game, GameConfig
+from borders_sim.agents import REGISTRY, ISMCTSBot, make
+from borders_sim.batch.seeds import bot_seed
+from borders_sim.envs import observe
+from harness import add_shared, parse
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -83,8 +78,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--rollout", default=None, help="compiled rollout bot")
     parser.add_argument("--reward", default=None, choices=("win", "score", "margin"))
-    add_quick(parser, games=2, simulations=16)
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(games=2, simulations=16))
+    args = parse(parser, argv)
 
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     if len(opponents) == 1:

@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/ladder.py                      # print the tables
-    python benchmarks/ladder.py --write-readme       # and put them into docs/bots.md
+    python benchmarks/ladder.py --write-docs       # and put them into docs/bots.md
     python benchmarks/ladder.py --games 8400 --strong-games 1000 --search-games 40 --slow-games 40
 
 Three tables, every game 4 players with seats rotating, all reproducible from the command
@@ -24,7 +24,7 @@ above (same seeds, same games, any machine):
 
 The tournaments' seeds start at ``--seed`` (no training run deals a tournament seed:
 :data:`borders_sim.train.trainer.EVAL_SEED` and the training env's hashed seeds are elsewhere).
-``--write-readme`` replaces the text between ``<!-- ladder:start -->`` and
+``--write-docs`` replaces the text between ``<!-- ladder:start -->`` and
 ``<!-- ladder:end -->`` of docs/bots.md in this checkout.
 """
 
@@ -37,17 +37,12 @@ import sys
 import time
 from pathlib import Path
 
-# The ladder of the checkout this script belongs to, installed or not.
+from borders_sim.arena import default_lineup, run_tournament
+from borders_sim.cli.common import int_in
+from borders_sim.report import markdown_table, percent
+from harness import add_shared, parse, replace_section, stamp
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from borders_sim.arena import default_lineup, run_tournament  # noqa: E402
-from borders_sim.cli.common import int_in  # noqa: E402
-from borders_sim.report import markdown_table, percent  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
-from readme_section import replace_section  # noqa: E402
-from stamp import stamp  # noqa: E402
-
 PLAYERS = 4
 HEURISTICS = ("honest", "bluffer", "collector")
 
@@ -69,11 +64,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--no-openspiel", action="store_true",
                         help="leave OpenSpiel's IS-MCTS out")
     parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
-    parser.add_argument("--write-readme", action="store_true",
-                        help="replace the ladder section of docs/bots.md")
-    add_quick(parser, games=84, strong_games=8, search_games=1, slow_games=1,
-              openspiel_games=1, openspiel_sims=5)
-    return parse_quick(parser, argv)
+    add_shared(parser, quick=dict(games=84, strong_games=8, search_games=1, slow_games=1,
+                                  openspiel_games=1, openspiel_sims=5),
+               docs="replace the ladder section of docs/bots.md")
+    return parse(parser, argv)
 
 
 def ladder_table(results) -> str:
@@ -160,7 +154,7 @@ def main(argv=None) -> int:
               f"{stamp()}"]
     text = "\n".join(parts)
     print(text)
-    if args.write_readme:
+    if args.write_docs:
         print(f"{replace_section('ladder', text).name} updated", file=sys.stderr)
     return 0
 

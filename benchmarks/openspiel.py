@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import os
 import platform
 import random
 import statistics
@@ -52,10 +51,9 @@ from borders_sim import Game, GameConfig
 from borders_sim.envs import observe_text
 from borders_sim.report import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
-from quick import add_quick, parse_quick  # noqa: E402
-from rollouts import openspiel_python_loop  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+from rollouts import openspiel_python_loop
+from freshness import measured_at
+from harness import add_shared, load, machine_line, parse, replace_section
 
 #: The command that writes the ``openspiel-costs`` section of docs/env-openspiel.md.
 DOCS_COMMAND = "python benchmarks/openspiel.py --write-docs"
@@ -116,20 +114,11 @@ def ismcts_seconds(game, sims: int, decisions: int) -> float:
     return statistics.median(times)
 
 
-def machine(started: str, loads: list[float], minutes: float, stamp: str) -> str:
+def run_line(started: str, loads: list[float], minutes: float, stamp: str) -> str:
     """The run's date, machine, load, versions and length, as the section states them."""
     import numba
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f
-                        if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    load = (f"load average {loads[0]:.1f} at the start, {loads[-1]:.1f} at the end"
-            if loads else "load n/a")
-    return (f"{started}; {platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} "
-            f"cores, {load}; Python {platform.python_version()}, numba {numba.__version__}, "
+    return (f"{started}; {machine_line(loads[0], loads[-1])}; Python "
+            f"{platform.python_version()}, numba {numba.__version__}, "
             f"open_spiel {importlib.metadata.version('open_spiel')}; {stamp}; {minutes:.1f} min")
 
 
@@ -192,16 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per run")
     parser.add_argument("--pairs", type=int, default=5, help="rounds of back-to-back runs")
     parser.add_argument("--sims", type=int, default=50, help="IS-MCTS simulations")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="write the openspiel-costs section of docs/env-openspiel.md")
-    add_quick(parser, players="3", seconds=0.2, pairs=1, sims=5)
-    args = parse_quick(parser, argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    add_shared(parser, quick=dict(players="3", seconds=0.2, pairs=1, sims=5),
+               docs="write the openspiel-costs section of docs/env-openspiel.md")
+    args = parse(parser, argv)
     counts = [int(x) for x in args.players.split(",")]
     started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     stamp = measured_at("openspiel-costs")
-    loads = [os.getloadavg()[0]] if hasattr(os, "getloadavg") else []
+    loads = [load()]
     sheriff = pyspiel.load_game("sheriff")
     Game(GameConfig(), 0)  # compile or load the kernels before timing
     loops, calls = [], []
@@ -233,9 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             "rollout_openspiel": per_call(lambda: python.evaluate(state), 4),
             "ismcts": ismcts_seconds(game, args.sims, 5)})
         print(f"{n} players done", file=sys.stderr, flush=True)
-    if hasattr(os, "getloadavg"):
-        loads.append(os.getloadavg()[0])
-    text = costs_text(machine(started, loads, (time.perf_counter() - t0) / 60, stamp), args.pairs,
+    loads.append(load())
+    text = costs_text(run_line(started, loads, (time.perf_counter() - t0) / 60, stamp), args.pairs,
                       args.seconds, args.sims, loops, calls)
     print(text)
     if args.write_docs:

@@ -19,20 +19,18 @@ import itertools
 import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from borders_sim import GameConfig  # noqa: E402
-from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.batch.games import run_bot_games  # noqa: E402
-from borders_sim.report import markdown_table  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.batch.rollouts import final_scores, make_batch  # noqa: E402
-from borders_sim.rules.state import MAX_PLAYERS  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
+from borders_sim import GameConfig
+from borders_sim.agents import COMPILED_BOTS
+from borders_sim.batch.games import run_bot_games
+from borders_sim.report import markdown_table
+from borders_sim.rules.limits import max_game_length
+from borders_sim.batch.rollouts import final_scores, make_batch
+from borders_sim.rules.state import MAX_PLAYERS
+from harness import add_shared, parse
 
 
 def play(config: GameConfig, lineups: list[list[int]], seed: int):
@@ -58,8 +56,8 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    add_quick(parser, games=40)
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(games=40))
+    args = parse(parser, argv)
     n = args.players
     config = GameConfig(num_players=n)
     t0 = time.perf_counter()

@@ -2,7 +2,7 @@
 zoo and the heuristics, and ``ppo`` against each learned zoo member at the same tables.
 
     python benchmarks/population.py                    # print the tables
-    python benchmarks/population.py --write-readme     # also put them in docs/bots.md
+    python benchmarks/population.py --write-docs     # also put them in docs/bots.md
     python benchmarks/population.py --games 400        # a quicker look
 
 1. **The population**: every game seats 4 different members drawn from ``ppo``, the zoo's
@@ -27,19 +27,15 @@ import argparse
 import shlex
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from quick import add_quick, parse_quick  # noqa: E402
-from readme_section import replace_section  # noqa: E402
-from stamp import stamp  # noqa: E402
 
-from borders_sim.arena import run_tournament  # noqa: E402
-from borders_sim.arena.population import POPULATION_SEED, population  # noqa: E402
-from borders_sim.report import markdown_table, markdown_tables, percent  # noqa: E402
-from borders_sim.cli.population import population_text  # noqa: E402
-from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E402
-from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
+from borders_sim.arena import run_tournament
+from borders_sim.arena.population import POPULATION_SEED, population
+from borders_sim.report import markdown_table, markdown_tables, percent
+from borders_sim.arena.population_tables import population_text
+from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta
+from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path
+from harness import add_shared, parse, replace_section, stamp
 
 HEURISTICS = ("honest", "bluffer", "collector", "strict")
 
@@ -102,12 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="ppo", metavar="SPEC",
                         help="the policy in ppo's place, e.g. ppo@runs/x (default: ppo; the "
                              "tables of docs/bots.md are ppo's)")
-    parser.add_argument("--write-readme", action="store_true",
-                        help="put the tables in docs/bots.md's population section")
-    add_quick(parser, games=20, notebook_games=20, population_games=40)
-    args = parse_quick(parser, argv)
-    if args.write_readme and args.policy != "ppo":
-        parser.error("--write-readme writes the shipped ppo's tables: leave --policy out")
+    add_shared(parser, quick=dict(games=20, notebook_games=20, population_games=40),
+               docs="put the tables in docs/bots.md's population section")
+    args = parse(parser, argv)
+    if args.write_docs and args.policy != "ppo":
+        parser.error("--write-docs writes the shipped ppo's tables: leave --policy out")
     start = time.perf_counter()
     zoo = learned_zoo()
     pool = (args.policy, *zoo, *HEURISTICS)
@@ -121,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.join(["python", "benchmarks/population.py", "--games", str(args.games),
                           "--notebook-games", str(args.notebook_games),
                           "--population-games", str(args.population_games), "--backend",
-                          args.backend, "--write-readme"])
+                          args.backend, "--write-docs"])
     text = (f"**The population** ({args.population_games} games, 4 players, tables of "
             f"different members drawn from {len(pool)}, seats rotating):\n\n"
             f"{population_text(whole)}\n\n**Mixed tables, one zoo member at a time** "
@@ -133,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             f"Made by `{command}` ({(time.perf_counter() - start) / 60:.1f} min, "
             f"{args.backend} backend), seeds from {POPULATION_SEED}; {stamp(zoo=True)}")
     print(text)
-    if args.write_readme:
+    if args.write_docs:
         replace_section("population", text)
     return 0
 

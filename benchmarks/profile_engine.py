@@ -29,24 +29,20 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
-# Profile the checkout this script belongs to, installed or not.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import numba
+import numpy as np
+from numba import njit
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
-
-from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.report import markdown_table  # noqa: E402
-from borders_sim.rules import engine as E  # noqa: E402
-from borders_sim.rules.actions import PHASE_HI, PHASE_LO  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.piles import next_below  # noqa: E402
-from borders_sim.batch.rollouts import make_batch, play_batch  # noqa: E402
-from borders_sim.rules.state import CFG_SKIP_FORCED, PH_GAME_OVER, PHASE_NAMES  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
+from borders_sim import Game, GameConfig
+from borders_sim.report import markdown_table
+from borders_sim.rules import engine as E
+from borders_sim.rules.actions import PHASE_HI, PHASE_LO
+from borders_sim.rules.limits import max_game_length
+from borders_sim.rules.piles import next_below
+from borders_sim.batch.rollouts import make_batch, play_batch
+from borders_sim.rules.state import CFG_SKIP_FORCED, PH_GAME_OVER, PHASE_NAMES
+from harness import add_shared, parse
 
 NUM_PHASES = len(PHASE_NAMES)
 
@@ -167,8 +163,8 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=5, choices=range(3, 9))
     parser.add_argument("--games", type=int, default=400, help="games of the census")
     parser.add_argument("--samples", type=int, default=2000, help="sampled states per phase")
-    add_quick(parser, games=20, samples=50)
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(games=20, samples=50))
+    args = parse(parser, argv)
     numba.set_num_threads(1)
     config = GameConfig(num_players=args.players)
 

@@ -1,7 +1,7 @@
 """The recipe of the shipped policy (``docs/training.md``), read from the policy file itself.
 
     python benchmarks/recipe.py                  # print the table
-    python benchmarks/recipe.py --write-readme   # also put it in docs/training.md (section "recipe")
+    python benchmarks/recipe.py --write-docs   # also put it in docs/training.md (section "recipe")
 
 A policy file's ``meta`` records the run that made it, and a run started with ``--init`` keeps
 its starting file's ``meta`` under ``init``: the shipped file
@@ -26,13 +26,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from quick import add_quick, parse_quick  # noqa: E402
-from readme_section import replace_section  # noqa: E402
 
-from borders_sim.report import markdown_table  # noqa: E402
-from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta  # noqa: E402
-from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path  # noqa: E402
+from borders_sim.report import markdown_table
+from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta
+from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path
+from harness import add_shared, parse, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = ("seed", "updates", "learner_steps")
@@ -122,19 +120,18 @@ def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
         f"is the directory the next stage's `--init` reads):", ""]
     for name in [*needed, *names]:
         lines.append(f"- `{name}`: `{ZOO[name].command}`")
-    lines += ["", "Made by `python benchmarks/recipe.py --write-readme`."]
+    lines += ["", "Made by `python benchmarks/recipe.py --write-docs`."]
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--write-readme", action="store_true",
-                        help="replace the recipe section of docs/training.md")
-    add_quick(parser)  # the recipe reads one file: quick as it is
-    args = parse_quick(parser, argv)
+    # the recipe reads one file: --quick reads it as it is
+    add_shared(parser, docs="replace the recipe section of docs/training.md")
+    args = parse(parser, argv)
     text = recipe_text()
     print(text)
-    if args.write_readme:
+    if args.write_docs:
         written = replace_section("recipe", text)
         print(f"{written.relative_to(ROOT)} updated", file=sys.stderr)
     return 0

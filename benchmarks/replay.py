@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -33,16 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
-
-from borders_sim.arena.records import read_trace  # noqa: E402
-from borders_sim.arena.viewer import PAGES_A_WORKER  # noqa: E402
-from borders_sim.report import markdown_table  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from host import cpu_model  # noqa: E402
-from quick import add_quick, parse_quick  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+from borders_sim.arena.records import read_trace
+from borders_sim.arena.viewer import PAGES_A_WORKER
+from borders_sim.report import markdown_table
+from freshness import measured_at
+from harness import add_shared, load, machine_line, parse, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -120,13 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also time the pages with this commit's code")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="put the table in the replay-pages section of docs/speed.md")
-    add_quick(parser, games=2)
-    args = parse_quick(parser, argv)
+    add_shared(parser, quick=dict(games=2),
+               docs="put the table in the replay-pages section of docs/speed.md")
+    args = parse(parser, argv)
     stamp = measured_at("replay-pages")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    start = load()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         traces = Path(tmp) / "games"
@@ -160,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = sum(sides["this checkout"]["seconds"])
     text = (f"**Replay pages** (`python benchmarks/replay.py"
             f"{' --against ' + args.against if args.against else ''} --write-docs`, {started}, "
-            f"{stamp}; {platform.system()} {platform.machine()}, {cpu_model()}, "
-            f"{os.cpu_count()} cores, load average {load:.1f} at the start; "
+            f"{stamp}; {machine_line(start)}; "
             f"{(time.perf_counter() - t0) / 60:.1f} min). "
             f"{len(decisions)} recorded 4-player games ({sum(decisions):,} decisions), each "
             f"written as `borders-sim replay FILE --html` writes it (the game replayed and "

@@ -31,21 +31,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+import numpy as np
+import torch
 
-from borders_sim.report import markdown_table, si  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+from borders_sim.report import markdown_table, si
+from freshness import measured_at
+from harness import add_shared, load, machine_line, parse, replace_section
 
 POOL = ["honest", "bluffer", "collector"]
 
@@ -127,11 +124,9 @@ def trainer_rates(updates: int) -> tuple[float, float]:
     return steps / seconds, steps / max(collecting, 1e-9)
 
 
-def machine() -> str:
-    """The machine and its load, as the tables of docs/env-rllib.md state them."""
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.system()} "
-            f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at start; "
+def run_line() -> str:
+    """The run's date, machine and load, as the tables of docs/env-rllib.md state them."""
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {machine_line(load())}; "
             f"Python {platform.python_version()}, torch {torch.__version__}; "
             f"{measured_at('rllib-throughput')}")
 
@@ -152,18 +147,14 @@ def summary(rates: dict[tuple[str, str], float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="shorter measurements")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="replace the rllib-throughput section of docs/env-rllib.md")
-    args = parser.parse_args(argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    add_shared(parser, docs="replace the rllib-throughput section of docs/env-rllib.md",
+               json=True)  # --quick: shorter measurements
+    args = parse(parser, argv)
     torch.set_num_threads(1)
     import ray
     import borders_sim.envs.rllib as rl
     seconds = 2.0 if args.quick else 5.0
-    header = machine()
+    header = run_line()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     rows: list[tuple[str, str, float]] = []  # (route, how, steps/s)
 

@@ -34,7 +34,6 @@ markdown, ready for the performance section of ``docs/speed.md``.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import random
 import statistics
@@ -42,23 +41,18 @@ import sys
 import time
 from pathlib import Path
 
-# Benchmark the checkout this script belongs to, installed or not (and find its siblings:
-# `borders-sim bench` loads this file as a module).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
+import numba
+import numpy as np
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-
-import borders_sim  # noqa: E402
-from borders_sim import Game, GameConfig  # noqa: E402
-from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH  # noqa: E402
-from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg  # noqa: E402
-from borders_sim.report import markdown_table, si  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.batch.rollouts import make_batch, play_batch, random_chunk  # noqa: E402
-from host import cpu_model  # noqa: E402
-from borders_sim.rules.state import PH_GAME_OVER  # noqa: E402
+import borders_sim
+from borders_sim import Game, GameConfig
+from borders_sim.cli.simulate import DEFAULT_MAX_STEPS, MAX_BATCH
+from borders_sim.cli.common import check_seed_run, int_in, player_counts, seed_arg
+from borders_sim.report import markdown_table, si
+from borders_sim.rules.limits import max_game_length
+from borders_sim.batch.rollouts import make_batch, play_batch, random_chunk
+from borders_sim.rules.state import PH_GAME_OVER
+from harness import add_shared, load, machine_line, parse
 
 GOAL = 10e6  # decisions/s per core
 
@@ -85,8 +79,8 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
                              "the kernel at 5 players on one thread (default 7; --quick 2)")
     parser.add_argument("--no-action-cards", action="store_true",
                         help="play with a goods-only deck (action_cards=False) to see their cost")
-    parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
-    args = parser.parse_args(argv)
+    add_shared(parser)  # --quick: fewer games and repeats
+    args = parse(parser, argv)
     quick = args.quick
     if args.games is None:
         args.games = 200 if quick else 1000
@@ -98,13 +92,6 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
         args.pairs = 2 if quick else 7
     check_seed_run(parser, args.seed, max(args.games, args.py_games))
     return args
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def first_calls() -> tuple[float, str, float]:
@@ -300,10 +287,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     args = parse_args(argv, prog)
     all_threads = numba.config.NUMBA_NUM_THREADS
     print("# borders_sim rollout benchmark\n")
-    load = "n/a" if not hasattr(os, "getloadavg") else f"{os.getloadavg()[0]:.2f}"
-    print(f"- machine: {platform.system()} {platform.machine()}, {cpu_model()}, "
-          f"{os.cpu_count()} cores ({usable_cores()} usable), load average {load} at start "
-          "(other work on the machine skews the figures)")
+    print(f"- machine: {machine_line(load())} (other work on the machine skews the figures)")
     print(f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
           f"{numba.__version__} ({all_threads} threads), borders_sim {borders_sim.__version__} "
           f"from {Path(borders_sim.__file__).parent}")

@@ -4,9 +4,9 @@ Usage::
 
     python benchmarks/run_all.py                          # everything (about 10-15 minutes)
     python benchmarks/run_all.py --json out.json --markdown out.md
-    python benchmarks/run_all.py --write-readme           # and docs/speed.md, docs/performance.md
+    python benchmarks/run_all.py --write-docs           # and docs/speed.md, docs/performance.md
     python benchmarks/run_all.py --quick                  # 5 players, short runs, no cold start
-    python benchmarks/run_all.py --from-json out.json --write-readme   # render a saved run
+    python benchmarks/run_all.py --from-json out.json --write-docs   # render a saved run
 
 One table, one row per measure and player count:
 
@@ -42,7 +42,7 @@ alternate the peer and ours, each pair back to back (about a second each, one nu
 the median of the pairs' ratios, shown with its lowest and highest.
 
 Under the tables: the headline, the few ratios a user compares (ours against each peer at 5
-players, and the start-up times), which ``--write-readme`` also puts in the Performance
+players, and the start-up times), which ``--write-docs`` also puts in the Performance
 section of ``docs/speed.md`` (the whole report goes to ``docs/performance.md``).
 Every rate is the median of ``--repeat`` timed runs. Figures on a shared machine are noisy:
 compare figures of one run (the ratios), not figures of different runs. ``--quick`` is the
@@ -56,6 +56,7 @@ import datetime
 import importlib.metadata as md
 import importlib.util
 import json
+import math
 import os
 import platform
 import statistics
@@ -65,29 +66,27 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT), str(HERE)]  # this checkout's borders_sim; the sibling scripts
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
+import numba
+import numpy as np
 
-import borders_sim  # noqa: E402
+import borders_sim
 from borders_sim import GameConfig
-from borders_sim._compile import cache as _kernel_cache  # noqa: E402
-from borders_sim.agents import COMPILED_BOTS  # noqa: E402
-from borders_sim.cli.common import player_counts  # noqa: E402
-from borders_sim.report import si  # noqa: E402
-from borders_sim.rules.limits import max_game_length  # noqa: E402
-from borders_sim.rules.observation import OBS_SIZE  # noqa: E402
-from borders_sim.batch.rollouts import make_batch  # noqa: E402
-from borders_sim.rules.state import PH_GAME_OVER, STATE_DTYPE  # noqa: E402
-from borders_sim.cli.warmup import warm_up  # noqa: E402
+from borders_sim.agents import COMPILED_BOTS
+from borders_sim.cli.common import player_counts
+from borders_sim.report import si
+from borders_sim.rules.limits import max_game_length
+from borders_sim.rules.observation import OBS_SIZE
+from borders_sim.batch.rollouts import make_batch
+from borders_sim.rules.state import PH_GAME_OVER, STATE_DTYPE
+from borders_sim.cli.warmup import warm_up
 
-import bots as bots_bench  # noqa: E402
-import envs as envs_bench  # noqa: E402
-import rollouts as rollouts_bench  # noqa: E402
-import startup  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
+import bots as bots_bench
+import envs as envs_bench
+import rollouts as rollouts_bench
+import startup
+from freshness import measured_at
+from harness import add_shared, cpu_model, load, parse, replace_section, usable_cores
 
 FULL_REPORT = ROOT / "docs" / "performance.md"
 START, END = "<!-- performance:start -->", "<!-- performance:end -->"
@@ -99,8 +98,6 @@ HEURISTICS = tuple(b for b in COMPILED_BOTS if b != "random")
 # --- settings -------------------------------------------------------------------------------
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="CI setting: 5 players, few games, short runs, no cold start")
     parser.add_argument("--players", type=player_counts, default=None,
                         help="'all' (3..8) or a list such as 4,8 (default all; --quick 5)")
     parser.add_argument("--games", type=int, default=None,
@@ -124,14 +121,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--profile-compile", type=int, default=12, metavar="N",
                         help="rows of the per-function compile times of the cold start "
                              "(default 12)")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     parser.add_argument("--markdown", type=Path, metavar="FILE",
                         help="write the report as Markdown")
-    parser.add_argument("--write-readme", action="store_true",
-                        help=f"replace the text between {START} and {END} of docs/speed.md")
     parser.add_argument("--from-json", type=Path, metavar="FILE",
                         help="measure nothing: report the results saved by --json FILE")
-    args = parser.parse_args(argv)
+    # --quick: 5 players, few games, short runs, no cold start (the defaults below)
+    add_shared(parser, docs=f"replace the text between {START} and {END} of docs/speed.md",
+               json=True)
+    args = parse(parser, argv)
     quick = args.quick
     defaults = {"players": (HEADLINE_PLAYERS,) if quick else tuple(range(3, 9)),
                 "games": 40 if quick else 500, "py_games": 1 if quick else 3,
@@ -151,6 +148,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
+def load_or_none() -> float | None:
+    """The load average (:func:`harness.load`), None where the system has none (JSON)."""
+    value = load()
+    return None if math.isnan(value) else value
+
+
 def version(name: str) -> str | None:
     try:
         return md.version(name)
@@ -166,15 +169,14 @@ def header() -> dict:
         commit = ""
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "cpu": rollouts_bench.cpu_model(), "cores": os.cpu_count(),
-        "usable_cores": rollouts_bench.usable_cores(),
-        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "cpu": cpu_model(), "cores": os.cpu_count(), "usable_cores": usable_cores(),
+        "load_average": load_or_none(),
         "system": f"{platform.system()} {platform.machine()}",
         "python": platform.python_version(), "numpy": np.__version__,
         "numba": numba.__version__, "llvmlite": version("llvmlite"),
         "threads": numba.config.NUMBA_NUM_THREADS,
         "borders_sim": borders_sim.__version__, "commit": commit,
-        "numba_cache": _kernel_cache.location,
+        "numba_cache": borders_sim.kernel_cache(),
         "open_spiel": version("open_spiel"), "pettingzoo": version("pettingzoo"),
         "rlcard": version("rlcard"),
     }
@@ -473,7 +475,7 @@ def measure(args) -> dict:
     add_ratios(rows, paired)
     start, profile = start_rows(args)
     rows += start + memory_rows()
-    head["load_average_end"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    head["load_average_end"] = load_or_none()
     settings = {k: getattr(args, k) for k in ("quick", "players", "games", "py_games", "repeat",
                                                  "seconds", "vector_envs", "cold_start",
                                                  "pairs")}
@@ -653,7 +655,7 @@ def readme_section(data: dict) -> str:
     """The Performance section of ``docs/speed.md``: the headline table; the full report goes to
     :data:`FULL_REPORT`."""
     return "\n\n".join([
-        f"From one run of `python benchmarks/run_all.py --write-readme`: {header_line(data)}. "
+        f"From one run of `python benchmarks/run_all.py --write-docs`: {header_line(data)}. "
         "A ratio to a peer is the median of pairs of runs, the peer's and ours back to back "
         "(this shared machine's speed drifts by up to 2x within minutes); the pairs' range is "
         "in parentheses. The empty-cache rows are a fresh install's first use. Every figure of "
@@ -693,7 +695,7 @@ def main(argv=None) -> int:
         args.json.write_text(json.dumps(data, indent=1) + "\n")
     if args.markdown:
         args.markdown.write_text(text)
-    if args.write_readme:
+    if args.write_docs:
         written = replace_section("performance", readme_section(data))
         FULL_REPORT.write_text(text, encoding="utf-8")
         say(f"{written.relative_to(ROOT)} and {FULL_REPORT.relative_to(ROOT)} updated")

@@ -27,30 +27,23 @@ per thread (the efficiency per core: 1.00 is perfect scaling).
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
 
-import numba  # noqa: E402
-import torch  # noqa: E402
+import numba
+import torch
 
-from borders_sim import GameConfig  # noqa: E402
-from borders_sim.batch.rollouts import make_batch  # noqa: E402
-from borders_sim.report import markdown_table, si  # noqa: E402
-from borders_sim.cli.simulate import DEFAULT_MAX_STEPS  # noqa: E402
-from borders_sim.train import TrainConfig  # noqa: E402
-from borders_sim.train.machine import default_torch_threads, max_threads, usable_cores  # noqa: E402,E501
-from quick import add_quick, parse_quick  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
-from host import cpu_model  # noqa: E402
-from rollouts import time_kernel  # noqa: E402
-from train import POOL, env_rate, trainer_rate  # noqa: E402
+from borders_sim import GameConfig
+from borders_sim.batch.rollouts import make_batch
+from borders_sim.report import markdown_table, si
+from borders_sim.cli.simulate import DEFAULT_MAX_STEPS
+from borders_sim.train import TrainConfig
+from borders_sim.train.machine import default_torch_threads, max_threads, usable_cores  # noqa: E501
+from freshness import measured_at
+from rollouts import time_kernel
+from train import POOL, env_rate, trainer_rate
+from harness import add_shared, load, machine_line, parse, replace_section
 
 
 def thread_counts(cores: int) -> list[int]:
@@ -119,13 +112,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per rollout and env figure (default: 3)")
     parser.add_argument("--updates", type=int, default=2,
                         help="timed trainer updates per figure, after a warm-up one (default: 2)")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="replace the scaling section of docs/speed.md")
-    add_quick(parser, batches=[128], trainer_batches=[128], seconds=0.3,
-              updates=1)
-    args = parse_quick(parser, argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    add_shared(parser, quick=dict(batches=[128], trainer_batches=[128], seconds=0.3,
+                                  updates=1),
+               docs="replace the scaling section of docs/speed.md")
+    args = parse(parser, argv)
     cores = usable_cores()
     threads = thread_counts(min(2, cores)) if args.quick else args.threads or thread_counts(cores)
     if max(threads) > max_threads():
@@ -133,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                      f"set NUMBA_NUM_THREADS before starting to allow more)")
     trainer_batches = args.trainer_batches or (
         [128, 1024, 4096] if args.device.startswith("cuda") else [128, 1024])
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    start = load()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     stamp = measured_at("scaling")
     gpu = (f", {torch.cuda.get_device_name(0)}" if args.device.startswith("cuda")
@@ -163,9 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             "trainer, learner steps/s"]
     command = "python benchmarks/scaling.py" + (f" --device {args.device}"
                                                 if args.device != "cpu" else "")
-    text = (f"**Scaling** (`{command} --write-docs`, {started}, {stamp}; {platform.system()} "
-            f"{platform.machine()}, {cpu_model()}, {cores} usable cores{gpu}, load average "
-            f"{load:.1f} at the start; numba {numba.__version__} up to {max_threads()} "
+    text = (f"**Scaling** (`{command} --write-docs`, {started}, {stamp}; "
+            f"{machine_line(start)}{gpu}; numba {numba.__version__} up to {max_threads()} "
             f"threads, torch {torch.__version__} with "
             f"{default_torch_threads(args.device)} thread(s) for the update on "
             f"{args.device}; {(time.perf_counter() - t0) / 60:.1f} min). Random 4-player "

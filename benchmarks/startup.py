@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import shutil
@@ -66,10 +67,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from host import cpu_model
-from quick import add_quick, parse_quick
 from freshness import measured_at
-from readme_section import replace_section
+from harness import add_shared, load, machine, parse, replace_section, usable_cores
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKS = ("import", "game_step", "batch", "tournament", "warmup")
@@ -183,8 +182,6 @@ def child(warmup: bool, profile: bool, installed: bool = False,
         marks[name] = time.time()
         if recorder:
             compiled[name] = [recorder.events, recorder.seconds]
-    if not installed:
-        sys.path.insert(0, str(ROOT))
     import borders_sim
     from borders_sim import Game, GameConfig
     mark("import")
@@ -218,8 +215,8 @@ def child(warmup: bool, profile: bool, installed: bool = False,
 def speed_child(root: str, games: int) -> None:
     """Decisions per second of random play and of the heuristic bots (mixed lineups), 1 thread,
     5 players, of the borders_sim in ``root``, as JSON; the first call (compile or load) is not
-    timed. Only the API that every version of the package has."""
-    sys.path.insert(0, root)
+    timed. Only the API that every version of the package has (``root`` is first on
+    ``PYTHONPATH``: :func:`with_tree`)."""
     import numba
     import numpy as np
 
@@ -253,6 +250,13 @@ def speed_child(root: str, games: int) -> None:
     print(json.dumps(rates))
 
 
+def with_tree(env: dict, root: str | Path) -> dict:
+    """``env`` with ``root`` first on ``PYTHONPATH``, so a child imports that tree's
+    borders_sim (before any installed one)."""
+    rest = env.get("PYTHONPATH")
+    return {**env, "PYTHONPATH": str(root) + (os.pathsep + rest if rest else "")}
+
+
 def _child_json(argv: list[str], env: dict, timeout: float = 3600, cwd: str | None = None) -> dict:
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     if done.returncode != 0:
@@ -279,7 +283,7 @@ def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float
     """Start a child with ``NUMBA_CACHE_DIR=cache_dir`` (None: this process's setting) and
     ``BORDERS_SIM_COMPILE_JOBS=jobs`` (None: this process's setting); returns ``{"marks":
     {mark: seconds since the start}, "compiles": [...]}``."""
-    env = {**os.environ, "BORDERS_SIM_QUIET": "1"}
+    env = with_tree({**os.environ, "BORDERS_SIM_QUIET": "1"}, ROOT)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     if jobs is not None:
@@ -345,16 +349,17 @@ def measure_install(target: str = "native") -> dict:
 
 def measure_parallel(jobs: int) -> dict:
     """``{1: s, jobs: s}``: ``warm_up`` on an empty cache in 1 process, then in ``jobs``."""
-    code = ("import sys, time; sys.path.insert(0, {root!r}); t0 = time.time()\n"
+    code = ("import time; t0 = time.time()\n"
             "from borders_sim.cli.warmup import warm_up\n"
             "warm_up(jobs={jobs})\nprint(time.time() - t0)\n")
     out = {}
     for n in (1, jobs):
         where = tempfile.mkdtemp(prefix="borders_sim-warmup-")
         try:
-            env = {**os.environ, "BORDERS_SIM_QUIET": "1", "NUMBA_CACHE_DIR": where}
+            env = with_tree({**os.environ, "BORDERS_SIM_QUIET": "1", "NUMBA_CACHE_DIR": where},
+                            ROOT)
             t0 = time.time()
-            subprocess.run([sys.executable, "-c", code.format(root=str(ROOT), jobs=n)], env=env,
+            subprocess.run([sys.executable, "-c", code.format(jobs=n)], env=env,
                            check=True, capture_output=True, timeout=3600)
             out[n] = time.time() - t0
         finally:
@@ -373,6 +378,7 @@ def measure_speed(variants: dict[str, tuple[str, dict]], pairs: int, games: int)
             env = {k: v for k, v in os.environ.items()
                    if k not in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
             env.update(settings, BORDERS_SIM_QUIET="1", NUMBA_CACHE_DIR=str(where / name))
+            env = with_tree(env, root)
             argv = [sys.executable, str(Path(__file__).resolve()), "--child-speed", root,
                     "--games", str(games)]
             return _child_json(argv, env)
@@ -399,24 +405,20 @@ def _ratios(runs: dict, ours: str, other: str) -> str:
 
 
 def _load() -> str:
-    if not hasattr(os, "getloadavg"):
-        return "load n/a"
-    LOADS.append(os.getloadavg()[0])
+    LOADS.append(load())
     return f"load average {LOADS[-1]:.2f}"
 
 
-def machine_line(started: str, minutes: float) -> str:
+def run_line(started: str, minutes: float) -> str:
     """The run's date, machine, load (at the start, then the range during the run), Python,
     numba and commit, as the section's first sentence states them."""
     import numba
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    load = "load n/a"
-    if LOADS:
+    loads = "load n/a"
+    if LOADS and not math.isnan(LOADS[0]):
         lo, hi = (f"{f(LOADS[1:] or LOADS):.1f}" for f in (min, max))
-        load = (f"load average {LOADS[0]:.1f} at the start, "
-                f"{lo if lo == hi else f'{lo} to {hi}'} during the run")
-    return (f"{started}; {platform.system()} {platform.machine()}, {cpu_model()}, "
-            f"{os.cpu_count()} cores ({usable} usable), {load}; Python "
+        loads = (f"load average {LOADS[0]:.1f} at the start, "
+                 f"{lo if lo == hi else f'{lo} to {hi}'} during the run")
+    return (f"{started}; {machine()}, {loads}; Python "
             f"{platform.python_version()}, numba {numba.__version__}; {minutes:.{0 if minutes >= 10 else 1}f} min")
 
 
@@ -576,13 +578,10 @@ def main(argv=None) -> int:
     parser.add_argument("--child-speed", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--write-docs", action="store_true",
-                        help="write the startup section of docs/speed.md from this run (needs "
-                             f"the parts {', '.join(DOCS_PARTS)} and the warm-up)")
-    add_quick(parser, warm=True, no_warmup=True, pairs=1, games=20)
-    args = parse_quick(parser, argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
+    add_shared(parser, quick=dict(warm=True, no_warmup=True, pairs=1, games=20),
+               docs="write the startup section of docs/speed.md from this run (needs "
+                    f"the parts {', '.join(DOCS_PARTS)} and the warm-up)")
+    args = parse(parser, argv)
     if args.child or args.child_installed:
         child(not args.no_warmup, args.profile, installed=args.child_installed,
               tournament_only=args.tournament_only)
@@ -598,8 +597,7 @@ def main(argv=None) -> int:
     if args.write_docs and (missing or args.warm or args.no_warmup):
         parser.error("--write-docs needs the parts " + ", ".join(DOCS_PARTS) + " (--only) and "
                      "the warm-up (no --warm, no --no-warmup): the section holds every figure")
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    jobs = args.jobs or max(2, usable)
+    jobs = args.jobs or max(2, usable_cores())
     started, t_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     started += f", {measured_at('startup')}"
     data: dict = {"jobs": jobs, "target": args.target}
@@ -672,7 +670,7 @@ def main(argv=None) -> int:
                   + _ratios(runs, "native", "versus"))
         print(f"({_load()})", flush=True)
     _load()
-    data["machine"] = machine_line(started, (time.perf_counter() - t_start) / 60)
+    data["machine"] = run_line(started, (time.perf_counter() - t_start) / 60)
     text = startup_text(data)
     print(f"\nThe startup section of docs/speed.md from this run:\n\n{text}")
     if args.write_docs:

@@ -35,29 +35,25 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from numba import njit  # noqa: E402
+import numpy as np
+import torch
+from numba import njit
 
-from borders_sim.report import markdown_table, si  # noqa: E402
-from freshness import measured_at  # noqa: E402
-from readme_section import replace_section  # noqa: E402
-from borders_sim.envs import SingleSeatEnv  # noqa: E402
-from borders_sim.envs.sb3 import SB3VecEnv  # noqa: E402
-from borders_sim.envs.training import TrainingEnv  # noqa: E402
-from borders_sim.train import TrainConfig  # noqa: E402
-from borders_sim.train.model import PolicyValueNet  # noqa: E402
-from borders_sim.train.trainer import Trainer  # noqa: E402
+from borders_sim.report import markdown_table, si
+from freshness import measured_at
+from borders_sim.envs import SingleSeatEnv
+from borders_sim.envs.sb3 import SB3VecEnv
+from borders_sim.envs.training import TrainingEnv
+from borders_sim.train import TrainConfig
+from borders_sim.train.model import PolicyValueNet
+from borders_sim.train.trainer import Trainer
+from harness import add_shared, load, machine_line, parse, replace_section
 
 POOL = ("honest", "bluffer", "collector", "random")
 #: The trainer's time split's parts, as the docs' sentence names them.
@@ -180,14 +176,10 @@ def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="short runs")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="put the table in the train-throughput section of docs/training.md")
-    args = parser.parse_args(argv)
-    if args.quick and args.write_docs:
-        parser.error("--quick is a smoke run: its figures do not go into the docs")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    add_shared(parser, docs="put the table in the train-throughput section of docs/training.md",
+               json=True)  # --quick: short runs
+    args = parse(parser, argv)
+    start = load()
     stamp = measured_at("train-throughput")
     torch.set_num_threads(1)
     seconds = 1.0 if args.quick else 3.0
@@ -228,10 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     out["ratio_trainer_to_maskable_matched"] = tr["steps_per_s"] / matched
     out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
     sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     text = "\n".join([
-        f"**Throughput** ({datetime.date.today()}, {stamp}; {platform.machine()}, {cores} cores, "
-        f"load average {load:.1f} at the start, one torch thread; every figure from this run):", "",
+        f"**Throughput** ({datetime.date.today()}, {stamp}; {machine_line(start)}, one torch "
+        f"thread; every figure from this run):", "",
         throughput_text(rows, config), "",
         f"trainer / MaskablePPO at matched settings (same env, batch, epochs, minibatches "
         f"and network): **{out['ratio_trainer_to_maskable_matched']:.1f}x**; against "

@@ -25,7 +25,7 @@ import numpy as np
 from borders_sim.policies.network import FORMAT, load_policy
 from borders_sim.policies.zoo import PREFIX, ZOO, ZOO_DIR
 from borders_sim.npzfile import write_npz
-from quick import add_quick, parse_quick
+from harness import add_shared, parse
 
 ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
 
@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run these members' commands and store their policies")
     parser.add_argument("--store", nargs=2, metavar=("NAME", "PATH"),
                         help="store the policy file PATH as member NAME")
-    add_quick(parser)  # one update of the first member's command, stored apart from the zoo
-    args = parse_quick(parser, argv)
+    add_shared(parser)  # one update of the first member's command, stored apart from the zoo
+    args = parse(parser, argv)
     if args.quick:
         import tempfile
         with tempfile.TemporaryDirectory() as tmp:

@@ -14,7 +14,7 @@
 
 from pathlib import Path
 
-from ._compile import shipped as _shipped
+from ._compile import cache as _cache, shipped as _shipped
 from ._compile.cache import configure_cache_dir, package_digest, sync_kernel_cache
 
 # Before any kernel module is imported: numba picks each kernel's cache directory then, and each
@@ -32,5 +32,11 @@ from .rules.engine import EngineError  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["EngineError", "Game", "GameConfig", "IllegalActionError", "NUM_ACTIONS",
-           "set_compile_messages",
+           "kernel_cache", "set_compile_messages",
            "__version__"]
+
+
+def kernel_cache() -> str:
+    """Where numba caches this package's compiled kernels, in words (a directory, the
+    ``__pycache__`` beside the sources, or nowhere: then every new process compiles again)."""
+    return _cache.location

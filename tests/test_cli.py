@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import re
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import pytest
 
 from borders_sim import cli
 from borders_sim.cli import bench, common, simulate
+from tests.bench_scripts import benchmark
 from borders_sim.cli.app import build_parser
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules import state as st
@@ -113,11 +113,7 @@ def test_bad_player_lists_are_refused(capsys, text, message):
 
 
 def _benchmark_module():
-    spec = importlib.util.spec_from_file_location("rollouts_bench",
-                                                  ROOT / "benchmarks" / "rollouts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("rollouts")
 
 
 @pytest.mark.parametrize("text,counts", [("3,4", (3, 4)), (" 8 , 5", (8, 5)), ("6", (6,)),

@@ -1,6 +1,6 @@
 """Every figure in the docs' prose comes from code (issue 39, item 1): a measurement sits in a
 generated section (``<!-- NAME:start -->`` ... ``<!-- NAME:end -->``, written by a benchmark's
-``--write-docs`` through ``benchmarks/readme_section.py``) whose text names the command that
+``--write-docs`` through ``benchmarks/harness.py``) whose text names the command that
 made it, or in a page a benchmark writes whole (``docs/performance.md``).
 
 So: each generated section exists in one page and names its command; each writer's text, made
@@ -32,7 +32,7 @@ SECTIONS = {
 COMMAND = re.compile(r"`(?:python [^`]*benchmarks/\w+\.py|borders-sim \w)[^`]*`")
 
 #: Pages a benchmark writes whole (every figure in them generated), and the writer.
-GENERATED_PAGES = {"performance.md": "python benchmarks/run_all.py --write-readme"}
+GENERATED_PAGES = {"performance.md": "python benchmarks/run_all.py --write-docs"}
 
 #: ``(page, figure)`` pairs the scan lets pass, and why each is no hand-typed measurement. Keep
 #: it short: a measurement belongs in a generated section, not here.
@@ -102,7 +102,7 @@ def sections() -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("name, command", SECTIONS.items())
 def test_each_new_section_is_in_one_page_and_names_its_command(name, command):
-    text = benchmark("readme_section").section_text(name)  # SystemExit unless in one file
+    text = benchmark("harness").section_text(name)  # SystemExit unless in one file
     assert command in " ".join(text.split()), f"the {name} section does not name {command!r}"
 
 
@@ -123,7 +123,7 @@ def test_no_hand_typed_figure_outside_generated_sections(path):
     assert not found, (
         f"{path.relative_to(ROOT)} has measurement-looking figures outside its generated "
         "sections: put each in a section a benchmark writes (--write-docs, "
-        "benchmarks/readme_section.py) or drop it (tests/test_docs_figures.py's ALLOWED is for "
+        "benchmarks/harness.py) or drop it (tests/test_docs_figures.py's ALLOWED is for "
         "settings and facts of the rules, not measurements):\n" + "\n".join(found))
 
 

@@ -2,7 +2,7 @@
 wide, the generated ones included: every line of those files that starts with ``|``, and
 the output of every writer of a generated table on wide inputs (7 bots, 8 players, 100% win
 rates, a million games, the widest figures the measures give). A generated section is read from
-whichever file holds its markers (``benchmarks/readme_section.py``)."""
+whichever file holds its markers (``benchmarks/harness.py``)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def assert_narrow(text: str) -> None:
 
 def section_text(name: str) -> str:
     """The generated section ``name``, from the file of README.md and docs/*.md that holds it."""
-    return benchmark("readme_section").section_text(name)
+    return benchmark("harness").section_text(name)
 
 
 def readme_pages() -> list[Path]:
@@ -160,7 +160,7 @@ def test_the_readme_shows_the_first_screen_timings_it_made():
     inside = section_text("first-screen")
     assert inside in text, "the first-screen section belongs to the README's front page"
     assert "| (b) | `python -m pytest` |" in inside and "Made by `python benchmarks/" \
-        "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-readme"
+        "first_screen.py" in inside, "run python benchmarks/first_screen.py --write-docs"
     assert " failed" not in inside and " error" not in inside, inside
     first_screen = benchmark("first_screen")
     for part in (*first_screen.COMMAND_A, *first_screen.COMMAND_B):  # the commands of today
@@ -177,9 +177,9 @@ def test_the_strength_tables_describe_the_policy_files_of_this_tree(name, script
     ends with the digest of the files it measured (the shipped policy; for the population,
     the zoo too): a new policy file makes it stale, and this test says so."""
     inside = section_text(name)
-    digest = benchmark("stamp").weights_digest(zoo)
+    digest = benchmark("harness").weights_digest(zoo)
     assert f"policy files {digest}." in inside, \
-        f"the policy files changed: run python benchmarks/{script}.py --write-readme"
+        f"the policy files changed: run python benchmarks/{script}.py --write-docs"
 
 
 def test_the_readme_recipe_is_the_one_the_shipped_file_records():
@@ -187,7 +187,7 @@ def test_the_readme_recipe_is_the_one_the_shipped_file_records():
     ``init`` chain and the zoo's commands): regenerated here, it must equal the page's."""
     inside = section_text("recipe")
     recipe = benchmark("recipe")
-    assert inside == recipe.recipe_text(), "run python benchmarks/recipe.py --write-readme"
+    assert inside == recipe.recipe_text(), "run python benchmarks/recipe.py --write-docs"
     names = [name for name, _ in recipe.stages(recipe.policy_meta(recipe.SHIPPED_WEIGHTS))]
     assert names[-1] != names[0] and len(set(names)) == len(names), names
     assert_narrow(inside)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import sys
 from pathlib import Path
 
 
@@ -40,7 +41,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                        "command from a checkout of the repository\n")
     spec = importlib.util.spec_from_file_location("borders_sim_benchmark_rollouts", path)
     script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    sys.path.insert(0, str(path.parent))  # its sibling modules, as `python SCRIPT` finds them
+    try:
+        spec.loader.exec_module(script)
+    finally:
+        sys.path.remove(str(path.parent))
     try:  # named as this command in its usage and errors, not as the script's file
         return script.main(extra, prog=parser.prog)
     except SystemExit as stop:

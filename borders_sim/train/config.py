@@ -217,19 +217,19 @@ class TrainConfig:
              "the pool in one opponent seat and the newest snapshot in the others (the learner "
              "as one of the copies a deviator faces, the lineup of borders-sim exploit)")
     snapshots: int = setting(4, lo=0, hi=64, metavar="K", help="self-play slots of 'league'")
-    snapshot_every: int = setting(25, lo=1, hi=10**6, metavar="U",
+    snapshot_every: int = setting(25, lo=1, hi=10**9, metavar="U",
                                   help="updates between self-play snapshots")
     exploiter_every: int = setting(
-        0, lo=0, hi=10**6, metavar="K",
+        0, lo=0, hi=10**9, metavar="K",
         help="train a main exploiter beside the run, against copies of the current policy; "
              "every K updates its policy joins the pool and it starts again (0: none)")
     exploiter_slots: int = setting(2, lo=1, hi=64, metavar="N",
                                    help="pool slots for the main exploiter's policies (the "
                                         "oldest is replaced)")
-    checkpoint_every: int = setting(200, lo=1, hi=10**6, metavar="U",
+    checkpoint_every: int = setting(200, lo=1, hi=10**9, metavar="U",
                                     help="updates between checkpoints")
     eval_every: int | None = setting(
-        None, lo=0, hi=10**6, metavar="U",
+        None, lo=0, hi=10**9, metavar="U",
         help="updates between evaluations against 3 copies of each heuristic (0: none; "
              f"default: {DEFAULT_EVALUATIONS} a run, after the update that completes each "
              "quarter of the budget, --minutes or --max-updates, whichever ends the run)")
