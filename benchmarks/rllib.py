@@ -90,7 +90,7 @@ def env_rate(num_envs: int, seconds: float) -> float:
     draw timed apart)."""
     from borders_sim.envs import TrainingEnv
     env = TrainingEnv(num_envs, num_players=4, opponents=POOL, seed=0,
-                      autoreset_mode="same_step")
+                      autoreset_mode="same_step", mixed=0.0, dense=False, scale_obs=False)
     _, infos = env.reset()
     rng = np.random.default_rng(0)
     steps, start, picking = 0, time.perf_counter(), 0.0

@@ -85,7 +85,7 @@ def random_actions(masks, state, out):
 def env_rate(players: int, num_envs: int, seconds: float) -> float:
     """Learner steps/s of the training env with compiled opponents, random learner actions."""
     env = TrainingEnv(num_envs, num_players=players, opponents=POOL, seed=0,
-                      autoreset_mode="same_step")
+                      autoreset_mode="same_step", mixed=0.0, dense=False, scale_obs=False)
     obs, infos = env.reset()
     actions = np.zeros(num_envs, dtype=np.int64)
     state = np.array([88172645463325252], dtype=np.uint64)

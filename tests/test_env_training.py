@@ -91,7 +91,7 @@ def test_a_game_is_a_tournament_game_of_its_seed():
     """Slot k's first game is Game(config, derive_seed(seed, k, 0)) with the compiled bots
     seeded as a tournament seeds them: replaying the learner's actions through Game and the
     Python bots gives the same observations."""
-    env = TrainingEnv(3, opponents=POOL, seed=11)
+    env = TrainingEnv(3, opponents=POOL, seed=11, scale_obs=False)  # observe()'s raw vector
     obs, infos = env.reset()
     k = 1
     game_seed = derive_seed(11, k, 0)
@@ -124,7 +124,7 @@ def test_a_game_is_a_tournament_game_of_its_seed():
 @pytest.mark.parametrize("reward", REWARD_MODES)
 def test_dense_rewards_sum_to_the_terminal_reward(reward):
     env = TrainingEnv(16, opponents=POOL, seed=3, reward=reward, dense=True)
-    sparse = TrainingEnv(16, opponents=POOL, seed=3, reward=reward)
+    sparse = TrainingEnv(16, opponents=POOL, seed=3, reward=reward, dense=False)
     totals = np.zeros(16)
     rng = np.random.default_rng(1)
     rng2 = np.random.default_rng(1)

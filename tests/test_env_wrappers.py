@@ -183,7 +183,7 @@ def until_a_game_ends(env: TrainingEnv, rng: np.random.Generator) -> tuple[np.nd
 
 
 def test_a_finished_slot_ignores_any_action_of_the_action_space():
-    env = TrainingEnv(4, opponents=POOL, seed=2)
+    env = TrainingEnv(4, opponents=POOL, seed=2, scale_obs=False)  # as the kernel's buffers
     rng = np.random.default_rng(0)
     terms, infos = until_a_game_ends(env, rng)
     k = int(np.flatnonzero(terms)[0])
@@ -234,7 +234,7 @@ def test_state_arrays_continue_a_pending_autoreset_exactly():
 
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_scale_obs_divides_by_the_documented_scales(mode):
-    raw = TrainingEnv(4, opponents=POOL, seed=6, autoreset_mode=mode)
+    raw = TrainingEnv(4, opponents=POOL, seed=6, autoreset_mode=mode, scale_obs=False)
     scaled = TrainingEnv(4, opponents=POOL, seed=6, autoreset_mode=mode, scale_obs=True)
     scales = observation_scales()
     o1, i1 = raw.reset()

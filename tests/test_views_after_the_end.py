@@ -185,7 +185,7 @@ def test_training_env_shows_the_learner_its_own_final_view(mode):
     (``NEXT_STEP``'s all-True mask on that row is a constant placeholder for the ignored next
     action, documented in :mod:`borders_sim.envs.training`; it depends on nothing.)"""
     env = TrainingEnv(4, num_players=3, opponents=("external:outside",), seed=3,
-                      autoreset_mode=mode)
+                      autoreset_mode=mode, scale_obs=False)  # observe()'s raw vector
     obs, infos = env.reset()
     rng = np.random.default_rng(1)
     ends = 0

@@ -45,6 +45,10 @@ in which the last one ends; they differ in when that decision is returned. On th
 which game ``k`` ends, in both modes, ``terminations[k]`` is True, ``rewards[k]`` holds the
 finished game's last reward, ``infos["outcome"][k]`` its ``(score, margin, win share)`` and
 ``infos["ended_members"][k]`` the members it faced by seat (-1: the learner, -2: no seat).
+Every ``infos`` key is there on every step, Gymnasium's way: ``infos["_outcome"]`` (and
+``_ended_members``, ``_final_obs``) say which rows hold a finished game; the other rows hold
+zeros (no seat, for ``ended_members``). The learner's win share, not the mean reward, is its
+win rate: ``infos["outcome"][infos["_outcome"], 2]``.
 
 * ``NEXT_STEP`` (the default, Gymnasium's own, which its vector observation wrappers need,
   ``NormalizeObservation`` among them): that step returns the learner's observation of the
@@ -56,7 +60,10 @@ finished game's last reward, ``infos["outcome"][k]`` its ``(score, margin, win s
   logits are never all minus infinity, and no action is refused as illegal) and returns the first
   decision of the next game, with ``rewards[k]`` 0 and ``terminations[k]`` False; the other
   slots step as usual. That ignored step is not part of either game (``RecordEpisodeStatistics``
-  and ``NormalizeReward`` skip it in this mode).
+  and ``NormalizeReward`` skip it in this mode). ``infos["autoreset"][k]`` marks it: True on
+  the step that returns the finished game's observation, so a loop that stores ``(obs,
+  action)`` then the next step's reward drops the transitions stored from rows marked so (a
+  GAE loop must not learn from them nor bootstrap across them).
 * ``SAME_STEP`` (the trainer's, and :class:`~borders_sim.envs.sb3.SB3VecEnv`'s): the step in
   which game ``k`` ends already returns the first decision of the next game as ``obs[k]`` (its
   mask, seat and member in ``infos``), and ``infos["final_obs"][k]`` holds the learner's
@@ -71,13 +78,21 @@ drawn) comes from a stream of the same seed, and the compiled bot in seat ``p`` 
 depends only on the seed, the slot, the pool weights in force when each game was dealt and the
 external actions, never on ``num_envs`` or the thread count.
 
-**Observations** are the raw vectors of :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`
-(seat-relative counts and one-hots, some up to a few hundred);
-:func:`~borders_sim.rules.observation.observation_scales` gives the documented per-feature
-scales a policy divides them by, and with ``scale_obs=True`` the env returns them divided
-(``raw / observation_scales()``, as float32; ``final_obs`` too), mostly in [0, 2] in a real
-game. The compiled network members and the trainer's network take raw observations (they
-divide by the scales themselves).
+**Observations** are the vectors of :data:`~borders_sim.rules.observation.OBSERVATION_LAYOUT`
+(seat-relative counts and one-hots, some up to a few hundred raw) divided by the documented
+per-feature scales of :func:`~borders_sim.rules.observation.observation_scales` (``raw /
+observation_scales()``, as float32; ``final_obs`` too), mostly in [0, 2] in a real game, what
+the trainer's network sees; ``scale_obs=False`` returns them raw (the compiled network
+members and the trainer's network take raw observations and divide by the scales
+themselves).
+
+**Defaults** are the trainer's (``borders-sim train``'s), so a loop written against the env
+trains what the trainer trains: the league's compiled bots (:data:`DEFAULT_OPPONENTS`; the
+trainer adds self-play snapshots of its learner), a mixed table half the time, the reward
+spread over the learner's decisions (``dense``), the seat drawn per game, scaled observations.
+Only the autoreset mode differs: ``NEXT_STEP``, Gymnasium's, which its wrappers need (the
+trainer uses ``SAME_STEP``). The arrays a call returns are the env's own buffers, overwritten
+by the next call: a rollout stores copies (``obs.copy()``, ``infos["action_mask"].copy()``).
 
 Example::
 
@@ -87,8 +102,8 @@ Example::
         actions = my_policy(obs, infos["action_mask"])
         obs, rewards, terminated, truncated, infos = env.step(actions)
 
-Gymnasium's vector wrappers apply to the default ``NEXT_STEP`` mode (``scale_obs=True`` is a
-fixed alternative to ``NormalizeObservation``'s running statistics)::
+Gymnasium's vector wrappers apply to the default ``NEXT_STEP`` mode (the default scaled
+observations are a fixed alternative to ``NormalizeObservation``'s running statistics)::
 
     from gymnasium.wrappers.vector import (ClipReward, NormalizeObservation, NormalizeReward,
                                            RecordEpisodeStatistics)
@@ -120,6 +135,7 @@ from ..batch.seats import seat_table
 from ..batch.seeds import derived_seed, seed_bots, seed_lineup
 from ..policies.dispatch import BOT_NET
 from ..policies.network import NetPlayer, Policy
+from ..policies.registry import roster
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..checks import (ArgumentTypeError, as_action_batch, as_bool, as_float, as_int,
                           as_mapping, as_seed, as_sequence, shown)
@@ -133,6 +149,11 @@ from ..rules.state import CFG_NUM_PLAYERS, MAX_PLAYERS, PHASE_NAMES, STATE_DTYPE
 
 #: ``members`` entries: the learner's seat, and a seat past the player count.
 LEARNER, NO_SEAT = -1, -2
+#: The defaults the trainer trains with (``borders-sim train``'s, without its self-play
+#: snapshots, which need the learner's network): the league's compiled bots, a mixed table half
+#: the time, the reward spread over the learner's decisions, the learning seat drawn per game.
+DEFAULT_OPPONENTS = roster("league")
+DEFAULT_MIXED, DEFAULT_DENSE = 0.5, True
 #: The training env plays every game to its end: no cap on the compiled seats' decisions
 #: (a game ends within ``max_game_length``, P-0.4).
 _NO_CAP = 2**62
@@ -250,6 +271,8 @@ def train_chunk(lo, hi, states, raw, blank, seed, mode, dense, scale, episodes, 
         reward[0] = 0.0
         term[i] = False
         status[i] = OK
+        outcome[i, :] = 0.0  # a game that ends below sets both again
+        ended_members[i, :] = NO_SEAT
         if skip[i] and not reset_all:
             rewards[i] = 0.0
             continue
@@ -319,7 +342,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             normalised; default uniform); :meth:`set_weights` changes it for the games dealt
             afterwards.
         mixed: the chance, a number from 0 to 1, that a game draws one member per opponent seat
-            instead of one member for all of them.
+            instead of one member for all of them (default the trainer's, 0.5).
         deviator: the chance, a number from 0 to 1, that a game is a *deviator table*: one
             member drawn from the pool in one opponent seat, and the member
             :meth:`set_self_member` names (a copy of the learner) in every other one, the
@@ -329,7 +352,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS`, the learner's
             terminal reward.
         dense: a bool: spread the terminal reward over the learner's decisions (module
-            docstring).
+            docstring; default True, the trainer's).
         potential_scale: the potential's factor with ``dense``, a finite number (default the
             mode's :attr:`~borders_sim.rules.rewards.RewardMode.shaping_scale`).
         seed: the seed of the stream of games.
@@ -337,19 +360,21 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
             or ``"next_step"`` / ``"same_step"``: what a step returns for a game that ended
             (module docstring; both play the same games).
         scale_obs: a bool: return the observations divided by
-            :func:`~borders_sim.rules.observation.observation_scales` (default raw).
+            :func:`~borders_sim.rules.observation.observation_scales` (default True; False:
+            raw).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Every argument is checked by :mod:`borders_sim.checks` (a ``ValueError`` naming it).
 
     Spaces: ``single_observation_space`` ``Box(0, float32 max, (OBS_SIZE,))``,
     ``single_action_space`` ``Discrete(NUM_ACTIONS)``. ``infos`` of :meth:`reset` and
-    :meth:`step`: ``action_mask`` bool[N, NUM_ACTIONS] (also :meth:`action_masks`), ``seat``
-    int[N], ``is_learner`` bool[N], ``member`` int[N], ``learner_seat`` int[N]; on a step where
-    games ended also ``outcome`` float64[N, 3] and ``ended_members`` int[N, 8], with
-    ``_outcome`` and ``_ended_members`` (bool[N], ``NEXT_STEP``) or ``final_obs``
-    float32[N, OBS_SIZE] with ``_final_obs`` (bool[N], ``SAME_STEP``) saying which rows hold a
-    finished game.
+    :meth:`step`, the same keys on every call: ``action_mask`` bool[N, NUM_ACTIONS] (also
+    :meth:`action_masks`), ``seat`` int[N], ``is_learner`` bool[N], ``member`` int[N],
+    ``learner_seat`` int[N], ``outcome`` float64[N, 3] and ``ended_members`` int[N, 8] with
+    ``_outcome`` and ``_ended_members`` (bool[N]: the rows whose game ended in this call); in
+    ``NEXT_STEP`` mode ``autoreset`` bool[N] (the rows showing a finished game, whose next
+    action is ignored), in ``SAME_STEP`` mode ``final_obs`` float32[N, OBS_SIZE] with
+    ``_final_obs``.
 
     Autoreset (module docstring): with ``autoreset_mode=NEXT_STEP`` (the default) the step in
     which a game ends returns its final observation, and the next step ignores that slot's
@@ -357,19 +382,19 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     0; with ``SAME_STEP`` the step in which a game ends returns the next game's first decision
     and the final observation in ``infos["final_obs"]``. Both modes play the same games.
 
-    The arrays are the env's own buffers, overwritten by the next call.
+    The arrays are the env's own buffers, overwritten by the next call: store copies.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # each instance sets its own mode
 
     def __init__(self, num_envs: int, num_players: int = 4,
-                 opponents: Sequence[str | NetPlayer] = ("random",),
+                 opponents: Sequence[str | NetPlayer] = DEFAULT_OPPONENTS,
                  weights: Sequence[float] | None = None,
-                 mixed: float = 0.0, deviator: float = 0.0, seat: int | str = "random",
-                 reward: str = "win",
-                 dense: bool = False, potential_scale: float | None = None, seed: int = 0,
-                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 scale_obs: bool = False, **flags: Any) -> None:
+                 mixed: float = DEFAULT_MIXED, deviator: float = 0.0,
+                 seat: int | str = "random", reward: str = "win",
+                 dense: bool = DEFAULT_DENSE, potential_scale: float | None = None,
+                 seed: int = 0, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 scale_obs: bool = True, **flags: Any) -> None:
         self.num_envs = as_int(num_envs, "num_envs", 1)
         self.autoreset_mode = as_autoreset_mode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
@@ -641,16 +666,16 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
         return self._view_mask.view(np.bool_)
 
     def _infos(self) -> dict:
+        """The infos of a call: the same keys every step (the class docstring)."""
         infos = self.pending_infos()
-        if self._term.any():
-            if self.autoreset_mode == AutoresetMode.SAME_STEP:
-                if self.scale_obs:
-                    np.divide(self._final_obs, self._scales, out=self._out_final)
-                infos.update(final_obs=self._out_final, _final_obs=self._term,
-                             outcome=self._outcome, ended_members=self._ended)
-            else:
-                infos.update(outcome=self._outcome, _outcome=self._term,
-                             ended_members=self._ended, _ended_members=self._term)
+        infos.update(outcome=self._outcome, _outcome=self._term, ended_members=self._ended,
+                     _ended_members=self._term)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            if self.scale_obs and self._term.any():
+                np.divide(self._final_obs, self._scales, out=self._out_final)
+            infos.update(final_obs=self._out_final, _final_obs=self._term)
+        else:
+            infos["autoreset"] = self._autoreset
         return infos
 
     def _compose(self) -> None:

@@ -97,8 +97,9 @@ class Learner:
         self.algorithm = algorithm
         self.env = TrainingEnv(c.num_envs, num_players=c.players, opponents=opponents,
                                weights=weights, mixed=c.mixed, deviator=c.deviator,
-                               reward=c.reward, dense=c.dense,
-                               seed=seed, autoreset_mode="same_step")
+                               reward=c.reward, dense=c.dense, seed=seed,
+                               autoreset_mode="same_step", scale_obs=False)  # (raw: the net
+        # divides by the scales itself)
         self.rollout = Rollout(c.steps, c.num_envs)
         # acting where it is fastest: the compiled network on the CPU's threads, or with the
         # update on a GPU the same draw batched there (:mod:`.acting`)

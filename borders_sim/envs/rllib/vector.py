@@ -98,7 +98,7 @@ class TrainingVectorEnv(gymnasium.vector.VectorEnv):
             np.asarray(actions, dtype=np.int64) if not isinstance(actions, np.ndarray)
             else actions)
         out = {}
-        if "_outcome" in infos:
+        if terminated.any():
             out = {"outcome": infos["outcome"].copy(), "_outcome": infos["_outcome"].copy()}
         return (self._observation(obs, infos["action_mask"]), rewards.astype(np.float32),
                 terminated.copy(), truncated.copy(), out)
