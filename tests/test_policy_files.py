@@ -136,8 +136,9 @@ FORGED = {
                               r"1,048,576 characters"),
     "int weights": ("w1", npy_bytes(np.zeros((4, 3), np.int64)),
                     r"array 'w1' is int64, not float32"),
-    "transposed weights": ("w1", npy_bytes(np.zeros((3, 4), np.float32)),
-                           r"policy array 'w1' has shape \(3, 4\), expected \(4, 3\)"),
+    "transposed weights": ("w1", npy_bytes(np.zeros((4, 3), np.float32)),
+                           r"policy array 'w1' has shape \(4, 3\), expected \(3, 4\) \(a "
+                           r"borders_sim.policy/2 file\)"),
     "short data": ("wp", npy_bytes(np.zeros((NUM_ACTIONS, 3), np.float32))[:-8],
                    r"array 'wp' claims 6,156 bytes of data, the archive 6,148"),
     "meta disagrees": ("meta", npy_bytes(np.array(json.dumps({"hidden": [256, 256]}))),
@@ -145,8 +146,8 @@ FORGED = {
     "meta not JSON": ("meta", npy_bytes(np.array("{not json")), r"its meta is not JSON"),
     "meta a list": ("meta", npy_bytes(np.array("[1, 2]")), r"its meta is not a JSON object"),
     "meta nested deep": ("meta", npy_bytes(np.array("[" * 100_000)), r"its meta is not JSON"),
-    "other format": ("format", npy_bytes(np.array("borders_sim.policy/2")),
-                     r"not a borders_sim.policy/1 file"),
+    "other format": ("format", npy_bytes(np.array("borders_sim.policy/3")),
+                     r"not a borders_sim.policy/2 \(or borders_sim.policy/1\) file"),
     "no meta": ("meta", None, r"it has no meta record"),
     "no bp": ("bp", None, r"missing arrays \['bp'\]"),
 }
@@ -207,7 +208,7 @@ def test_other_files_are_refused(good, tmp_path):
     refused(load_policy, text, r"it is not an .npz archive")
     other = tmp_path / "other.npz"
     np.savez(other, x=np.zeros(3))
-    refused(load_policy, other, r"not a borders_sim.policy/1 file")
+    refused(load_policy, other, r"not a borders_sim.policy/2 \(or borders_sim.policy/1\) file")
     refused(load_policy, tmp_path / "missing.npz", r"it cannot be opened \(No such file")
     long = tmp_path / ("p" * 4000 + ".npz")
     msg = refused(load_policy, long, r"it cannot be opened \(File name too long\)")
@@ -229,7 +230,7 @@ def test_a_checkpoint_gets_the_policy_files_of_its_run_named(good, tmp_path):
         z.writestr("update-000050/data.pkl", b"\x80\x02}q\x00.")
         z.writestr("update-000050/version", b"3\n")
     refused(load_policy, checkpoint, r"it is a PyTorch training checkpoint, not a "
-                                     r"borders_sim.policy/1 file; name a policy file instead: "
+                                     r"policy file; name a policy file instead: "
                                      r"the run's policy.npz or latest.npz")
     save_policy(folder / "update-000050.npz", small_policy())
     save_policy(run / "policy.npz", small_policy())

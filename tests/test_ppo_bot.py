@@ -65,7 +65,7 @@ def test_policy_file_round_trip(policy_file):
 def test_bad_policy_files_are_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     np.savez(bad, x=np.zeros(3))
-    with pytest.raises(ValueError, match="not a borders_sim.policy/1 file"):
+    with pytest.raises(ValueError, match=r"not a borders_sim.policy/2 \(or borders_sim.policy/1\) file"):
         load_policy(bad)
     with pytest.raises(ValueError, match="cannot read the policy file"):
         load_policy(tmp_path / "missing.npz")

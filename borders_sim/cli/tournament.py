@@ -21,6 +21,7 @@ from pathlib import Path
 from .. import __version__
 from ..agents import REGISTRY, Seat
 from ..policies.network import trained_by
+from ..train.algorithm import ALGORITHMS
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
 from ..arena.records import TraceError, trace_name
 from ..rules import state as st
@@ -217,7 +218,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
           f"({', '.join(t.lineup)}), seats rotating, seed {t.seed}, on {where}", file=err)
     for seat in dict.fromkeys(t.seats):  # (a policy file's trainer, from its meta)
         if seat.spec is not None and (algorithm := trained_by(seat.spec)) is not None:
-            print(f"{seat.name}: a policy trained with {algorithm.upper()}", file=err)
+            shown = algorithm.upper() if algorithm in ALGORITHMS else algorithm
+            what = ("a policy exported from a torch module" if algorithm == "exported" else
+                    f"a policy trained with {shown}")
+            print(f"{seat.name}: {what}", file=err)
     if t.games % t.players:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)

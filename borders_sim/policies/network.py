@@ -23,14 +23,19 @@ actions with the player's own generator; ``T = 1`` is the policy as trained
 (:data:`SAMPLE_TEMPERATURE`, the default of the ``ppo`` bot: a bluffing game needs a mixed
 policy, see :mod:`borders_sim.agents.ppo_bot`).
 
-**The file** (:func:`save_policy`, :func:`load_policy`) is an ``.npz`` of float32 arrays
-``inv_scale`` [OBS_SIZE], ``w0`` [OBS_SIZE, H0], ``b0`` [H0], ``w1`` [H0, H1], ``b1`` [H1],
+**The file** (:func:`save_policy`, :func:`load_policy`; :data:`FORMAT`) is an ``.npz`` of
+float32 arrays, every matrix in torch's orientation (``[out, in]``, as ``nn.Linear.weight``):
+``inv_scale`` [OBS_SIZE], ``w0`` [H0, OBS_SIZE], ``b0`` [H0], ``w1`` [H1, H0], ``b1`` [H1],
 ``wp`` [NUM_ACTIONS, H1] (one row per action), ``bp`` [NUM_ACTIONS] (``H0``, ``H1`` at most
 :data:`MAX_HIDDEN`), plus ``format`` and ``meta`` (a JSON string: how it was trained; its
-``hidden``, where present, is ``[H0, H1]``). The package ships one, :data:`SHIPPED_WEIGHTS`.
-A file of the first observation layout (``OBS_SIZE_V1`` inputs, before the behaviour
-``rates`` block of :mod:`borders_sim.rules.observation`) loads with weights of 0 for the
-inputs it never saw, so it plays exactly as it was trained.
+``hidden``, where present, is ``[H0, H1]``). A :class:`Policy` holds ``w0`` and ``w1`` as the
+kernels read them, ``[in, out]`` (the first layer reads the row of each non-zero input).
+:mod:`.export` writes one from a torch module of that shape. The package ships one,
+:data:`SHIPPED_WEIGHTS`. Older files still load: a file of :data:`FORMAT_V1` (``w0``
+[OBS_SIZE, H0] and ``w1`` [H0, H1], the kernels' orientation), and a file of the first
+observation layout (``OBS_SIZE_V1`` inputs, before the behaviour ``rates`` block of
+:mod:`borders_sim.rules.observation`) with weights of 0 for the inputs it never saw, so it
+plays exactly as it was trained.
 
 **Files read with bounds.** A policy file is read by :class:`~borders_sim.npzfile.NpzFile`, never by
 ``np.load``: every array's ``.npy`` header is checked against the layout the file must have
@@ -65,7 +70,12 @@ from ..npzfile import NpzFile, as_path, refusal, shown_path, write_npz
 from .zoo import PREFIX as ZOO_PREFIX
 from .zoo import is_zoo_spec, zoo_path
 
-FORMAT = "borders_sim.policy/1"
+#: The policy file's format: every matrix ``[out, in]`` (module docstring).
+FORMAT = "borders_sim.policy/2"
+#: The first format, still read: ``w0`` and ``w1`` stored ``[in, out]``.
+FORMAT_V1 = "borders_sim.policy/1"
+#: The matrices a :data:`FORMAT` file stores transposed from a :class:`Policy`'s.
+_TRANSPOSED = ("w0", "w1")
 #: The policy the package ships (``make("ppo")``).
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "weights" / "ppo.npz"
 #: The temperature a network plays at unless told otherwise: the policy as trained.
@@ -110,11 +120,16 @@ class Policy:
         return self.b0.shape[0], self.b1.shape[0]
 
 
-def policy_shapes(h0: int, h1: int, inputs: int = OBS_SIZE) -> dict[str, tuple[int, ...]]:
+def policy_shapes(h0: int, h1: int, inputs: int = OBS_SIZE, file_format: str | None = None
+                  ) -> dict[str, tuple[int, ...]]:
     """The shape of every array of a policy with hidden layers of ``h0`` and ``h1`` units (and
-    ``inputs`` observation entries: a file of the first layout has :data:`OBS_SIZE_V1`)."""
-    return {"inv_scale": (inputs,), "w0": (inputs, h0), "b0": (h0,), "w1": (h0, h1),
-            "b1": (h1,), "wp": (NUM_ACTIONS, h1), "bp": (NUM_ACTIONS,)}
+    ``inputs`` observation entries: a file of the first layout has :data:`OBS_SIZE_V1`), as a
+    :class:`Policy` holds them, or with ``file_format`` as a file of that format stores them."""
+    shapes = {"inv_scale": (inputs,), "w0": (inputs, h0), "b0": (h0,), "w1": (h0, h1),
+              "b1": (h1,), "wp": (NUM_ACTIONS, h1), "bp": (NUM_ACTIONS,)}
+    if file_format == FORMAT:
+        shapes.update({name: shapes[name][::-1] for name in _TRANSPOSED})
+    return shapes
 
 
 def _with_rates(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -209,6 +224,7 @@ def save_policy(path: str | os.PathLike, policy: Policy) -> Path:
         raise ValueError(f"a policy file holds hidden layers of at most {MAX_HIDDEN} units, "
                          f"this policy has {policy.hidden}")
     arrays = {name: getattr(policy, name) for name in _ARRAYS}
+    arrays.update({name: np.ascontiguousarray(arrays[name].T) for name in _TRANSPOSED})
     return write_npz(path, format=np.array(FORMAT), meta=np.array(json.dumps(policy.meta)),
                      **arrays)
 
@@ -223,8 +239,11 @@ def load_policy(path: str | os.PathLike) -> Policy:
     """
     with _policy_file(path) as npz:
         meta = _policy_meta(npz)
-        _check_layout(npz, meta)
-        arrays = _with_rates({name: npz.array(name) for name in _ARRAYS})
+        file_format = _check_layout(npz, meta)
+        arrays = {name: npz.array(name) for name in _ARRAYS}
+        if file_format == FORMAT:
+            arrays.update({name: arrays[name].T for name in _TRANSPOSED})
+        arrays = _with_rates(arrays)
         try:
             return Policy(meta=meta, **arrays)
         except ValueError as err:  # NaN or infinite weights
@@ -277,21 +296,29 @@ def _policy_file(path: str | os.PathLike) -> NpzFile:
     return NpzFile(path, "policy file")
 
 
+def _format(npz: NpzFile) -> str | None:
+    """The policy file's format (:data:`FORMAT` or :data:`FORMAT_V1`), or None."""
+    if "format" not in npz.names:
+        return None
+    found = npz.text("format", len(FORMAT))
+    return found if found in (FORMAT, FORMAT_V1) else None
+
+
 def _policy_meta(npz: NpzFile) -> dict[str, Any]:
     """The format of a policy file, checked, and its meta record."""
-    if "format" not in npz.names or npz.text("format", len(FORMAT)) != FORMAT:
+    if _format(npz) is None:
         if any(m == "data.pkl" or m.endswith("/data.pkl") for m in npz.members):
             raise npz.refuse(_checkpoint_hint(npz.path))
-        raise npz.refuse(f"not a {FORMAT} file")
+        raise npz.refuse(f"not a {FORMAT} (or {FORMAT_V1}) file")
     if "meta" not in npz.names:
         raise npz.refuse("it has no meta record")
     return npz.json("meta", _META_CHARS)
 
 
-def _check_layout(npz: NpzFile, meta: dict[str, Any]) -> None:
+def _check_layout(npz: NpzFile, meta: dict[str, Any]) -> str:
     """Every array of a policy file present, of a float dtype and of the shape the hidden sizes
-    (those of ``b0`` and ``b1``, and of ``meta`` where it says) give: checked on the headers,
-    before any data is read."""
+    (those of ``b0`` and ``b1``, and of ``meta`` where it says) give in its format: checked on
+    the headers, before any data is read. Returns the format."""
     missing = [name for name in _ARRAYS if name not in npz.names]
     if missing:
         raise npz.refuse(f"missing arrays {missing}")
@@ -300,12 +327,15 @@ def _check_layout(npz: NpzFile, meta: dict[str, Any]) -> None:
         raise npz.refuse(f"its meta says hidden sizes {shown(meta['hidden'])}, its arrays "
                          f"{hidden}")
     inputs = OBS_SIZE_V1 if npz.header("inv_scale").shape == (OBS_SIZE_V1,) else OBS_SIZE
-    for name, shape in policy_shapes(*hidden, inputs).items():
+    file_format = _format(npz)
+    for name, shape in policy_shapes(*hidden, inputs, file_format).items():
         header = npz.header(name)
         if header.dtype.kind != "f" or header.dtype.itemsize > 8:
             raise npz.refuse(f"array {name!r} is {header.dtype}, not float32")
         if header.shape != shape:
-            raise npz.refuse(f"policy array {name!r} has shape {header.shape}, expected {shape}")
+            raise npz.refuse(f"policy array {name!r} has shape {header.shape}, expected {shape} "
+                             f"(a {file_format} file)")
+    return file_format
 
 
 def _hidden_size(npz: NpzFile, name: str) -> int:
@@ -325,7 +355,7 @@ def _checkpoint_hint(path: Path) -> str:
                                      run / "latest.npz") if os.path.isfile(p)]
     where = (" or ".join(found) if found else "the run's policy.npz or latest.npz, or the "
              "update-NNNNNN.npz beside each checkpoints/update-NNNNNN.pt")
-    return (f"it is a PyTorch training checkpoint, not a {FORMAT} file; name a policy file "
+    return (f"it is a PyTorch training checkpoint, not a policy file; name a policy file "
             f"instead: {where}")
 
 
