@@ -106,3 +106,23 @@ def test_an_exported_policy_sits_in_a_tournament(tmp_path, capsys):
 
 def test_the_module_docstring_runs():
     assert doctest.testmod(export).failed == 0
+
+
+def last_legal(observation, action_mask):
+    """A policy function: the last legal action."""
+    return int(np.flatnonzero(action_mask)[-1])
+
+
+def test_a_module_and_a_policy_function_sit_at_a_table_without_a_file():
+    from borders_sim.agents.seats import as_seat
+    from borders_sim.arena import run_tournament
+
+    net = _net()
+    seat = as_seat(net)
+    assert seat.net is not None and seat.name == "Sequential"  # inside the kernels
+    assert "hidden=(16, 16)" in repr(seat)
+    function = as_seat(last_legal)
+    assert function.factory is not None and function.name.endswith("last_legal")
+    result = run_tournament(4, [last_legal, net, "honest", "random"], games=4, seed=3)
+    assert [bot["games"] for bot in result.bots] == [4, 4, 4, 4]
+    assert result.names[:2] == [function.name, "Sequential"]

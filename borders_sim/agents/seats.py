@@ -14,6 +14,10 @@ of any of these:
   argument is called without the seed);
 * a :class:`~borders_sim.policies.network.NetPlayer`, a policy network in memory at its
   temperature (it plays inside the kernels, as a ``ppo`` spec does);
+* a torch module of the policy file's shape (``Linear, Tanh, Linear, Tanh, Linear``: no file
+  needed, :func:`module_seat`; it plays inside the kernels too);
+* a policy function ``(observation, action_mask) -> action`` (two parameters: a function of one
+  is a factory), played through the Python loop (:func:`policy_seat`);
 * a :class:`Seat`, as it is (``Seat("mine", factory=MyBot)`` names a user's bot).
 
 A bot is anything with ``act(observation, action_mask) -> int`` (:class:`~.base.Bot`). A seat of
@@ -36,6 +40,7 @@ through the Python loop (:func:`borders_sim.arena.run_tournament` picks the path
 from __future__ import annotations
 
 import inspect
+import os
 import pickle
 import sys
 from collections.abc import Callable
@@ -78,13 +83,17 @@ class Seat:
     def picklable(self) -> bool:
         """The seat travels to a spawned worker process: a spec does, and a user's factory
         defined at the top of a module (or of a script run as one); a lambda, a class defined
-        inside a function or in a notebook (whose ``__main__`` a worker cannot import) does
-        not."""
+        inside a function, in a notebook or in code piped to ``python -`` (whose ``__main__`` a
+        worker cannot import) does not."""
         if self.factory is None:
             return True
         main = sys.modules.get("__main__")
-        if getattr(self.factory, "__module__", None) == "__main__" and not getattr(
-                main, "__file__", None):
+        parts = [self.factory]
+        if isinstance(self.factory, functools.partial):  # a policy_seat's: the policy too
+            parts += [self.factory.func, *self.factory.args]
+        script = getattr(main, "__file__", None)  # a notebook has none, python - "<stdin>"
+        if any(getattr(part, "__module__", None) == "__main__" for part in parts) and not (
+                script and os.path.isfile(script)):
             return False
         try:
             pickle.dumps(self)
@@ -190,7 +199,65 @@ def as_seat(entry: str | Seat | NetPlayer | Callable[..., Bot]) -> Seat:
             if installed is not None:
                 return installed_seat(installed)
         return Seat(check_spec(text), spec=text)
+    if _is_module(entry):
+        return module_seat(entry)
+    if _is_policy(entry):
+        return policy_seat(entry)
     if callable(entry):
         return Seat(_named(entry), factory=entry)
     raise TypeError(f"a seat is a bot name or spec, MODULE:NAME, a bot class, a factory "
-                    f"(seed) -> bot, a NetPlayer or a Seat; got {type(entry).__name__}")
+                    f"(seed) -> bot, a policy function (observation, action_mask) -> action, a "
+                    f"torch module, a NetPlayer or a Seat; got {type(entry).__name__}")
+
+
+def _is_module(entry: object) -> bool:
+    """Whether ``entry`` is a torch module (told by its methods: torch is not imported)."""
+    return all(callable(getattr(entry, name, None)) for name in ("children", "parameters",
+                                                                 "state_dict", "forward"))
+
+
+def _is_policy(entry: object) -> bool:
+    """Whether ``entry`` is a function (not a class) of two required positional parameters,
+    ``(observation, action_mask)``."""
+    if isinstance(entry, type) or not callable(entry):
+        return False
+    try:
+        params = inspect.signature(entry).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    required = [p for p in params if p.default is p.empty and p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(required) == 2
+
+
+def module_seat(module: object, name: str | None = None, inputs: str = "scaled",
+                temperature: float = SAMPLE_TEMPERATURE) -> Seat:
+    """The seat of a torch module of the policy file's shape, played inside the kernels as a
+    network at ``temperature`` (:func:`~borders_sim.policies.export.policy_from_module`:
+    ``inputs`` is what it read, ``"scaled"`` or ``"raw"``); named ``name`` or by its class.
+
+    Raises:
+        ValueError: a module of another shape (what differs, in one line).
+    """
+    from ..policies.export import policy_from_module
+
+    shown = name or type(module).__name__
+    return Seat(shown, net=NetPlayer(shown, policy_from_module(module, inputs), temperature))
+
+
+class PolicyBot:
+    """A bot playing a policy function ``(observation, action_mask) -> action``."""
+
+    def __init__(self, policy: Callable, seed: int | None = None) -> None:
+        self.policy, self.name = policy, _named(policy)
+
+    def act(self, observation, action_mask) -> int:
+        return int(self.policy(observation, action_mask))
+
+
+def policy_seat(policy: Callable, name: str | None = None) -> Seat:
+    """The seat of a policy function ``(observation, action_mask) -> action`` (the raw
+    observation of :func:`~borders_sim.envs.observe` and the bool mask), played through the
+    Python loop; named ``name`` or by the function. An action its mask does not allow is
+    refused as any bot's is."""
+    return Seat(name or _named(policy), factory=functools.partial(PolicyBot, policy))

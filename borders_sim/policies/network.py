@@ -119,6 +119,9 @@ class Policy:
         """The sizes of the two hidden layers."""
         return self.b0.shape[0], self.b1.shape[0]
 
+    def __repr__(self) -> str:  # (the arrays are thousands of numbers)
+        return f"Policy(hidden={self.hidden}, meta={self.meta!r})"
+
 
 def policy_shapes(h0: int, h1: int, inputs: int = OBS_SIZE, file_format: str | None = None
                   ) -> dict[str, tuple[int, ...]]:
