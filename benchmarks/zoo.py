@@ -22,25 +22,18 @@ from pathlib import Path
 
 import numpy as np
 
-from borders_sim.policies.network import FORMAT, load_policy
+from borders_sim.policies.network import load_policy, save_policy
 from borders_sim.policies.zoo import PREFIX, ZOO, ZOO_DIR
-from borders_sim.npzfile import write_npz
 from harness import add_shared, parse
-
-ARRAYS = ("inv_scale", "w0", "b0", "w1", "b1", "wp", "bp")
-
 
 def store(name: str, source: str | Path, directory: Path = ZOO_DIR) -> Path:
     """Write the policy file ``source`` as zoo member ``name`` into ``directory`` (the zoo's
     own by default); its path."""
-    import json
     policy = load_policy(source)
-    meta = {**policy.meta, "zoo": {"name": PREFIX + name, "command": ZOO[name].command,
-                                   "weights": "float16"}}
+    policy.meta = {**policy.meta, "zoo": {"name": PREFIX + name, "command": ZOO[name].command,
+                                          "weights": "float16"}}
     directory.mkdir(exist_ok=True)
-    arrays = {key: getattr(policy, key).astype(np.float16) for key in ARRAYS}
-    return write_npz(directory / f"{name}.npz", format=np.array(FORMAT),
-                     meta=np.array(json.dumps(meta)), **arrays)
+    return save_policy(directory / f"{name}.npz", policy, dtype=np.float16)
 
 
 def make(name: str, quick_dir: Path | None = None) -> Path:

@@ -126,3 +126,14 @@ def test_a_module_and_a_policy_function_sit_at_a_table_without_a_file():
     result = run_tournament(4, [last_legal, net, "honest", "random"], games=4, seed=3)
     assert [bot["games"] for bot in result.bots] == [4, 4, 4, 4]
     assert result.names[:2] == [function.name, "Sequential"]
+
+
+def test_a_float16_file_is_half_the_size_and_loads_as_float32(tmp_path):
+    policy = policy_from_module(_net(64, 64))
+    small = save_policy(tmp_path / "small.npz", policy, dtype=np.float16)
+    full = save_policy(tmp_path / "full.npz", policy)
+    back = load_policy(small)
+    assert back.w0.dtype == np.float32 and np.allclose(back.w0, policy.w0, atol=1e-3)
+    assert small.stat().st_size < 0.7 * full.stat().st_size
+    with pytest.raises(ValueError, match="float32 or float16"):
+        save_policy(tmp_path / "x.npz", policy, dtype=np.float64)

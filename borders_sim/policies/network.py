@@ -217,16 +217,21 @@ def shipped_policy() -> Policy:
     return load_policy(SHIPPED_WEIGHTS)
 
 
-def save_policy(path: str | os.PathLike, policy: Policy) -> Path:
+def save_policy(path: str | os.PathLike, policy: Policy, dtype: Any = np.float32) -> Path:
     """Write ``policy`` as a policy file (module docstring), atomically; returns the path.
+    ``dtype``: how the arrays are stored, float32, or float16 for a file half the size (the
+    zoo's; read back as float32).
 
     Raises:
-        ValueError: a hidden layer larger than :data:`MAX_HIDDEN` (no reader would load it).
+        ValueError: a hidden layer larger than :data:`MAX_HIDDEN` (no reader would load it), or
+            a ``dtype`` other than those two.
     """
     if max(policy.hidden) > MAX_HIDDEN:
         raise ValueError(f"a policy file holds hidden layers of at most {MAX_HIDDEN} units, "
                          f"this policy has {policy.hidden}")
-    arrays = {name: getattr(policy, name) for name in _ARRAYS}
+    if np.dtype(dtype) not in (np.float32, np.float16):
+        raise ValueError(f"a policy file stores float32 or float16 arrays, not {np.dtype(dtype)}")
+    arrays = {name: getattr(policy, name).astype(dtype) for name in _ARRAYS}
     arrays.update({name: np.ascontiguousarray(arrays[name].T) for name in _TRANSPOSED})
     return write_npz(path, format=np.array(FORMAT), meta=np.array(json.dumps(policy.meta)),
                      **arrays)
