@@ -136,7 +136,7 @@ def maskable_rate(env, timesteps: int, **kwargs) -> float:
 def matched_kwargs(config: TrainConfig) -> dict:
     """``MaskablePPO`` arguments doing the trainer's gradient work per learner step: its
     rollout (``config.steps`` per env), epochs and minibatches (``batch_size`` = the rollout
-    over ``config.ppo.minibatches``), and its network, a shared trunk of ``config.hidden``
+    over ``config.algorithm_settings().minibatches``), and its network, a shared trunk of ``config.hidden``
     (tanh, as the trainer's) under linear policy and value heads."""
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
@@ -154,8 +154,9 @@ def matched_kwargs(config: TrainConfig) -> dict:
         def forward(self, obs):
             return self.net(obs)
 
-    return {"n_steps": config.steps, "n_epochs": config.ppo.epochs,
-            "batch_size": config.num_envs * config.steps // config.ppo.minibatches,
+    ppo = config.algorithm_settings()
+    return {"n_steps": config.steps, "n_epochs": ppo.epochs,
+            "batch_size": config.num_envs * config.steps // ppo.minibatches,
             "policy_kwargs": {"features_extractor_class": Trunk, "net_arch": [],
                               "share_features_extractor": True}}
 
@@ -163,11 +164,12 @@ def matched_kwargs(config: TrainConfig) -> dict:
 def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
     """The table of ``main``'s rows (measure, learner steps/s, time split) and a line saying
     what its short measure names stand for."""
+    ppo = config.algorithm_settings()
     return "\n".join([
         markdown_table(["measure", "learner steps/s", "time split"], rows), "",
         f"training env: compiled opponents, the learner's random legal actions; trainer: masked "
         f"PPO, {config.num_envs} envs x {config.steps} steps, {config.hidden[0]}x"
-        f"{config.hidden[1]} MLP, {config.ppo.epochs} epochs of {config.ppo.minibatches} "
+        f"{config.hidden[1]} MLP, {ppo.epochs} epochs of {ppo.minibatches} "
         f"minibatches; the number after SB3VecEnv: its games; MaskablePPO matched: sb3-contrib's on the same compiled env through "
         f"SB3VecEnv with those settings and network (the same gradient work per step); "
         f"MaskablePPO defaults: its own settings (10 epochs of 64-sample minibatches), on "

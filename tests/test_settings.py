@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import subprocess
+import sys
 import typing
 
 import pytest
@@ -17,9 +19,10 @@ from borders_sim.cli.app import build_parser
 from borders_sim.cli.train import config_of
 from borders_sim.settings import declared, flag_of, optional, setting, check_settings
 from borders_sim.train.algorithm import ALGORITHMS
-from borders_sim.train.config import PPOSettings, TrainConfig
+from borders_sim.train.config import TrainConfig
+from borders_sim.train.ppo import PPOSettings
 
-CONTAINERS = {"ppo"}  # TrainConfig's field holding PPOSettings: its own fields are the options
+CONTAINERS = {"settings"}  # TrainConfig's field holding the algorithm's settings: theirs are options
 REQUIRED = ["--out", "run"]
 
 
@@ -113,7 +116,7 @@ def test_a_value_given_is_never_dropped():
     assert config.algorithm_args == {"gamma": default.gamma, "anchor_coef": 0.0,
                                      "entropy_coef": 0.02}
     ppo = config_of(parser.parse_args(["--out", "r", "--epochs", "3", "--clip", "0.1"]))
-    assert ppo.ppo == dataclasses.replace(default, epochs=3, clip=0.1)
+    assert ppo.settings == dataclasses.replace(default, epochs=3, clip=0.1)
     assert config_of(parser.parse_args(["--out", "r"])) == TrainConfig()
     with pytest.raises(ValueError, match="--epochs: algorithm a2c has no setting 'epochs'"):
         config_of(parser.parse_args(["--out", "r", "--algorithm", "a2c", "--epochs", "2"]))
@@ -153,3 +156,29 @@ def test_a_declared_setting_is_checked_in_python_in_one_line():
         with pytest.raises(ValueError) as err:
             check_settings(Mine(**bad))
         assert phrase in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_config_holds_any_algorithms_settings_and_refuses_another_ones():
+    """``TrainConfig.settings`` is the algorithm's own dataclass (PPO's beside PPO, A2C's beside
+    A2C), ``algorithm_args`` set over it; another algorithm's dataclass is refused, named."""
+    from borders_sim.train import A2CSettings
+
+    a2c = TrainConfig(algorithm="a2c", settings=A2CSettings(gamma=0.9),
+                      algorithm_args={"entropy_coef": "0.02"})
+    assert a2c.algorithm_settings() == A2CSettings(gamma=0.9, entropy_coef=0.02)
+    assert TrainConfig(settings=PPOSettings(epochs=5)).algorithm_settings().epochs == 5
+    assert TrainConfig().algorithm_settings() == PPOSettings()
+    with pytest.raises(ValueError, match="settings of algorithm ppo must be a PPOSettings, got "
+                                         "A2CSettings"):
+        TrainConfig(settings=A2CSettings()).algorithm_settings()
+    exploiting = TrainConfig(settings=PPOSettings(epochs=5), exploiter_algorithm="ppo",
+                             exploiter_algorithm_args={"clip": "0.1"})
+    assert exploiting.exploiter_settings() == PPOSettings(epochs=5, clip=0.1)
+
+
+def test_the_command_line_reads_ppos_settings_without_torch():
+    """PPO's settings sit beside PPO in a package that imports torch only for the update."""
+    code = ("import sys, borders_sim.train.ppo as p, borders_sim.cli.app as a; "
+            "a.build_parser(); p.PPOSettings(); print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -459,9 +459,9 @@ def test_the_anchor_holds_the_policy_near_where_it_started(tmp_path):
     assert free[1] == 0 and held[1] > 0
     assert held[0] < free[0] / 2
     with pytest.raises(ValueError, match="anchor"):
-        Trainer(TrainConfig(ppo=PPOSettings(anchor_coef=1.0), **TINY), tmp_path / "none")
+        Trainer(TrainConfig(settings=PPOSettings(anchor_coef=1.0), **TINY), tmp_path / "none")
     config = TrainConfig(seed=7, imitate="honest", imitate_games=2, imitate_epochs=1,
-                         ppo=PPOSettings(anchor_coef=0.5), **TINY)
+                         settings=PPOSettings(anchor_coef=0.5), **TINY)
     trainer = Trainer(config, tmp_path / "run")
     trainer.imitate()
     assert trainer.step()["anchor_kl"] >= 0
@@ -475,8 +475,8 @@ def test_a_moving_anchor_follows_the_policy(tmp_path):
     """anchor_every=K: the anchor is the policy of every K-th update (a magnet), and needs no
     teacher; a fixed anchor does."""
     with pytest.raises(ValueError, match="a fixed anchor"):
-        Trainer(TrainConfig(**TINY, ppo=PPOSettings(anchor_coef=0.1)), tmp_path)
-    trainer = Trainer(TrainConfig(**TINY, ppo=PPOSettings(anchor_coef=0.1, anchor_every=2)),
+        Trainer(TrainConfig(**TINY, settings=PPOSettings(anchor_coef=0.1)), tmp_path)
+    trainer = Trainer(TrainConfig(**TINY, settings=PPOSettings(anchor_coef=0.1, anchor_every=2)),
                       tmp_path)
     start = [p.clone() for p in trainer.anchor.parameters()]
     trainer.step()
@@ -504,7 +504,7 @@ def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
     from borders_sim.train.ppo import PPO
     config = TrainConfig(num_envs=3, steps=4, hidden=(8, 8), max_updates=10)
     model = PolicyValueNet((8, 8))
-    rule = PPO(model, config.ppo, config, seed=3)
+    rule = PPO(model, config.algorithm_settings(), config, seed=3)
     assert {"update", "reset", "state", "restore"} <= {m for m in dir(Algorithm)
                                                         if not m.startswith("_")}
     assert all(callable(getattr(rule, m)) for m in ("update", "reset", "state", "restore"))
@@ -512,7 +512,7 @@ def test_ppo_is_an_algorithm_whose_state_resumes_the_same_update():
     rule.update(r, torch.zeros(3), 0)
     twin_model = PolicyValueNet((8, 8))
     twin_model.load_state_dict(model.state_dict())
-    twin = PPO(twin_model, config.ppo, config, seed=99)
+    twin = PPO(twin_model, config.algorithm_settings(), config, seed=99)
     saved = io.BytesIO()
     torch.save(rule.state(), saved)  # as a checkpoint keeps it
     saved.seek(0)

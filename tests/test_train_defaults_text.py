@@ -33,7 +33,7 @@ def test_the_help_says_the_defaults_are_not_the_recipe_and_where_it_is():
            f"{defaults.minutes:g})" in text.replace(".0)", ")")
     assert "one run of 30 minutes" in text and defaults.minutes == 30
     assert defaults.imitate is None and defaults.exploiter_every == 0 \
-        and defaults.ppo.anchor_coef == 0 and defaults.init is None
+        and defaults.algorithm_settings().anchor_coef == 0 and defaults.init is None
 
 
 def test_the_shipped_policy_was_not_trained_with_the_defaults():

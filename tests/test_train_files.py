@@ -239,10 +239,11 @@ def test_a_killed_runs_lock_is_taken_over(tmp_path):
     ({"anneal_lr": False, "max_updates": 5},
          "anneal_lr (--constant-lr) True, this run has False"),
     ({"exploiter_every": 2}, "exploiter_every (--exploiter-every) 0, this run has 2"),
-    ({"ppo": PPOSettings(epochs=3)}, "ppo.epochs (--epochs) 2, this run has 3"),
-    ({"ppo": PPOSettings(minibatches=2)}, "ppo.minibatches (--minibatches) 4, this run has 2"),
-    ({"ppo": PPOSettings(anchor_coef=0.5, anchor_every=2)},
-     "ppo.anchor_coef (--anchor) 0.0, this run has 0.5"),
+    ({"settings": PPOSettings(epochs=3)}, "ppo has epochs (--epochs) 2, this run has 3"),
+    ({"settings": PPOSettings(minibatches=2)},
+     "ppo has minibatches (--minibatches) 4, this run has 2"),
+    ({"settings": PPOSettings(anchor_coef=0.5, anchor_every=2)},
+     "ppo has anchor_coef (--anchor) 0.0, this run has 0.5"),
 ])
 def test_resume_refuses_another_setting_naming_it(run_dir, change, phrase):
     with pytest.raises(ValueError) as err:
@@ -354,9 +355,9 @@ def test_non_finite_numbers_are_refused_at_parse_time(tmp_path, capsys, option, 
                                           ({"lr": float("nan")}, "lr"),
                                           ({"mixed": float("nan")}, "mixed"),
                                           ({"minutes": float("nan")}, "minutes"),
-                                          ({"ppo": PPOSettings(anchor_coef=float("inf"),
+                                          ({"settings": PPOSettings(anchor_coef=float("inf"),
                                                                anchor_every=1)}, "anchor_coef"),
-                                          ({"ppo": PPOSettings(gamma=float("nan"))}, "gamma"),
+                                          ({"settings": PPOSettings(gamma=float("nan"))}, "gamma"),
                                           ({"hidden": (8,)}, "hidden"),
                                           ({"num_envs": 0}, "num_envs")])
 def test_the_settings_are_checked_in_python_too(tmp_path, change, name):

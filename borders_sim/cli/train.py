@@ -8,7 +8,7 @@ options of PPO's settings (``--epochs``, ``--gamma``, ``--anchor``, ...) set the
 those names of another algorithm too; one it lacks is refused, never dropped
 (:func:`config_of`). The main exploiter uses the same unless ``--exploiter-algorithm`` names
 another. Every option of a setting is generated from its declaration, the field of
-:class:`~borders_sim.train.config.TrainConfig` or :class:`~borders_sim.train.config.PPOSettings`
+:class:`~borders_sim.train.config.TrainConfig` or :class:`~borders_sim.train.ppo.PPOSettings`
 (:mod:`borders_sim.cli.flags`): its help, bounds and default are written there once.
 
 Needs PyTorch: ``pip install torch==2.13.0`` (the CPU build), then ``pip install ".[rl]"`` in the
@@ -53,7 +53,8 @@ def _run_dir(text: str) -> Path:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     # the settings' declarations (torch is imported by run)
-    from ..train.config import RESUMABLE, PPOSettings, TrainConfig, option_of
+    from ..train.config import RESUMABLE, TrainConfig, option_of
+    from ..train.ppo import PPOSettings
     tr = sub.add_parser(
         "train", help="train a policy with masked PPO (or --algorithm) against a league of "
                       "opponents",
@@ -70,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "a chain of runs, each started from the last one's policy "
                     "(docs/training.md: every stage's command, seed and wall time, read from "
                     "the shipped file). Every setting below is a field of "
-                    "borders_sim.train.TrainConfig (or PPOSettings), declared there once. "
+                    "borders_sim.train.TrainConfig (or PPOSettings, beside PPO), declared there once. "
                     f"Needs PyTorch: {install_hint('rl', alone=())}.",
         epilog="example: borders-sim train --players 4 --opponents league --minutes 30 "
                "--seed 1 --out runs/ppo --plot")
@@ -142,7 +143,8 @@ def config_of(args: argparse.Namespace) -> TrainConfig:
             ``--algorithm-arg`` gives another value, or a ``KEY=VALUE`` without ``=``.
     """
     from ..train.algorithm import parse_pairs, setting_names
-    from ..train.config import PPOSettings, TrainConfig, option_of
+    from ..train.config import TrainConfig, rule_option
+    from ..train.ppo import PPOSettings
 
     values = given_settings(args, args.config_names)
     values["algorithm_args"] = parse_pairs(values["algorithm_args"] or [], "--algorithm-arg")
@@ -150,10 +152,10 @@ def config_of(args: argparse.Namespace) -> TrainConfig:
                                                      "--exploiter-algorithm-arg")
     rule = given_settings(args, args.rule_names)
     if values["algorithm"] == "ppo":
-        return TrainConfig(**values, ppo=PPOSettings(**rule))
+        return TrainConfig(**values, settings=PPOSettings(**rule) if rule else None)
     names = setting_names(values["algorithm"])
     for name, value in rule.items():
-        option = option_of(f"ppo.{name}")
+        option = rule_option(name)
         if name not in names:
             raise ValueError(f"{option}: algorithm {values['algorithm']} has no setting "
                              f"{name!r} (its settings: {', '.join(names) or 'none'})")

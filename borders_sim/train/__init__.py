@@ -28,7 +28,8 @@ from ..install_hints import needs
 from importlib import import_module
 
 from .algorithm import ALGORITHMS, Algorithm, Factory
-from .config import PPOSettings, TrainConfig
+from .config import TrainConfig
+from .ppo import PPOSettings
 
 #: The names that need torch, by the module holding each (imported on first use).
 _WITH_TORCH = {"TrainResult": "trainer", "evaluate": "trainer", "train": "trainer",
@@ -44,11 +45,10 @@ __all__ = ["A2C", "A2CSettings", "ALGORITHMS", "Algorithm", "Batch", "Factory", 
 def __getattr__(name: str) -> Any:
     if name in _WITH_TORCH:  # torch's import takes seconds
         try:
-            module = import_module(f".{_WITH_TORCH[name]}", __name__)
+            return getattr(import_module(f".{_WITH_TORCH[name]}", __name__), name)
         except ModuleNotFoundError as err:  # PyTorch is not installed
             if err.name != "torch":
                 raise
             raise ModuleNotFoundError(needs(f"borders_sim.train.{name}", "rl", "PyTorch",
                                             alone=()), name="torch") from err
-        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,8 @@ that has a ``Settings`` class attribute is a factory (:class:`~.ppo.PPO`, :class
 :data:`ALGORITHMS` or ``MODULE:FACTORY``, an importable module and a factory in it (the command
 line imports from the current directory too). Its settings are ``TrainConfig.algorithm_args``
 (``--algorithm-arg KEY=VALUE``, repeatable), set over the dataclass's defaults, text typed by
-the field's annotation (:func:`settings_of`); PPO's start from ``TrainConfig.ppo`` instead.
+the field's annotation (:func:`settings_of`), over ``TrainConfig.settings`` when it holds an
+instance of the dataclass.
 
 **The anchor.** A rule whose settings have ``anchor_coef`` (and optionally ``anchor_every``)
 gets from the trainer, while ``anchor_coef > 0``, a frozen anchor network in each
@@ -119,21 +120,26 @@ def setting_names(spec: str) -> tuple[str, ...]:
 
 
 def settings_of(spec: str, args: dict[str, Any], base: Any = None) -> Any:
-    """The settings of the algorithm ``spec``: ``base`` (default: ``factory.Settings()``) with
+    """The settings of the algorithm ``spec``: ``base`` (an instance of ``factory.Settings``;
+    default: ``factory.Settings()``) with
     each of ``args`` set over it, a text value (the command line's) typed by the field's
     annotation (bool, int, float, str, ``X | None`` from ``none``), then checked: the fields
     declared by :func:`~borders_sim.settings.setting` by their declarations, then by the
     settings' ``check()`` if they have one. None for a factory without ``Settings``.
 
     Raises:
-        ValueError: an unknown key or a value of the wrong type (one line naming it), or what
-            ``check()`` refuses.
+        ValueError: an unknown key or a value of the wrong type (one line naming it), a
+            ``base`` of another type, or what ``check()`` refuses.
     """
     kind = getattr(factory_of(spec), "Settings", None)
     if kind is None:
-        if args:
-            raise ValueError(f"algorithm {spec} takes no settings, got {', '.join(args)}")
+        if args or base is not None:
+            given = ", ".join(args) if args else repr(base)
+            raise ValueError(f"algorithm {spec} takes no settings, got {given}")
         return None
+    if base is not None and not isinstance(base, kind):
+        raise ValueError(f"the settings of algorithm {spec} must be a {kind.__name__}, got "
+                         f"{type(base).__name__} {base!r}")
     settings = kind() if base is None else base
     hints = typing.get_type_hints(kind)
     names = [f.name for f in dataclasses.fields(kind)]

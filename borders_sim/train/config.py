@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..policies.network import MAX_HIDDEN, Policy, is_net_spec
@@ -23,6 +23,7 @@ from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
 from .algorithm import anchor_settings, settings_of
 from ..settings import check_settings, declared, flag_of, setting
+from .ppo import PPOSettings
 from .league import LEAGUE_BOTS, League, check_member
 from .machine import (CPU_NUM_ENVS, CUDA_NUM_ENVS, default_num_envs, default_threads,
                       default_torch_threads, max_threads)
@@ -70,11 +71,17 @@ def machine_memory() -> int | None:
 
 
 def option_of(name: str) -> str | None:
-    """The command-line option of the setting ``name`` (as :meth:`TrainConfig.shaping` names
-    it, ``ppo.NAME`` for PPO's), or None for a setting only Python sets."""
-    kind, _, name = name.rpartition(".")
-    found = [f for f, _, _ in declared(PPOSettings if kind == "ppo" else TrainConfig)
-             if f.name == name]
+    """The command-line option of the setting ``name`` of :class:`TrainConfig`, or None for
+    a setting only Python sets."""
+    found = [f for f, _, _ in declared(TrainConfig) if f.name == name]
+    return flag_of(found[0]) if found else None
+
+
+def rule_option(name: str) -> str | None:
+    """The command-line option that sets an algorithm's setting ``name``: the option of PPO's
+    setting of that name (it sets another algorithm's setting of the name too), or None (the
+    setting is given by ``--algorithm-arg NAME=VALUE`` only)."""
+    found = [f for f, _, _ in declared(PPOSettings) if f.name == name]
     return flag_of(found[0]) if found else None
 
 
@@ -82,41 +89,6 @@ def gib(n: float) -> str:
     """A byte count in GiB, as a message shows it."""
     x = n / 2**30
     return f"{x:,.0f} GiB" if x >= 100 else f"{x:.3g} GiB"
-
-
-@dataclass
-class PPOSettings:
-    """PPO's settings (CleanRL's names and defaults where they apply; each field's help says
-    what it does, ``borders-sim train --help`` lists them as flags). ``anchor_coef`` and
-    ``anchor_every`` are the anchor of :mod:`borders_sim.train.ppo` and the magnet schedule of
-    :mod:`borders_sim.train.trainer`."""
-
-    gamma: float = setting(0.999, lo=0.0, hi=1.0, metavar="G", help="the discount")
-    gae_lambda: float = setting(0.95, lo=0.0, hi=1.0, metavar="L",
-                                help="GAE's lambda (1: Monte-Carlo returns minus the value)")
-    epochs: int = setting(2, lo=1, hi=100, metavar="K", help="passes over each rollout")
-    minibatches: int = setting(4, lo=1, hi=4096, metavar="B", help="minibatches per pass")
-    clip: float = setting(0.2, lo=0.0, above=True, hi=1.0, metavar="C",
-                          help="PPO's clip of the probability ratio, 1 +- C")
-    value_coef: float = setting(0.5, lo=0.0, hi=1000.0, metavar="C",
-                                help="weight of the value loss")
-    entropy_coef: float = setting(0.01, lo=0.0, hi=1000.0, metavar="C",
-                                  help="weight of the entropy bonus")
-    max_grad_norm: float = setting(0.5, lo=0.0, above=True, hi=1e6, metavar="N",
-                                   help="the gradient's norm is clipped to this")
-    anchor_coef: float = setting(
-        0.0, lo=0.0, hi=1000.0, flag="--anchor", metavar="C",
-        help="weight of a KL penalty toward the policy the run starts from (the imitated bot "
-             "or --init; 0: none), so the rule improves on it without forgetting it")
-    anchor_every: int = setting(
-        0, lo=0, hi=10**9, metavar="K",
-        help="move the anchor to the current policy every K updates (a magnet, as in magnetic "
-             "mirror descent; 0: the anchor stays where the run started)")
-
-    def check(self) -> None:
-        """Check every setting against its declaration (:func:`~borders_sim.settings.
-        check_settings`)."""
-        check_settings(self)
 
 
 def _opponents(value: Any, name: str) -> tuple[str, ...]:
@@ -166,9 +138,10 @@ class TrainConfig:
     The fields left None are filled when the config is made or run: ``num_envs``, ``threads``
     and ``torch_threads`` from the device and the cores (:mod:`.machine`), and ``eval_every`` /
     ``eval_games`` follow the budget (:meth:`evaluations_due`, :meth:`evaluation_games`).
-    ``ppo`` holds PPO's settings (:class:`PPOSettings`); ``algorithm_args`` are set over them
-    for ``ppo``, over the settings dataclass's defaults for another rule
-    (:mod:`borders_sim.train.algorithm`). A rule with ``anchor_coef > 0`` keeps the policy
+    ``settings`` holds the algorithm's settings, an instance of its ``Settings`` dataclass
+    (:class:`~borders_sim.train.ppo.PPOSettings` for ``ppo``, beside PPO as
+    :class:`~borders_sim.train.a2c.A2CSettings` is beside A2C), or None for its defaults;
+    ``algorithm_args`` are set over them (:mod:`borders_sim.train.algorithm`). A rule with ``anchor_coef > 0`` keeps the policy
     near where it started, the imitated teacher or ``init``, so it needs one of them (or a
     moving anchor).
     """
@@ -278,7 +251,9 @@ class TrainConfig:
     exploiter_algorithm_args: dict[str, Any] = setting(
         factory=dict, check=_pairs, flag="--exploiter-algorithm-arg", metavar="KEY=VALUE",
         help="a setting of --exploiter-algorithm by name, repeatable")
-    ppo: PPOSettings = field(default_factory=PPOSettings)
+    #: the algorithm's settings: an instance of its ``Settings`` dataclass, or None for its
+    #: defaults (Python only: the command line sets them by name, class docstring)
+    settings: Any = None
 
     def __post_init__(self) -> None:
         """Fill the settings left None from the machine (:mod:`.machine`)."""
@@ -300,9 +275,6 @@ class TrainConfig:
                 and the estimate).
         """
         check_settings(self)
-        if not isinstance(self.ppo, PPOSettings):
-            raise ValueError(f"ppo must be a PPOSettings, got {self.ppo!r}")
-        self.ppo.check()
         if self.exploiter_algorithm is None and self.exploiter_algorithm_args:
             raise ValueError("exploiter_algorithm_args are the settings of exploiter_algorithm: "
                              "name it (without it the exploiter takes the main agent's)")
@@ -316,15 +288,15 @@ class TrainConfig:
         self.check_memory()
 
     def algorithm_settings(self) -> Any:
-        """The settings of the main agent's algorithm: ``algorithm_args`` over its settings
-        dataclass's defaults (PPO's: over ``ppo``), typed and checked
+        """The settings of the main agent's algorithm: ``algorithm_args`` over ``settings``
+        (None: over its settings dataclass's defaults), typed and checked
         (:func:`~borders_sim.train.algorithm.settings_of`; imports the algorithm).
 
         Raises:
-            ValueError: an unknown algorithm or setting, or a bad value (one line).
+            ValueError: an unknown algorithm or setting, settings of another algorithm's
+                dataclass, or a bad value (one line).
         """
-        return settings_of(self.algorithm, self.algorithm_args,
-                           self.ppo if self.algorithm == "ppo" else None)
+        return settings_of(self.algorithm, self.algorithm_args, self.settings)
 
     def exploiter_spec(self) -> str:
         """The main exploiter's algorithm: ``exploiter_algorithm``, or the main agent's."""
@@ -332,13 +304,14 @@ class TrainConfig:
 
     def exploiter_settings(self) -> Any:
         """The main exploiter's algorithm's settings: the main agent's, or with
-        ``exploiter_algorithm`` its ``exploiter_algorithm_args`` (as
-        :meth:`algorithm_settings`)."""
+        ``exploiter_algorithm`` its ``exploiter_algorithm_args`` over its defaults (over the
+        main agent's settings when it names the main agent's algorithm), as
+        :meth:`algorithm_settings`."""
         if self.exploiter_algorithm is None:
             return self.algorithm_settings()
         spec = self.exploiter_algorithm
         return settings_of(spec, self.exploiter_algorithm_args,
-                           self.ppo if spec == "ppo" else None)
+                           self.algorithm_settings() if spec == self.algorithm else None)
 
     def learning_rate(self, update: int) -> float:
         """The learning rate of the update after ``update`` updates: ``lr``, annealed linearly
@@ -408,14 +381,13 @@ class TrainConfig:
                 "games": learners * self.num_envs * GAME_BYTES}
 
     def shaping(self) -> dict[str, Any]:
-        """The settings that shape the run, by name (``ppo.NAME`` for PPO's), as plain
-        values (tuples as lists): every setting but :data:`RESUMABLE`, and ``max_updates``
-        only while ``anneal_lr`` makes it the learning rate's horizon. The algorithms' own
-        settings (``algorithm_args``) are compared as resolved, by
+        """The settings that shape the run, by name, as plain values (tuples as lists): every
+        setting but :data:`RESUMABLE`, and ``max_updates`` only while ``anneal_lr`` makes it
+        the learning rate's horizon. The algorithms' own settings (``settings`` and
+        ``algorithm_args``) are compared as resolved, by
         :func:`~borders_sim.train.rundir.check_resume`."""
         flat = {name: value for name, value in asdict(self).items()
-                if name not in ("ppo", "algorithm_args", "exploiter_algorithm_args")}
-        flat.update({f"ppo.{name}": value for name, value in asdict(self.ppo).items()})
+                if name not in ("settings", "algorithm_args", "exploiter_algorithm_args")}
         free = RESUMABLE if self.anneal_lr else RESUMABLE | {"max_updates"}
         return {name: list(value) if isinstance(value, tuple) else value
                 for name, value in flat.items() if name not in free}

@@ -41,7 +41,8 @@ import torch
 from ..policies.network import Policy, save_policy
 from ..npzfile import write_whole
 from .algorithm import record
-from .config import RESUMABLE, PPOSettings, TrainConfig, option_of
+from .config import RESUMABLE, TrainConfig, option_of, rule_option
+from .ppo import PPOSettings
 
 #: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
 #: (module docstring). Format 2 (borders_sim before it) pickled numpy arrays and objects.
@@ -135,8 +136,8 @@ def load_checkpoint(path: Path) -> dict:
 
 def saved_algorithms(state: dict) -> dict:
     """The ``algorithm`` and ``exploiter_algorithm`` records of a checkpoint (module
-    docstring); one written before they were recorded trained with PPO and its ``ppo``
-    settings."""
+    docstring); one written before they were recorded trained with PPO and the settings its
+    config kept under ``ppo``."""
     if "algorithm" in state:
         return {"algorithm": state["algorithm"],
                 "exploiter_algorithm": state.get("exploiter_algorithm")}
@@ -154,8 +155,9 @@ def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
         ValueError: the first setting that differs, named with both values.
     """
     try:
-        saved = dict(state["config"])
-        saved = TrainConfig(**{**saved, "ppo": PPOSettings(**saved["ppo"])}).shaping()
+        saved = {name: value for name, value in state["config"].items()
+                 if name not in ("ppo", "settings")}  # (compared as resolved, below)
+        saved = TrainConfig(**saved).shaping()
         algorithms = saved_algorithms(state)
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{path}: not a checkpoint of the trainer (its settings: "
@@ -184,8 +186,8 @@ def check_resume(state: dict, config: TrainConfig, path: Path) -> None:
         settings = theirs.get("settings") or {}
         for key, value in mine["settings"].items():
             if key in settings and settings[key] != value:
-                label = option_of(f"ppo.{key}") if mine["name"] == "ppo" else None
-                label = label or f"{option}-arg {key}=..."
+                label = (rule_option(key) if role == "algorithm" else None) or \
+                    f"{option}-arg {key}=..."
                 raise ValueError(f"--resume: {path} is of a run whose {role.replace('_', ' ')} "
                                  f"{mine['name']} has {key} ({label}) {shown_setting(settings[key])}"
                                  f", this run has {shown_setting(value)}; a resumed run keeps "

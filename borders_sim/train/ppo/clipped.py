@@ -1,29 +1,6 @@
-"""Masked PPO: the clipped update, the trainer's default algorithm (``--algorithm ppo``).
-
-:class:`PPO` is an update rule of a :class:`~.learner.Learner` behind the interface
-:class:`~.algorithm.Algorithm` (update from a rollout, checkpoint state, reset), made by the
-factory signature ``PPO(model, settings, config, seed)`` with its settings
-:class:`~.config.PPOSettings` (``TrainConfig.ppo``); :func:`ppo_update` is its step, a pure
-function of the network, the optimizer, the rollout and the settings. It is written against the
-public API another rule uses too: :func:`~.rollout.advantages` and
-:meth:`~.minibatch.Batch.forward` (:mod:`.a2c` is the short example).
-
-The algorithm is PPO with clipping (Schulman et al., 2017) as CleanRL writes it, with the legal
-mask applied to the logits (illegal actions get :data:`~.model.MASKED_LOGIT`, so they have
-probability 0 and no gradient), over the learner's rollout (:mod:`.rollout`: GAE advantages
-per game slot).
-
-**Anchor.** With ``settings.anchor_coef > 0`` and an ``anchor`` network (the policy the run
-started from: the behaviour-cloned teacher, or ``--init``), the loss adds
-``anchor_coef * KL(pi || pi_anchor)`` over the legal actions of each decision, so the policy
-improves on its starting point without forgetting it (the KL regulariser toward a supervised
-policy of AlphaStar, Vinyals et al., 2019).
-
-Numerical safety: advantages are normalised once over the whole batch, never over a minibatch
-(a minibatch of one sample has no spread), with ``1e-8`` under the square root; a row with no
-legal action keeps finite logits; an update whose loss is not finite is skipped (and counted)
-instead of writing NaN into every weight.
-"""
+"""The clipped update of PPO (module :mod:`borders_sim.train.ppo`): :func:`ppo_update`, a pure
+function of the network, the optimizer, the rollout and the settings, and :class:`PPO`, the
+update rule that calls it (its optimizer and the generator of its minibatch shuffles)."""
 
 from __future__ import annotations
 
@@ -32,10 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .config import PPOSettings, TrainConfig
-from .minibatch import Batch
-from .model import PolicyValueNet
-from .rollout import Rollout, advantages, normalized
+from ..config import TrainConfig
+from ..minibatch import Batch
+from ..model import PolicyValueNet
+from ..rollout import Rollout, advantages, normalized
+from . import PPOSettings
 
 
 @dataclass
@@ -102,7 +80,7 @@ class PPO:
     and schedule): its Adam optimizer and the generator of its minibatch shuffles (seeded by
     ``seed``) (:class:`~.algorithm.Algorithm`, made as a :class:`~.algorithm.Factory`)."""
 
-    #: the settings' dataclass (``TrainConfig.ppo``)
+    #: the settings' dataclass (what ``TrainConfig.settings`` holds for PPO)
     Settings = PPOSettings
 
     def __init__(self, model: PolicyValueNet, settings: PPOSettings, config: TrainConfig,
