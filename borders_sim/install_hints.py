@@ -32,7 +32,7 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel", "selenium", "httpx2"),
+             "ipykernel", "selenium", "httpx2", "httpx"),
     "plot": ("matplotlib",),
     "notebook": ("jupyterlab", "nbconvert", "ipykernel"),
     "distributed": ("ray",),
@@ -42,6 +42,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "bench": ("pettingzoo[classic]", "open_spiel"),
     "render": ("resvg-py", "pillow", "moviepy"),
     "serve": ("starlette", "uvicorn"),
+    "llm": ("httpx",),
     "docs": ("sphinx", "myst-nb", "furo"),
 }
 

@@ -19,7 +19,7 @@ def modules_after(statement: str) -> set[str]:
 
 @pytest.mark.parametrize("statement", [
     "import borders_sim.agents", "import borders_sim.arena", "import borders_sim.game",
-    "import borders_sim.train",
+    "import borders_sim.train", "import borders_sim.llm",
 ])
 def test_agents_arena_and_game_import_no_env_framework(statement):
     loaded = modules_after(statement)

@@ -248,12 +248,14 @@ def prose(path: Path) -> list[tuple[int, str, bool]]:
 
 def cited_files() -> list[Path]:
     """README.md, docs/ but the spec, and the Python and Markdown files of SOURCES but this
-    module (its examples cite undefined ids on purpose)."""
+    module (its examples cite undefined ids on purpose) and the spec's own text a language
+    model is given (``borders_sim/llm/rules.md``, generated from it)."""
     files = [ROOT / "README.md", *sorted((ROOT / "docs").iterdir())]
     for folder in SOURCES:
         files += sorted((ROOT / folder).rglob("*"))
-    return [p for p in files if p.suffix in (".py", ".md") and p not in (SPEC, Path(__file__).resolve())
-            and "__pycache__" not in p.parts]
+    copied = ROOT / "borders_sim" / "llm" / "rules.md"
+    return [p for p in files if p.suffix in (".py", ".md")
+            and p not in (SPEC, copied, Path(__file__).resolve()) and "__pycache__" not in p.parts]
 
 
 def file_citations(path: Path) -> list[tuple[int, str]]:

@@ -6,6 +6,7 @@ the ``"observation"`` of the PettingZoo env) and its legal mask (any 0/1 array o
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -73,29 +74,49 @@ REGISTRY["ppo"] = PPOBot
 #: Bot kinds that live in a package of their own, imported when a name first asks for one:
 #: name prefix -> package with ``bot_factory(spec) -> (seed) -> bot``. OpenSpiel's bots
 #: (``openspiel-ismcts:sims=50``, :mod:`borders_sim.openspiel`) need open_spiel, which the rest
-#: of borders_sim never imports.
-PLUGIN_KINDS = {"openspiel-": "borders_sim.openspiel"}
+#: of borders_sim never imports; a language model's seat (``llm:MODEL@URL``, or ``llm`` with
+#: options, :mod:`borders_sim.llm`) needs httpx. A package whose ``bot_factory`` takes keyword
+#: options gets those of :func:`make`.
+PLUGIN_KINDS = {"openspiel-": "borders_sim.openspiel", "llm:": "borders_sim.llm"}
+#: The kinds whose bots wait on the network for each decision (a language model's): a
+#: tournament plays their games in threads, many replies in flight (``concurrency``).
+WAITING_KINDS = ("llm:",)
+
+
+def waits(spec: str) -> bool:
+    """Whether the bot of ``spec`` waits on the network (:data:`WAITING_KINDS`)."""
+    return isinstance(spec, str) and spec.startswith(WAITING_KINDS)
 
 
 def is_plugin(spec: str) -> bool:
-    """Whether ``spec`` names a bot of a :data:`PLUGIN_KINDS` package."""
-    return isinstance(spec, str) and spec.startswith(tuple(PLUGIN_KINDS))
+    """Whether ``spec`` names a bot of a :data:`PLUGIN_KINDS` package (a prefix ending in
+    ``:`` names one alone too: ``llm``)."""
+    return isinstance(spec, str) and (spec.startswith(tuple(PLUGIN_KINDS))
+                                      or f"{spec}:" in PLUGIN_KINDS)
 
 
-def plugin_factory(spec: str) -> Callable[[int], Bot]:
-    """The factory ``(seed) -> bot`` of a :data:`PLUGIN_KINDS` spec, its package imported now.
+def plugin_factory(spec: str, **options: Any) -> Callable[[int], Bot]:
+    """The factory ``(seed) -> bot`` of a :data:`PLUGIN_KINDS` spec, its package imported now;
+    ``options`` go to its ``bot_factory`` (refused by a package that takes none).
 
     Raises:
         ValueError: a bad name or option, or the package's dependency is not installed (the
             message gives its install line).
     """
-    package = next(module for prefix, module in PLUGIN_KINDS.items() if spec.startswith(prefix))
+    package = next(module for prefix, module in PLUGIN_KINDS.items()
+                   if spec.startswith(prefix) or f"{spec}:" == prefix)
     try:
         module = importlib.import_module(package)
     except ModuleNotFoundError as err:
         if err.name is not None and err.name.startswith(package):
             raise
         raise ValueError(f"bot {spec!r}: {err}") from None
+    if options:
+        takes = inspect.signature(module.bot_factory).parameters.values()
+        if not any(p.kind is p.VAR_KEYWORD for p in takes):
+            raise ValueError(f"bot {spec!r}: options follow the name (:key=value), got "
+                             f"{sorted(options)}")
+        return module.bot_factory(spec, **options)
     return module.bot_factory(spec)
 
 
@@ -103,7 +124,8 @@ def make(name: str, seed: int = 0, **options: Any) -> Bot:
     """A new bot ``name`` (see :data:`REGISTRY`, or an OpenSpiel bot of :data:`PLUGIN_KINDS`
     with its options in the name, ``openspiel-ismcts:sims=50``) seeded with ``seed``;
     ``options`` go to its constructor (``make("ppo", weights=PATH)``, ``make("ismcts",
-    simulations=400)``). A lineup's specs (``ppo:argmax@PATH``) are made by
+    simulations=400)``, ``make("llm", model="qwen3-4b", base_url="http://127.0.0.1:8000/v1")``:
+    a language model's seat, :mod:`borders_sim.llm`). A lineup's specs (``ppo:argmax@PATH``) are made by
     :func:`~.lineup.make_spec`.
 
     Raises:
@@ -111,10 +133,7 @@ def make(name: str, seed: int = 0, **options: Any) -> Bot:
             is an int from 0 to ``2**64 - 1``, :mod:`borders_sim.checks`).
     """
     if is_plugin(name):
-        if options:
-            raise ValueError(f"bot {name!r}: options follow the name (:key=value), got "
-                             f"{sorted(options)}")
-        return plugin_factory(name)(as_seed(seed))
+        return plugin_factory(name, **options)(as_seed(seed))
     if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"unknown bot {shown(name)}; known bots: {sorted(REGISTRY)}")
     if options and name in COMPILED_BOTS:

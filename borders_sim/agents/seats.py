@@ -52,6 +52,7 @@ from ..checks import as_seed
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer
 from ..user_code import NAMED, import_named
 from .base import Bot
+from .bots import waits
 from .lineup import check_spec, compiled_kinds, known, make_spec
 from .ppo_bot import PPOBot
 
@@ -78,6 +79,12 @@ class Seat:
         """The seat's bot has a compiled twin, so it can play inside the kernels."""
         return self.net is not None or (self.spec is not None
                                         and compiled_kinds([self.spec]) is not None)
+
+    @property
+    def waits(self) -> bool:
+        """The seat's bot waits on the network for its decisions (a language model's,
+        :func:`~.bots.waits`): its games are played in threads, many at once."""
+        return self.spec is not None and waits(self.spec)
 
     @property
     def picklable(self) -> bool:

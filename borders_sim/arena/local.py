@@ -1,12 +1,14 @@
 """The local backend: chunks of games on this machine, compiled chunks in this process
-(numba's threads), Python chunks in a pool of spawned worker processes."""
+(numba's threads), Python chunks in a pool of spawned worker processes, and the games of seats
+that wait on the network (a language model's) in threads of this process, as many in flight as
+the tournament's ``concurrency``."""
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
 import numba
@@ -54,3 +56,23 @@ def local_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int
             process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
+
+
+def thread_chunks(play: Callable[..., dict], t: Tournament, spans: list[tuple[int, int]],
+                  record: bool, threads: int) -> Iterator[tuple[int, dict]]:
+    """The Python chunks ``spans`` of ``t`` in ``threads`` threads of this process, yielded as
+    they finish: while one game waits for a reply (a language model's seat), the others go on,
+    so up to ``threads`` requests are in flight. One thread plays the chunks in order, in this
+    thread. An interrupt cancels the chunks not started."""
+    if threads == 1:
+        for i, (start, count) in enumerate(spans):
+            yield i, play(t, start, count, "python", record)
+        return
+    pool = ThreadPoolExecutor(min(threads, len(spans)), thread_name_prefix="borders-game")
+    futures = {pool.submit(play, t, start, count, "python", record): i
+               for i, (start, count) in enumerate(spans)}
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

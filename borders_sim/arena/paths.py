@@ -62,10 +62,14 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
             "steps": states["steps"].astype(np.int64), "rounds": states["round"].astype(np.int64)}
 
 
-def play_python_game(t: Tournament, g: int, record: bool = False
-                     ) -> tuple[Game, list[tuple[int, int]]]:
+def play_python_game(t: Tournament, g: int, record: bool = False,
+                     figures: dict[str, dict] | None = None) -> tuple[Game, list[tuple]]:
     """Game ``g`` of ``t`` through the Python loop; returns the finished game and, with
-    ``record``, its decisions as ``(seat, action id)`` pairs.
+    ``record``, its decisions as ``(seat, action id)`` pairs, or ``(seat, action id, note)``
+    where the bot left a note on its decision (its ``last_note`` dict: a language model's
+    tries, and the fallback that played when its replies failed, :mod:`borders_sim.llm`).
+    A bot with ``figures()`` (counters of its own: a language model's requests, retries,
+    fallbacks, tokens) adds them into ``figures[name]``, summed by bot name.
 
     Raises:
         RuntimeError: a bot chose an illegal action, or the game did not end within the
@@ -74,16 +78,26 @@ def play_python_game(t: Tournament, g: int, record: bool = False
     game = Game(t.config, seed=t.seed + g)
     names = t.seat_names(g)
     bots = [seat.make(s) for seat, s in zip(t.seats_at(g), t.bot_seeds(g))]
-    actions: list[tuple[int, int]] = []
+    actions: list[tuple] = []
+
+    def note(p: int, a: int) -> None:  # (a bot's note on its decision: an llm seat's tries)
+        extra = getattr(bots[p], "last_note", None)
+        actions.append((p, a, dict(extra)) if extra else (p, a))
+
     try:
-        play_turns(game, [bot.act for bot in bots],
-                   on_step=(lambda p, a: actions.append((p, a))) if record else None,
+        play_turns(game, [bot.act for bot in bots], on_step=note if record else None,
                    max_steps=max_game_length(t.config))
     except IllegalChoice as err:
         raise RuntimeError(f"bot {names[err.seat]!r} in game {g} chose an illegal action: "
                            f"{err}") from None
     except GameTooLong as err:
         raise GameTooLong(f"game {g}: {err}") from None
+    if figures is not None:
+        for name, bot in zip(names, bots):
+            if callable(getattr(bot, "figures", None)):
+                into = figures.setdefault(name, {})
+                for key, value in bot.figures().items():
+                    into[key] = into.get(key, 0) + value
     return game, actions
 
 
@@ -97,8 +111,9 @@ def play_python(t: Tournament, start: int, count: int, record: bool = False) -> 
            "steps": np.zeros(count, dtype=np.int64), "rounds": np.zeros(count, dtype=np.int64)}
     if record:
         out["actions"] = []
+    out["figures"] = {}
     for i in range(count):
-        game, actions = play_python_game(t, start + i, record)
+        game, actions = play_python_game(t, start + i, record, out["figures"])
         out["scores"][i] = game.scores()
         out["winners"][i, game.winners()] = 1
         out["hist"][i] = game.state[0]["hist"][:n]

@@ -6,7 +6,9 @@ A trace has one JSON object per line:
    "borders_sim": ..., "config": GameConfig.to_dict(), "seed": S + g, "game": g,
    "lineup": [bot name by seat], "bot_seeds": [seed by seat]}``;
 2. one line per decision: ``{"type": "action", "seat": p, "action": id, "string":
-   "announce coffee"}``;
+   "announce coffee"}``, and what the seat's bot noted (a language model's seat:
+   ``"tries": n``, its ``"talk"``, or ``"fallback": "random"`` and the ``"failure"`` when its
+   replies failed and the fallback bot played; :mod:`borders_sim.llm.seat`);
 3. the result: ``{"type": "result", "scores": [...], "winners": [seats]}``.
 
 The config and seed fix the deal (:class:`~borders_sim.Game` is deterministic), so the
@@ -74,17 +76,19 @@ def trace_name(g: int) -> str:
     return f"game-{g:06d}.jsonl"
 
 
-def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple[int, int]],
+def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple],
                scores: Sequence[int], winners: Sequence[int]) -> Path:
     """Write game ``g`` of tournament ``t`` as ``directory / game-NNNNNN.jsonl``: its
-    decisions ``(seat, action id)`` in order, its final ``scores`` and ``winners`` flags (one
-    per seat)."""
+    decisions ``(seat, action id)`` in order (``(seat, action id, note)``: the note's entries
+    join the decision's line), its final ``scores`` and ``winners`` flags (one per seat)."""
     menu = t.config.gold_menu
     lines = [{"type": "header", "format": FORMAT, "version": VERSION,
               "borders_sim": __version__, "config": t.config.to_dict(), "seed": t.seed + g,
               "game": g, "lineup": t.seat_names(g), "bot_seeds": t.bot_seeds(g)}]
-    lines += [{"type": "action", "seat": p, "action": a, "string": action_to_string(a, menu)}
-              for p, a in actions]
+    for p, a, *note in actions:
+        line = {"type": "action", "seat": p, "action": a, "string": action_to_string(a, menu)}
+        lines.append({**line, **{k: v for k, v in (note[0] if note else {}).items()
+                                 if k not in line}})
     lines.append({"type": "result", "scores": [int(x) for x in scores],
                   "winners": [int(p) for p in np.flatnonzero(np.asarray(winners))]})
     text = "".join(json.dumps(line) + "\n" for line in lines)

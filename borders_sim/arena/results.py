@@ -24,8 +24,11 @@ class Results:
 
     ``bots`` holds one dict per bot name (order of first appearance in the lineup) with the
     keys of :func:`borders_sim.arena.stats.summarize` plus ``rating_mu`` and ``rating_sigma``
-    (:func:`borders_sim.arena.ratings.rate_games`). :meth:`to_dict` is the JSON document of
-    ``borders-sim tournament --json``.
+    (:func:`borders_sim.arena.ratings.rate_games`), and for a bot that counts figures of its own
+    (a language model's seat: decisions, replies legal at the first try, retries, fallbacks,
+    requests, seconds waited, tokens) ``figures``, summed over its games
+    (:func:`seat_figures`). :meth:`to_dict` is the JSON document of ``borders-sim tournament
+    --json``.
     """
 
     tournament: Tournament
@@ -39,6 +42,7 @@ class Results:
     hist_totals: np.ndarray  # int64[len(names), NUM_HIST]
     interrupted: bool = False
     records_written: int = 0  # game traces written (with record_dir), in any game order
+    figures: dict[str, dict] = field(default_factory=dict)  # a bot's own counters, by name
     names: list[str] = field(init=False)
     bots: list[dict] = field(init=False)
 
@@ -51,6 +55,8 @@ class Results:
         for row, m, s in zip(rows, mu, sigma):
             behaviour, history = row.pop("behaviour"), row.pop("history")
             row.update(rating_mu=m, rating_sigma=s, behaviour=behaviour, history=history)
+            if row["name"] in self.figures:
+                row["figures"] = seat_figures(self.figures[row["name"]])
             self.bots.append(row)
 
     @property
@@ -112,6 +118,18 @@ class Results:
             writer.writerows(["" if v is None else v for v in row] for row in rows)
 
 
+def seat_figures(counts: dict) -> dict:
+    """A bot's own counters summed over its games, with the shares they give where they are a
+    language model's: ``legal_first_pct`` (decisions whose first reply named a legal action)
+    and ``mean_seconds`` (a request's wait)."""
+    out = dict(counts)
+    if out.get("decisions"):
+        out["legal_first_pct"] = round(100 * out.get("legal_first", 0) / out["decisions"], 2)
+    if out.get("requests"):
+        out["mean_seconds"] = round(out.get("seconds", 0.0) / out["requests"], 4)
+    return out
+
+
 def results_from_chunks(t: Tournament, chunks: list[dict], path: str, backend: str,
                         interrupted: bool = False) -> Results:
     """:class:`Results` of the games in ``chunks`` (consecutive, from game 0)."""
@@ -130,7 +148,13 @@ def results_from_chunks(t: Tournament, chunks: list[dict], path: str, backend: s
     def cat(key: str, shape: tuple, dtype) -> np.ndarray:
         return np.concatenate([c[key] for c in chunks]) if chunks else np.zeros(shape, dtype)
 
+    figures: dict[str, dict] = {}
+    for c in chunks:
+        for name, counts in c.get("figures", {}).items():
+            into = figures.setdefault(name, {})
+            for key, value in counts.items():
+                into[key] = into.get(key, 0) + value
     return Results(t, path, backend, entry, cat("scores", (0, n), np.int64),
                    cat("winners", (0, n), np.int8), cat("steps", (0,), np.int64),
-                   cat("rounds", (0,), np.int64), hist_totals, interrupted)
+                   cat("rounds", (0,), np.int64), hist_totals, interrupted, figures=figures)
 

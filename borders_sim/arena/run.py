@@ -14,7 +14,9 @@ chunk of games is played is :mod:`.paths`.
   game is a Python loop over :class:`~borders_sim.Game`, chunks spread over worker processes
   (in this process when a seat cannot be pickled to one: a lambda, a class defined in a
   function). The compiled twins take the same actions as the Python bots, so both paths give
-  identical games (tested).
+  identical games (tested). A lineup with a seat that waits on the network (a language
+  model's, ``llm:MODEL@URL``) plays its games in threads of this process, ``concurrency`` of
+  them at once (16 by default), so that many requests are in flight.
 * **Backends.** ``"local"``: this machine (:mod:`.local`); ``"ray"``: chunks of games as Ray
   tasks (:mod:`.ray_backend`). A backend is handed the function that plays a chunk. Chunks
   are put back in game order before anything is computed, so the backend and the chunk size
@@ -37,7 +39,7 @@ import numba
 from ..agents import Bot, Seat
 from ..checks import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
-from .local import local_chunks
+from .local import local_chunks, thread_chunks
 from .paths import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
 from .ray_backend import ray_chunks
 from .records import prepare_dir, write_game
@@ -46,6 +48,9 @@ from .schedule import Tournament, tournament
 
 BACKENDS = ("local", "ray")
 PATHS = ("auto", "compiled", "python")
+#: Games played at once by default when a seat waits on the network (a language model's), and
+#: the most allowed (``concurrency``).
+DEFAULT_CONCURRENCY, MAX_CONCURRENCY = 16, 1024
 
 
 def _chunks(games: int, size: int) -> list[tuple[int, int]]:
@@ -65,7 +70,8 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
                     ray_address: str | None = None, path: str = "auto",
                     chunk_size: int | None = None,
                     record_dir: str | os.PathLike | None = None,
-                    progress: Callable[[int], None] | None = None) -> Results:
+                    progress: Callable[[int], None] | None = None,
+                    concurrency: int = DEFAULT_CONCURRENCY) -> Results:
     """Play the checked tournament ``t`` (:func:`~.schedule.tournament`) and return its
     :class:`Results` (see the module docstring).
 
@@ -84,6 +90,11 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
             directory (created if missing; :mod:`borders_sim.arena.records`); forces the Python
             path, which yields the decisions.
         progress: called with the number of games of each finished chunk.
+        concurrency: with a seat that waits on the network (a language model's:
+            :attr:`~borders_sim.agents.Seat.waits`), local: the games played at once, in
+            threads of this process, so up to that many requests are in flight (each game
+            goes on when its reply arrives); 1 plays one decision at a time, in game order.
+            Results do not depend on it (each game's deal and seeds are its own).
 
     Raises:
         ValueError: a bad argument (the message names it).
@@ -108,8 +119,12 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
     if threads is not None:
         threads = as_int(threads, "threads", lo=1)
     workers = threads or cores
+    concurrency = as_int(concurrency, "concurrency", lo=1, hi=MAX_CONCURRENCY)
+    waiting = backend == "local" and path == "python" and any(s.waits for s in t.seats)
     if backend == "local" and path == "python" and not all(s.picklable for s in t.seats):
         workers = 1  # a seat that cannot travel to a worker process plays in this one
+    if waiting and chunk_size is None:
+        chunk_size = 1  # (a game a thread)
     if chunk_size is None:
         per_worker = -(-t.games // (4 * workers))
         chunk_size = COMPILED_CHUNK if path == "compiled" and backend == "local" else \
@@ -126,6 +141,8 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     if backend == "ray":
         source = ray_chunks(play_chunk, t, spans, path, record, ray_address, threads)
+    elif waiting:
+        source = thread_chunks(play_chunk, t, spans, record, concurrency)
     else:
         source = local_chunks(play_chunk, t, spans, path, record, workers)
     done: dict[int, dict] = {}

@@ -24,6 +24,7 @@ from ..policies.network import trained_by
 from ..train.algorithm import ALGORITHMS
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
 from ..arena.records import TraceError, trace_name
+from ..arena.run import DEFAULT_CONCURRENCY, MAX_CONCURRENCY
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..install_hints import install_hint
@@ -60,12 +61,15 @@ def lineup_arg(text: str) -> tuple[str, ...]:
 def display_names(specs: Sequence[str]) -> dict[str, str]:
     """Each bot spec as a table shows it: a policy file's spec ``KIND@PATH`` with the path cut to
     the file's stem, or to its run's directory when the file is a run's ``policy.npz``
-    (``ppo@runs/notebook-1/policy.npz`` -> ``ppo@notebook-1``); any other spec, and a spec whose
+    (``ppo@runs/notebook-1/policy.npz`` -> ``ppo@notebook-1``), a language model's
+    ``llm:MODEL@URL`` to ``llm:MODEL``; any other spec, and a spec whose
     short name another spec of ``specs`` would share, whole."""
     def short(spec: str) -> str:
         head, at, path = spec.partition("@")
         if not at:
             return spec
+        if head.startswith("llm:"):  # a language model, named by its model
+            return head
         file = Path(path)
         run = file.name == "policy.npz" and file.parent.name
         return f"{head}@{file.parent.name if run else file.stem}"
@@ -111,6 +115,20 @@ def tournament_table(results, wide: bool = False) -> str:
     return "\n".join([table, *legend])
 
 
+def figures_table(results) -> str | None:
+    """The language models' seats, one row per bot: decisions, replies legal at the first try,
+    retries, fallbacks, a request's mean wait and the tokens used; None without one."""
+    names = display_names([b["name"] for b in results.bots])
+    rows = [[names[b["name"]], f"{f['decisions']:,}", percent(f.get("legal_first_pct", 0) / 100),
+             f"{f['retries']:,}", f"{f['fallbacks']:,}", f"{f.get('mean_seconds') or 0:.3f} s",
+             f"{f['prompt_tokens']:,} + {f['completion_tokens']:,}"]
+            for b in results.bots if (f := b.get("figures")) and "fallbacks" in f]
+    if not rows:
+        return None
+    return markdown_table(["language model", "decisions", "legal at 1st reply", "retries",
+                           "fallbacks", "mean latency", "tokens (prompt + reply)"], rows)
+
+
 TABLE_NOTES = """\
 win rate: wins per seat-game, a shared win counting 1/k for each of the k winners; 95% CI:
 Wilson on the per-game share. rating: mu (sigma) of openskill Plackett-Luce over finishing
@@ -147,7 +165,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "MODULE:NAME, NAME a bot class or a factory (seed) -> bot (an "
                            "object with act(observation, action_mask) -> action id) in MODULE, "
                            "importable from the current directory; it plays through the "
-                           "Python loop")
+                           "Python loop. A language model: llm:MODEL@URL, an OpenAI-compatible "
+                           "API (llm:qwen3-4b@http://127.0.0.1:8000/v1; the key from "
+                           "BORDERS_LLM_API_KEY or OPENAI_API_KEY; needs httpx: "
+                           f"{install_hint('llm')}), its figures in a table of their own")
     tour.add_argument("--games", type=int_in(1, MAX_TOURNAMENT_GAMES),
                       default=DEFAULT_TOURNAMENT_GAMES, metavar="G",
                       help=f"games, 1 to {MAX_TOURNAMENT_GAMES:,} (default: "
@@ -172,6 +193,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "them")
     add_backend_args(tour, "chunks of games",
                      "numba threads (compiled bots) or worker processes (Python bots)")
+    tour.add_argument("--llm-concurrency", type=int_in(1, MAX_CONCURRENCY),
+                      default=DEFAULT_CONCURRENCY, metavar="N",
+                      help="with a language model's seat (llm:MODEL@URL): games played at once, "
+                           "so up to N requests in flight, each game going on when its reply "
+                           f"arrives (default: {DEFAULT_CONCURRENCY}); 1: one decision at a "
+                           "time, in game order")
     tour.add_argument("--no-action-cards", action="store_true",
                       help="play without the 22 action cards")
     tour.add_argument("--wide", action="store_true",
@@ -226,17 +253,20 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"note: {t.games} games is not a multiple of {t.players}: the last rotation "
               "block is incomplete, so the seats are not exactly balanced", file=err)
     t0 = time.perf_counter()
+    failure = None
     with progress_bar(total=t.games, unit="game", desc="tournament", disable=args.no_progress,
               file=err, leave=False) as bar:
         try:
             results = play_tournament(
-                t, backend=backend, threads=args.threads, ray_address=args.ray_address, record_dir=args.record,
-                progress=bar.update)
+                t, backend=backend, threads=args.threads, ray_address=args.ray_address,
+                record_dir=args.record, progress=bar.update, concurrency=args.llm_concurrency)
         except KeyboardInterrupt:
             print("interrupted before any game finished", file=err)
             return 130
         except (RuntimeError, ValueError, OSError) as error:
-            return fail(parser, str(error))
+            failure = str(error)
+    if failure is not None:  # (after the bar is cleared: the error is the last line)
+        return fail(parser, failure)
     seconds = time.perf_counter() - t0
     if results.interrupted:
         print(f"interrupted: results of the first {results.games_played} of {t.games} games",
@@ -244,6 +274,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if results.games_played == 0:
         return 130
     print(tournament_table(results, args.wide))
+    if (models := figures_table(results)) is not None:
+        print()
+        print(models)
     print()
     print(TABLE_NOTES)
     print(f"\n{results.games_played} games ({results.path} path, {backend} backend) in "

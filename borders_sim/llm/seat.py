@@ -1,0 +1,225 @@
+"""A language model in a seat: :class:`LLMBot`, a bot (``act(observation, action_mask)``) that
+asks an OpenAI-compatible endpoint for each decision.
+
+Each decision is one conversation (the model keeps no memory between decisions; its view does):
+
+1. the system message: what BORDERS is and the rules a player needs, generated from the rules'
+   own text (:mod:`.rules_text`), and the reply's form;
+2. the user message: the seat's view (``observe_text``'s text, or with ``view="json"``
+   ``observe_json``'s dict) read from the observation vector alone, so the model sees exactly
+   what the seat may know, and last, in the default mode, the legal actions as a JSON array of
+   ``{"id": ..., "action": ...}`` objects (:func:`~.protocol.legal_list`; ``legal="none"``
+   leaves the list out: the model names an action's text);
+3. the reply is parsed by :func:`~.protocol.parse_reply`, which never guesses. A failure is
+   told to the model with its reason and it is asked again, up to ``retries`` times; then the
+   ``fallback`` bot (default ``random``) plays the decision, and the decision is marked.
+
+So the action taken is always the parse of the model's last reply or a marked fallback. After
+each decision :attr:`LLMBot.last_note` holds what a game record adds to the decision's line:
+``{"tries": n}`` (and ``"talk"`` when the reply said something), or for a fallback
+``{"tries": n, "fallback": "random", "failure": "<the last reason>"}``. :attr:`LLMBot.stats`
+counts decisions, replies legal at the first try, retries, fallbacks, seconds and tokens.
+
+A refusal by the backend (:class:`~.client.BackendError`: a wrong key, an unknown model, an
+endpoint that cannot be reached, a 429 or 5xx past the client's retries) is never a bad reply:
+it propagates and ends the run.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..checks import as_choice, as_int, as_seed
+from ..game.text_view import json_to_text
+from ..game.views import describe
+from ..rules.actions import NUM_ACTIONS
+from ..rules.observation import O_SEAT, OBS_SIZE
+from ..rules.state import MAX_PLAYERS
+from .client import ChatClient
+from .protocol import MAX_TALK_CHARS, legal_list, parse_reply
+from .rules_text import rules_summary
+
+#: How the legal actions are given: a JSON array of ``{"id", "action"}`` objects in the last
+#: user message (the default), or not at all (the model names an action's text).
+LEGAL_MODES = ("list", "none")
+#: The view's forms: ``observe_text``'s text or ``observe_json``'s dict.
+VIEWS = ("text", "json")
+#: The longest failure reason a record keeps.
+MAX_REASON_CHARS = 300
+
+_PREAMBLE = """You are a player of BORDERS, a card game of smuggling and bluffing for 3 to 8 \
+players. In the rules below the inspecting player is called the "agent"; the table calls that \
+player the inspector (badge A, and B with 6 or more players). Your goal is the highest score at \
+the end of the game.
+
+The game is played as a sequence of decisions, one player at a time; haggling and deals are \
+actions like any other (offers of gold or goods, accepted or refused), and so are the \
+announcement, packing the crate, inspecting and the action cards. At each of your decisions you \
+get your view of the table and choose exactly one of your legal actions.
+
+# Rules
+"""
+
+_REPLY = """
+# Your reply
+Think if you like, then end your reply with one JSON object: {{"action": {example}}}{talk}. \
+Name exactly one action; it must be one of the legal actions you are given."""
+
+_TALK = (""" You may add a short public message to the table, seen by every player: \
+{"action": ..., "talk": "..."} (at most %d characters).""" % MAX_TALK_CHARS)
+
+
+@dataclass
+class LLMStats:
+    """A seat's figures over its decisions (:class:`LLMBot`)."""
+
+    decisions: int = 0
+    legal_first: int = 0  # decisions whose first reply named a legal action
+    retries: int = 0  # replies asked for again, in all
+    fallbacks: int = 0
+    seconds: float = 0.0  # waiting for the endpoint, in all
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def to_dict(self) -> dict:
+        """The figures and their shares, JSON-ready."""
+        d = self.decisions
+        return {**self.__dict__,
+                "legal_first_pct": round(100 * self.legal_first / d, 2) if d else None,
+                "mean_seconds": round(self.seconds / self.requests, 4) if self.requests else None}
+
+
+class LLMBot:
+    """A seat played by the model ``model`` at the OpenAI-compatible ``base_url`` (module
+    docstring).
+
+    Args:
+        model: the model's name as the endpoint knows it.
+        base_url: the API's root (``http://127.0.0.1:8000/v1``).
+        seed: the fallback bot's seed (the model's replies are the endpoint's).
+        retries: how many times a failed reply is told its reason and asked again.
+        fallback: the bot name that plays a decision the model failed (``random``, ``honest``,
+            ...: :func:`borders_sim.agents.make`).
+        legal: ``"list"`` (the legal actions in the last user message) or ``"none"``.
+        view: ``"text"`` or ``"json"``.
+        talk: whether the model is invited to add a public message to its action.
+        client: a :class:`~.client.ChatClient` to use (default: one made from ``model``,
+            ``base_url`` and ``client_options``).
+        client_options: :class:`~.client.ChatClient`'s options (``timeout``,
+            ``http_retries`` of transport errors and busy answers, ``backoff``, ``max_tokens``, ``max_total_tokens``, ``temperature``).
+
+    Raises:
+        ValueError: a bad option (named).
+    """
+
+    def __init__(self, model: str, base_url: str, seed: int = 0, retries: int = 2,
+                 fallback: str = "random", legal: str = "list", view: str = "text",
+                 talk: bool = False, client: ChatClient | None = None,
+                 **client_options) -> None:
+        from ..agents.bots import make  # (the agents import this package by name)
+
+        if not isinstance(model, str) or not model.strip():
+            raise ValueError(f"llm seat: model must be a model's name, got {model!r}")
+        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"llm seat: base_url must be an http:// or https:// URL, got "
+                             f"{base_url!r}")
+        self.model, self.base_url = model, base_url
+        self.name = f"llm:{model}"
+        self.retries = as_int(retries, "retries", lo=0, hi=20)
+        self.legal_mode = as_choice(legal, "legal", LEGAL_MODES)
+        self.view = as_choice(view, "view", VIEWS)
+        self.talk = bool(talk)
+        self.fallback_name = fallback
+        self.fallback = make(fallback, as_seed(seed))
+        self.client = client if client is not None else ChatClient(model, base_url,
+                                                                   **client_options)
+        self.stats = LLMStats()
+        self.last_note: dict | None = None
+        self.last_messages: list[dict] = []
+
+    def system_message(self) -> str:
+        """The system message of every decision (module docstring)."""
+        example = "<id>" if self.legal_mode == "list" else '"<the action\'s text>"'
+        return (_PREAMBLE + rules_summary()
+                + _REPLY.format(example=example, talk=_TALK if self.talk else ""))
+
+    def user_message(self, observation: np.ndarray, legal: list[int]) -> tuple[str, list]:
+        """The user message of a decision and its legal ``(id, text)`` pairs."""
+        seat = int(np.argmax(observation[O_SEAT:O_SEAT + MAX_PLAYERS]))
+        view = describe(observation, seat, legal)
+        pairs = [(item["id"], item["action"]) for item in view["legal_actions"]]
+        if self.legal_mode == "list":
+            view = {**view, "legal_actions": []}
+        text = json_to_text(view) if self.view == "text" else json.dumps(view)
+        if self.legal_mode == "list":
+            text += f"\n\nYour legal actions (JSON):\n{legal_list(pairs)}"
+        else:
+            text += "\n\nName one of your legal actions by its exact text."
+        return text, pairs
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The action the model's reply names, or after ``retries`` failed replies the
+        fallback bot's, marked (module docstring).
+
+        Raises:
+            BackendError: the endpoint refused or could not be reached (the run ends).
+            ValueError: an observation or mask of the wrong shape, or a mask with no action.
+        """
+        obs = np.asarray(observation, dtype=np.float32)
+        mask = np.asarray(action_mask)
+        if obs.shape != (OBS_SIZE,) or mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"{self.name} seat: expected an observation of shape ({OBS_SIZE},) "
+                             f"and a mask of shape ({NUM_ACTIONS},), got {obs.shape} and "
+                             f"{mask.shape}")
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if not legal:
+            raise ValueError(f"{self.name} seat: the action mask allows no action")
+        text, pairs = self.user_message(obs, legal)
+        messages = [{"role": "system", "content": self.system_message()},
+                    {"role": "user", "content": text}]
+        s = self.stats
+        s.decisions += 1
+        for attempt in range(self.retries + 1):
+            done = self.client.complete(messages)
+            s.requests += 1
+            s.seconds += done.seconds
+            s.prompt_tokens += done.prompt_tokens
+            s.completion_tokens += done.completion_tokens
+            reply = parse_reply(done.text, pairs)
+            if reply.ok:
+                s.legal_first += attempt == 0
+                self.last_note = {"tries": attempt + 1}
+                if reply.talk and self.talk:
+                    self.last_note["talk"] = reply.talk
+                self.last_messages = messages + [{"role": "assistant", "content": done.text}]
+                return int(reply.action)
+            if attempt < self.retries:
+                s.retries += 1
+                messages = messages + [
+                    {"role": "assistant", "content": done.text},
+                    {"role": "user", "content": f"Your reply could not be used: "
+                                                f"{reply.failure}. Reply again, ending with one "
+                                                f"JSON object naming one legal action."}]
+        s.fallbacks += 1
+        self.last_note = {"tries": self.retries + 1, "fallback": self.fallback_name,
+                          "failure": _cut(reply.failure)}
+        self.last_messages = messages + [{"role": "assistant", "content": done.text}]
+        return int(self.fallback.act(obs, mask))
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.act(observation, action_mask)
+
+    def figures(self) -> dict:
+        """The seat's counters (:class:`LLMStats`), which a tournament sums by bot name."""
+        return dict(self.stats.__dict__)
+
+    def __repr__(self) -> str:
+        return f"LLMBot(model={self.model!r}, base_url={self.base_url!r})"
+
+
+def _cut(reason: str) -> str:
+    return reason if len(reason) <= MAX_REASON_CHARS else reason[:MAX_REASON_CHARS - 3] + "..."

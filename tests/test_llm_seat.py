@@ -1,0 +1,221 @@
+"""A language model at a seat (issue 57, items 1 to 3 and 9): ``llm:MODEL@URL`` and
+``make("llm", ...)`` play through an OpenAI-compatible server on 127.0.0.1 (the library's
+:mod:`borders_sim.llm.local_server`, whose "model" is scripted by its name). No model, no
+network: every test here is the harness, its prompt, its retries, its marked fallback, and a
+backend's refusal ending the run in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from borders_sim import Game, GameConfig, cli
+from borders_sim.agents import make
+from borders_sim.arena import run_tournament
+from borders_sim.arena.records import read_trace, replay
+from borders_sim.game.views import observe
+from borders_sim.llm import BackendError, bot_factory, legal_list, parse_spec
+from borders_sim.llm.local_server import LocalServer
+from borders_sim.llm.rules_text import SHIPPED, rules_summary, summary_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with LocalServer() as running:
+        yield running
+
+
+def _decision(seed: int = 3, skip: int = 5) -> tuple[Game, np.ndarray, np.ndarray]:
+    game = Game(GameConfig(num_players=4), seed=seed)
+    for _ in range(skip):
+        game.step(game.legal_actions()[0])
+    p = game.current_player
+    return game, observe(game, p), game.legal_mask().astype(bool)
+
+
+def test_the_spec_names_a_model_and_an_endpoint():
+    assert parse_spec("llm:qwen3-4b@http://127.0.0.1:8000/v1") == \
+        ("qwen3-4b", "http://127.0.0.1:8000/v1")
+    assert parse_spec("llm:qwen3:4b@http://localhost:11434/v1") == \
+        ("qwen3:4b", "http://localhost:11434/v1")
+    assert parse_spec("llm:org/model-7b@https://api.example.com/v1")[0] == "org/model-7b"
+    for bad in ("llm:", "llm:m", "llm:m@", "llm:m@ftp://x", "llm:@http://x", "llm:m@http://a b",
+                "llm:m@127.0.0.1:8000"):
+        with pytest.raises(ValueError, match="llm:MODEL@URL"):
+            parse_spec(bad)
+    with pytest.raises(ValueError, match="needs model and base_url"):
+        bot_factory("llm")
+    with pytest.raises(ValueError, match="retries"):
+        make("llm", model="m", base_url="http://127.0.0.1:9/v1", retries=-1)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make("llm", model="m", base_url="http://127.0.0.1:9/v1", fallback="nosuch")
+
+
+def test_the_prompt_gives_the_rules_the_view_and_the_legal_list_last(server):
+    game, obs, mask = _decision()
+    bot = make("llm", model="first", base_url=server.url)
+    action = bot.act(obs, mask)
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    assert action == legal[0]
+    system, user = bot.last_messages[0]["content"], bot.last_messages[1]["content"]
+    assert rules_summary() in system and '{"action": <id>}' in system
+    pairs = [(a, game.action_to_string(a)) for a in legal]
+    assert user.endswith(legal_list(pairs))  # the JSON array of {"id", "action"}, last
+    assert f"you are p{game.current_player}" in user
+    assert "Your legal actions (id: action)" not in user  # (listed once, as JSON)
+    sent = server.requests[-1]["body"]
+    assert sent["model"] == "first" and sent["messages"] == bot.last_messages[:2]
+    none = make("llm", model="first", base_url=server.url, legal="none", view="json")
+    text, _ = none.user_message(obs, legal)
+    assert '"id"' not in text.rpartition("}")[2] and json.loads(text.rpartition("\n\n")[0])
+
+
+def test_the_rules_given_are_generated_from_the_rulings():
+    rulings = (ROOT / "docs" / "RULINGS.md").read_text(encoding="utf-8")
+    assert SHIPPED.read_text(encoding="utf-8") == summary_of(rulings), \
+        "borders_sim/llm/rules.md is stale: python -m borders_sim.llm.rules_text docs/RULINGS.md"
+    assert "[T]" not in rules_summary() and "→R-" not in rules_summary()
+    with pytest.raises(ValueError, match="no section 1.2"):
+        summary_of("# nothing")
+
+
+def test_a_failed_reply_is_asked_again_with_its_reason_then_a_marked_fallback_plays(server):
+    game, obs, mask = _decision()
+    retried = make("llm", model="bad-2", base_url=server.url, retries=2)
+    action = retried.act(obs, mask)
+    assert mask[action] and retried.last_note == {"tries": 3}
+    assert retried.stats.legal_first == 0 and retried.stats.retries == 2
+    reasons = [m["content"] for m in retried.last_messages if m["role"] == "user"][1:]
+    assert len(reasons) == 2 and all(r.startswith("Your reply could not be used: ")
+                                     for r in reasons)
+    junk = make("llm", model="junk", base_url=server.url, retries=1, fallback="honest", seed=5)
+    action = junk.act(obs, mask)
+    assert action == make("honest", seed=5).act(obs, mask)  # the fallback's own choice
+    assert junk.last_note["fallback"] == "honest" and junk.last_note["tries"] == 2
+    assert junk.stats.fallbacks == 1 and junk.last_note["failure"]
+
+
+def test_a_tournament_records_each_decisions_tries_and_marks_fallbacks(server, tmp_path):
+    results = run_tournament(3, [f"llm:random@{server.url}", "honest", "bluffer"], games=3,
+                             seed=4, record_dir=tmp_path / "ok")
+    assert results.games_played == 3
+    for path in sorted((tmp_path / "ok").glob("*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        llm_seat = lines[0]["lineup"].index(f"llm:random@{server.url}")
+        mine = [x for x in lines if x["type"] == "action" and x["seat"] == llm_seat]
+        assert mine and all(x["tries"] == 1 and "fallback" not in x for x in mine)
+        replay(read_trace(path), echo=lambda _: None)  # (the notes do not disturb a replay)
+    run_tournament(3, [f"llm:junk@{server.url}", "honest", "bluffer"], games=1, seed=4,
+                   record_dir=tmp_path / "junk")
+    lines = (tmp_path / "junk" / "game-000000.jsonl").read_text().splitlines()
+    marked = [json.loads(x) for x in lines if '"fallback"' in x]
+    assert marked and all(x["fallback"] == "random" and x["tries"] == 3 for x in marked)
+    assert len(marked) == sum(json.loads(x).get("seat") == 0 for x in lines[1:-1])
+
+
+def test_the_key_comes_from_the_environment_and_goes_nowhere_else(server, monkeypatch,
+                                                                  tmp_path):
+    _, obs, mask = _decision()
+    monkeypatch.delenv("BORDERS_LLM_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-secret")
+    make("llm", model="first", base_url=server.url).act(obs, mask)
+    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-openai-secret"
+    monkeypatch.setenv("BORDERS_LLM_API_KEY", "sk-borders-secret")
+    run_tournament(3, [f"llm:first@{server.url}", "honest", "honest"], games=1,
+                   record_dir=tmp_path / "rec")
+    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-borders-secret"
+    assert "secret" not in (tmp_path / "rec" / "game-000000.jsonl").read_text()
+    monkeypatch.delenv("BORDERS_LLM_API_KEY")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    make("llm", model="first", base_url=server.url).act(obs, mask)
+    assert "Authorization" not in server.requests[-1]["headers"]
+
+
+@pytest.mark.parametrize("model, status", [("status-401", 401), ("status-403", 403),
+                                           ("status-404", 404), ("status-429", 429),
+                                           ("status-500", 500)])
+def test_a_backends_refusal_ends_the_run_never_a_fallback(server, model, status):
+    _, obs, mask = _decision()
+    bot = make("llm", model=model, base_url=server.url, backoff=0.001)
+    with pytest.raises(BackendError) as err:
+        bot.act(obs, mask)
+    assert err.value.status == status and str(err.value).endswith(f"status {status}")
+    assert server.url in str(err.value) and "\n" not in str(err.value)
+    assert bot.stats.fallbacks == 0
+
+
+def test_transport_errors_and_busy_answers_are_retried_with_backoff():
+    _, obs, mask = _decision()
+    with LocalServer() as fresh:  # (its first 2 requests answer 503)
+        bot = make("llm", model="flaky-2", base_url=fresh.url, backoff=0.001)
+        assert mask[bot.act(obs, mask)]
+        assert len(fresh.requests) == 3 and bot.stats.requests == 1
+    with pytest.raises(BackendError, match=r"cannot reach http://127\.0\.0\.1:9/v1/chat/"
+                                           r"completions \(ConnectError after 3 tries\)"):
+        make("llm", model="m", base_url="http://127.0.0.1:9/v1", http_retries=2,
+             backoff=0.001).act(obs, mask)
+
+
+def test_the_token_ceiling_ends_the_run(server):
+    _, obs, mask = _decision()
+    bot = make("llm", model="first", base_url=server.url, max_total_tokens=100)
+    with pytest.raises(BackendError, match="over the ceiling of 100"):
+        bot.act(obs, mask)
+
+
+def test_the_command_line_ends_a_refused_run_with_the_status_in_its_last_line(server, capsys):
+    code = cli.main(["tournament", "--players", "3", "--games", "1", "--bots",
+                     f"llm:status-401@{server.url},honest,honest"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and err[-1].endswith("status 401") and server.url in err[-1]
+    assert "Traceback" not in "\n".join(err)
+    code = cli.main(["tournament", "--players", "3", "--games", "3", "--bots",
+                     f"llm:random@{server.url},honest,honest"])
+    out = capsys.readouterr().out
+    assert code == 0 and "| language model | decisions | legal at 1st reply |" in \
+        " ".join(out.split(" ")).replace("  ", "")
+    assert f"llm:random: llm:random@{server.url}" in out  # (named short, its spec below)
+
+
+def test_a_tournament_sums_each_model_seats_figures(server):
+    results = run_tournament(3, [f"llm:bad-1@{server.url}", "honest", f"llm:first@{server.url}"],
+                             games=3, seed=2)
+    figures = {b["name"].partition("@")[0]: b.get("figures") for b in results.bots}
+    bad, first = figures["llm:bad-1"], figures["llm:first"]
+    assert figures["honest"] is None
+    decisions = results.steps.sum()
+    assert 0 < bad["decisions"] and 0 < first["decisions"] < decisions
+    assert bad["legal_first_pct"] == 0 and bad["retries"] == bad["decisions"]
+    assert bad["requests"] == 2 * bad["decisions"] and bad["fallbacks"] == 0
+    assert first["legal_first_pct"] == 100 and first["requests"] == first["decisions"]
+    assert first["prompt_tokens"] > 0 and first["mean_seconds"] > 0
+
+
+@pytest.mark.parametrize("option, value", [("timeout", 0), ("http_retries", -1),
+                                           ("backoff", -1.0), ("temperature", 3.0),
+                                           ("max_tokens", 0), ("max_total_tokens", "many"),
+                                           ("legal", "some"), ("view", "html")])
+def test_a_bad_option_is_refused_at_the_door_naming_it(option, value):
+    with pytest.raises(ValueError, match=option):
+        make("llm", model="m", base_url="http://127.0.0.1:9/v1", **{option: value})
+
+
+def test_many_games_wait_at_once_and_the_results_do_not_depend_on_it():
+    """``concurrency`` games in flight (threads), each going on when its reply arrives; 1 plays
+    one decision at a time; the games are the same either way."""
+    lineup = ["llm:slow-5@{url}", "honest", "llm:random@{url}"]
+    played = {}
+    for concurrency in (1, 6):
+        with LocalServer() as fresh:
+            bots = [b.format(url=fresh.url) for b in lineup]
+            results = run_tournament(3, bots, games=6, seed=9, concurrency=concurrency)
+            played[concurrency] = (results.scores.tolist(), fresh.max_in_flight)
+    assert played[1][0] == played[6][0]
+    assert played[1][1] == 1 and played[6][1] > 1
+    with pytest.raises(ValueError, match="concurrency"):
+        run_tournament(3, ["honest"] * 3, games=1, concurrency=0)
