@@ -19,6 +19,8 @@ import copy
 import multiprocessing
 import pickle
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -383,3 +385,22 @@ def test_any_single_edit_is_refreshed_or_refused_by_name(data):
         assert game.legal_actions() == []
         return
     assert Game.from_dict(game.to_dict()).state.tobytes() == game.state.tobytes()
+
+
+def test_games_made_in_threads_at_once_in_a_fresh_process():
+    """The first games of a process, made in eight threads at once (a tournament of language
+    models does this), prepare the kernels once: the others wait (a race here used to crash
+    with numba's NullCache)."""
+    code = ("from concurrent.futures import ThreadPoolExecutor\n"
+            "from borders_sim import Game, GameConfig\n"
+            "def play(seed):\n"
+            "    g = Game(GameConfig(num_players=3), seed=seed)\n"
+            "    while not g.is_terminal:\n"
+            "        g.step(g.legal_actions()[0])\n"
+            "    return tuple(g.scores())\n"
+            "with ThreadPoolExecutor(8) as pool:\n"
+            "    threaded = list(pool.map(play, range(16)))\n"
+            "print(threaded == [play(s) for s in range(16)])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]

@@ -219,3 +219,46 @@ def test_many_games_wait_at_once_and_the_results_do_not_depend_on_it():
     assert played[1][1] == 1 and played[6][1] > 1
     with pytest.raises(ValueError, match="concurrency"):
         run_tournament(3, ["honest"] * 3, games=1, concurrency=0)
+
+
+def test_table_talk_reaches_the_other_models_and_shows_in_records_and_replays(server, tmp_path):
+    from borders_sim.agents.seats import as_seat, with_options
+
+    talker = with_options(as_seat(f"llm:talk@{server.url}"), talk=True)
+    listener = as_seat(f"llm:first@{server.url}")
+    run_tournament(3, [talker, "honest", listener], games=1, seed=1, record_dir=tmp_path,
+                   concurrency=1)
+    trace = read_trace(tmp_path / "game-000000.jsonl")
+    said = set(trace.talk.values())
+    assert said == {"Nothing to see in my crate."}
+    heard = [m["content"] for r in server.requests if r["body"]["model"] == "first"
+             for m in r["body"]["messages"] if m["role"] == "user"]
+    shown = [text for text in heard if "Table talk since your last decision" in text]
+    assert shown and all('p0: "Nothing to see in my crate."' in text for text in shown)
+    lines: list[str] = []
+    replay(trace, echo=lines.append)
+    assert lines.count('  p0 says: "Nothing to see in my crate."') == len(trace.talk)
+    quiet = run_tournament(3, [f"llm:talk@{server.url}", "honest", "honest"], games=1,
+                           record_dir=tmp_path / "quiet")
+    assert quiet.games_played == 1 and not read_trace(tmp_path / "quiet" /
+                                                      "game-000000.jsonl").talk
+    with pytest.raises(ValueError, match="only a spec's bot takes options"):
+        with_options(as_seat(lambda seed: None), talk=True)
+
+
+def test_the_replay_page_shows_the_talk(server, tmp_path):
+    from tests.browser import browser
+    from tests.test_replay_browser import wait_ready
+
+    from borders_sim.agents.seats import as_seat, with_options
+
+    talker = with_options(as_seat(f"llm:talk@{server.url}"), talk=True)
+    run_tournament(3, [talker, "honest", "honest"], games=1, seed=3, record_dir=tmp_path)
+    page = tmp_path / "game.html"
+    assert cli.main(["replay", str(tmp_path / "game-000000.jsonl"), "--html", str(page)]) == 0
+    with browser() as driver:
+        driver.get(page.as_uri())
+        wait_ready(driver)
+        texts = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#log li')).map(li => li.textContent)")
+    assert any(text.endswith('says "Nothing to see in my crate."') for text in texts)

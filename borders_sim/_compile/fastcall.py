@@ -23,6 +23,7 @@ The builtins in use are :class:`~borders_sim.Game`'s, in :mod:`borders_sim.game.
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Any, Callable
 
 import numba
@@ -218,6 +219,10 @@ class _CFunc(CFunc):
         return cres
 
 
+#: Held while a builtin is built: one thread builds it, the others wait and share it.
+_BUILDING = threading.Lock()
+
+
 class fastcall:
     """Decorator: ``pyfunc(self, args, nargs)``, written with the intrinsics above, becomes a
     Python builtin (:data:`FASTCALL_SIGNATURE`) the first time :meth:`builtin` is asked for it,
@@ -228,8 +233,13 @@ class fastcall:
         self._builtin: Callable | None = None
 
     def builtin(self) -> Callable:
-        """The builtin function (compiled on the first call)."""
-        if self._builtin is None:
+        """The builtin function (compiled on the first call; threads asking at once wait for
+        the one that builds it)."""
+        if self._builtin is not None:
+            return self._builtin
+        with _BUILDING:
+            if self._builtin is not None:
+                return self._builtin
             self._cfunc = _CFunc(self.pyfunc, (FASTCALL_SIGNATURE.args,
                                                FASTCALL_SIGNATURE.return_type), {}, {})
             self._cfunc.enable_caching()

@@ -52,7 +52,7 @@ from ..checks import as_seed
 from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer
 from ..user_code import NAMED, import_named
 from .base import Bot
-from .bots import waits
+from .bots import make, waits
 from .lineup import check_spec, compiled_kinds, known, make_spec
 from .ppo_bot import PPOBot
 
@@ -73,6 +73,9 @@ class Seat:
     spec: str | None = None
     factory: Callable[..., Bot] | None = None
     net: NetPlayer | None = field(default=None, compare=False)
+    #: a spec's bot options, ``(name, value)`` pairs (:func:`with_options`: a language
+    #: model's ``talk``, ``retries``, ``fallback``)
+    options: tuple[tuple[str, object], ...] = ()
 
     @functools.cached_property
     def compiled(self) -> bool:
@@ -115,7 +118,8 @@ class Seat:
             TypeError: a user's factory gave something without ``act``.
         """
         if self.spec is not None:
-            return make_spec(self.spec, seed)
+            return make(self.spec, seed, **dict(self.options)) if self.options else \
+                make_spec(self.spec, seed)
         seed = as_seed(seed)
         if self.net is not None:
             return PPOBot(seed, weights=self.net.policy, sample=self.net.temperature > 0,
@@ -125,6 +129,21 @@ class Seat:
             raise TypeError(f"seat {self.name!r}: its factory gave a {type(bot).__name__}, "
                             f"which has no act(observation, action_mask) method")
         return bot
+
+
+def with_options(seat: Seat, **options: object) -> Seat:
+    """``seat`` whose bot is made with ``options`` too (a spec of a kind that takes options:
+    ``with_options(as_seat("llm:m@URL"), talk=True, retries=3)``), checked now.
+
+    Raises:
+        ValueError: a seat without a spec, or options its kind refuses (named).
+    """
+    if seat.spec is None:
+        raise ValueError(f"seat {seat.name!r}: only a spec's bot takes options")
+    given = Seat(seat.name, spec=seat.spec, options=tuple(sorted({**dict(seat.options),
+                                                                   **options}.items())))
+    given.make(0)  # (the options checked at the door)
+    return given
 
 
 def _takes_seed(factory: Callable) -> bool:

@@ -69,7 +69,9 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
     where the bot left a note on its decision (its ``last_note`` dict: a language model's
     tries, and the fallback that played when its replies failed, :mod:`borders_sim.llm`).
     A bot with ``figures()`` (counters of its own: a language model's requests, retries,
-    fallbacks, tokens) adds them into ``figures[name]``, summed by bot name.
+    fallbacks, tokens) adds them into ``figures[name]``, summed by bot name. Table talk: a
+    note's ``"talk"`` is said to every other bot with ``hear(seat, text)`` (a language model's
+    seat shows it in its next prompt; the game itself never sees it).
 
     Raises:
         RuntimeError: a bot chose an illegal action, or the game did not end within the
@@ -80,12 +82,21 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
     bots = [seat.make(s) for seat, s in zip(t.seats_at(g), t.bot_seeds(g))]
     actions: list[tuple] = []
 
+    listeners = [(q, bot.hear) for q, bot in enumerate(bots)
+                 if callable(getattr(bot, "hear", None))]
+
     def note(p: int, a: int) -> None:  # (a bot's note on its decision: an llm seat's tries)
         extra = getattr(bots[p], "last_note", None)
-        actions.append((p, a, dict(extra)) if extra else (p, a))
+        if record:
+            actions.append((p, a, dict(extra)) if extra else (p, a))
+        if extra and extra.get("talk"):  # table talk: said to every other seat that listens
+            for q, hear in listeners:
+                if q != p:
+                    hear(p, extra["talk"])
 
     try:
-        play_turns(game, [bot.act for bot in bots], on_step=note if record else None,
+        play_turns(game, [bot.act for bot in bots],
+                   on_step=note if record or listeners else None,
                    max_steps=max_game_length(t.config))
     except IllegalChoice as err:
         raise RuntimeError(f"bot {names[err.seat]!r} in game {g} chose an illegal action: "

@@ -28,7 +28,7 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -113,6 +113,8 @@ class Trace:
     config: GameConfig
     actions: list[tuple[int, int, int, str]]
     result: dict
+    #: table talk by the index of the decision that carried it (a language model's seat)
+    talk: dict[int, str] = field(default_factory=dict)
 
 
 def read_trace(path: str | os.PathLike) -> Trace:
@@ -148,6 +150,7 @@ def _read(name: str, f) -> Trace:
     config = _header(name, header)
     most = max_game_length(config)
     actions: list[tuple[int, int, int, str]] = []
+    talk: dict[int, str] = {}
     result = None
     for number, obj in lines:
         if number > most + 2:
@@ -171,6 +174,10 @@ def _read(name: str, f) -> Trace:
                 and isinstance(obj.get("string"), str)):
             raise TraceError(f"{name} line {number}: an action needs int \"seat\", int "
                              "\"action\" and string \"string\"")
+        if "talk" in obj:
+            if not isinstance(obj["talk"], str):
+                raise TraceError(f"{name} line {number}: \"talk\" must be a string")
+            talk[len(actions)] = obj["talk"]
         actions.append((number, obj["seat"], obj["action"], obj["string"]))
     if result is None:
         raise TraceError(f"{name}: the last line must be the result (type \"result\"); the "
@@ -180,7 +187,7 @@ def _read(name: str, f) -> Trace:
         if not isinstance(obj.get(key), list) or not all(map(is_int, obj[key])):
             raise TraceError(f"{name} line {number}: result field {key!r} must be a list of "
                              "ints")
-    return Trace(name, header, config, actions, obj)
+    return Trace(name, header, config, actions, obj, talk)
 
 
 def _objects(name: str, f) -> Iterator[tuple[int, dict | None]]:
@@ -270,7 +277,8 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
            on_step: Callable[[Game, int, int, str], None] | None = None) -> Game:
     """Replay ``trace`` from its config and seed, printing through ``echo`` each round's key
     events (the changes of every seat's public history counters, R-39) and its scores; with
-    ``verbose`` every decision too; ``on_step(game, seat, action, phase)`` is called after each
+    ``verbose`` every decision too, and always the table talk a decision carried;
+    ``on_step(game, seat, action, phase)`` is called after each
     checked decision is applied (``phase``: the name of the phase it was taken in). Returns the
     finished game.
 
@@ -293,12 +301,12 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
             echo(line)
         echo(f"  scores now: {game.scores()}")
 
-    decisions = iter(trace.actions)
+    decisions = iter(enumerate(trace.actions))
     rounds = [game.round, game.state[0]["hist"].copy()]  # the open round and its counters
 
     def recorded(p: int, _observation: np.ndarray, mask: np.ndarray) -> int:
         """The trace's next decision, checked against the game: seat ``p`` is to move."""
-        number, seat, a, text = next(decisions, (None, None, None, None))
+        index, (number, seat, a, text) = next(decisions, (None, (None,) * 4))
         if number is None:
             raise TraceError(f"{name}: the trace ends before the game does (round "
                              f"{game.round}, phase {game.phase!r}, p{p} to move)")
@@ -314,6 +322,8 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
                              f"{[game.action_to_string(b) for b in game.legal_actions()]}")
         if verbose:
             echo(f"  p{seat}: {text}")
+        if index in trace.talk:  # (table talk is shown always: it is rare and it is words)
+            echo(f"  p{seat} says: {json.dumps(trace.talk[index], ensure_ascii=False)}")
         phase[0] = game.phase
         return a
 
@@ -329,7 +339,7 @@ def replay(trace: Trace, echo: Callable[[str], None] = print, verbose: bool = Fa
     play_turns(game, [functools.partial(recorded, p) for p in range(n)], on_step=after)
     extra = next(decisions, None)
     if extra is not None:
-        raise TraceError(f"{name} line {extra[0]}: the game is already over, yet the trace "
+        raise TraceError(f"{name} line {extra[1][0]}: the game is already over, yet the trace "
                          "goes on")
     scores, winners = game.scores(), game.winners()
     if scores != trace.result["scores"] or winners != trace.result["winners"]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..agents import REGISTRY, Seat
+from ..agents.seats import with_options
 from ..policies.network import trained_by
 from ..train.algorithm import ALGORITHMS
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
@@ -56,6 +57,23 @@ def lineup_arg(text: str) -> tuple[str, ...]:
         return parse_lineup(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def llm_options(lineup: Sequence, args: argparse.Namespace) -> tuple:
+    """The lineup with the ``--llm-*`` options given to its language models' seats
+    (``llm:MODEL@URL``); an option given without such a seat is refused."""
+    options = {key: value for key, value in (("retries", args.llm_retries),
+                                             ("fallback", args.llm_fallback),
+                                             ("talk", args.llm_talk or None))
+               if value is not None}
+    if not options:
+        return tuple(lineup)
+    models = [isinstance(seat, Seat) and (seat.spec or "").startswith("llm:") for seat in lineup]
+    if not any(models):
+        given = ", ".join(f"--llm-{key}" for key in options)
+        raise ValueError(f"{given}: the lineup has no language model (llm:MODEL@URL)")
+    return tuple(with_options(seat, **options) if is_model else seat
+                 for seat, is_model in zip(lineup, models))
 
 
 def display_names(specs: Sequence[str]) -> dict[str, str]:
@@ -199,6 +217,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "so up to N requests in flight, each game going on when its reply "
                            f"arrives (default: {DEFAULT_CONCURRENCY}); 1: one decision at a "
                            "time, in game order")
+    tour.add_argument("--llm-retries", type=int_in(0, 20), default=None, metavar="K",
+                      help="a language model's reply that names no legal action is told why "
+                           "and asked again up to K times (default: 2), then --llm-fallback "
+                           "plays the decision, marked \"fallback\" in its record line")
+    tour.add_argument("--llm-fallback", default=None, metavar="BOT",
+                      help="the bot that plays a decision a language model failed (default: "
+                           "random)")
+    tour.add_argument("--llm-talk", action="store_true",
+                      help="table talk: a language model may add a short public message to its "
+                           "action; every other model sees it in its next prompt; records and "
+                           "replay show it")
     tour.add_argument("--no-action-cards", action="store_true",
                       help="play without the 22 action cards")
     tour.add_argument("--wide", action="store_true",
@@ -216,6 +245,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = 0
     lineup = args.bots if args.bots is not None else default_lineup(args.players)
+    try:
+        lineup = llm_options(lineup, args)
+    except ValueError as error:
+        return fail(parser, str(error))
     config = GameConfig(num_players=args.players, action_cards=not args.no_action_cards)
     try:
         t = tournament(args.players, lineup, args.games, args.seed, config)

@@ -25,6 +25,7 @@ numpy record), so vector environments and worker processes can ship games.
 from __future__ import annotations
 
 import operator
+import threading
 from collections.abc import Callable
 from typing import Any, Union
 
@@ -59,6 +60,7 @@ _GAME_OVER = st.PH_GAME_OVER
 
 
 _kernels_ready = False  # the Game kernels have run once in this process
+_PREPARING = threading.Lock()
 # the builtins of rules.entry.game_call and rules.entry.id_list, set by _prepare_kernels
 _game_call: Any = None
 _id_list: Any = None
@@ -78,19 +80,22 @@ def _prepare_kernels() -> None:
     one notice instead of stalling silently in the first ``Game(...)``, ``step`` or
     ``scores``."""
     global _kernels_ready, _game_call, _id_list
-    with compile_notice("the rules kernels", "game"):
-        states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
-        buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
-        _game_call = game_call_builtin()
-        _game_call(states.ctypes.data, buf.ctypes.data, _OP_ADVANCE, 0)
-        first = int(np.flatnonzero(buf[:engine.MASK_SIZE])[0])
-        count = _game_call(states.ctypes.data, buf.ctypes.data, _OP_STEP, first)
-        _id_list = id_list_builtin()
-        _id_list(buf.ctypes.data + engine.MASK_SIZE, count, ACTION_INTS)
-        out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
-        scoring.scores_at(states, 0, out)
-        scoring.winners_at(states, 0, out)
-    _kernels_ready = True
+    with _PREPARING:  # (games made in threads at once: one prepares, the others wait)
+        if _kernels_ready:
+            return
+        with compile_notice("the rules kernels", "game"):
+            states = new_state(GameConfig(num_players=st.MIN_PLAYERS), 0)
+            buf = np.zeros(engine.LISTED_SIZE, dtype=np.uint8)
+            _game_call = game_call_builtin()
+            _game_call(states.ctypes.data, buf.ctypes.data, _OP_ADVANCE, 0)
+            first = int(np.flatnonzero(buf[:engine.MASK_SIZE])[0])
+            count = _game_call(states.ctypes.data, buf.ctypes.data, _OP_STEP, first)
+            _id_list = id_list_builtin()
+            _id_list(buf.ctypes.data + engine.MASK_SIZE, count, ACTION_INTS)
+            out = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+            scoring.scores_at(states, 0, out)
+            scoring.winners_at(states, 0, out)
+        _kernels_ready = True
 
 
 class Game:

@@ -14,6 +14,12 @@ Each decision is one conversation (the model keeps no memory between decisions; 
    told to the model with its reason and it is asked again, up to ``retries`` times; then the
    ``fallback`` bot (default ``random``) plays the decision, and the decision is marked.
 
+**Table talk** (``talk=True``): the model may add a short public message to its action
+(``{"action": ..., "talk": "..."}``, at most :data:`~.protocol.MAX_TALK_CHARS` characters). A
+tournament says it to every other seat that listens (:meth:`LLMBot.hear`): each language
+model's next prompt shows the messages said since its last decision, before its legal actions.
+Bots ignore it, and the game's state, its rules and the environments never see it.
+
 So the action taken is always the parse of the model's last reply or a marked fallback. After
 each decision :attr:`LLMBot.last_note` holds what a game record adds to the decision's line:
 ``{"tries": n}`` (and ``"talk"`` when the reply said something), or for a fallback
@@ -140,6 +146,7 @@ class LLMBot:
         self.stats = LLMStats()
         self.last_note: dict | None = None
         self.last_messages: list[dict] = []
+        self.heard: list[tuple[int, str]] = []  # table talk since this seat's last decision
 
     def system_message(self) -> str:
         """The system message of every decision (module docstring)."""
@@ -155,6 +162,9 @@ class LLMBot:
         if self.legal_mode == "list":
             view = {**view, "legal_actions": []}
         text = json_to_text(view) if self.view == "text" else json.dumps(view)
+        if self.heard:
+            said = "\n".join(f"  p{seat}: {json.dumps(words)}" for seat, words in self.heard)
+            text += f"\n\nTable talk since your last decision (public; it binds no one):\n{said}"
         if self.legal_mode == "list":
             text += f"\n\nYour legal actions (JSON):\n{legal_list(pairs)}"
         else:
@@ -179,6 +189,7 @@ class LLMBot:
         if not legal:
             raise ValueError(f"{self.name} seat: the action mask allows no action")
         text, pairs = self.user_message(obs, legal)
+        self.heard = []
         messages = [{"role": "system", "content": self.system_message()},
                     {"role": "user", "content": text}]
         s = self.stats
@@ -212,6 +223,11 @@ class LLMBot:
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return self.act(observation, action_mask)
+
+    def hear(self, seat: int, words: str) -> None:
+        """Table talk: ``seat`` said ``words`` (shown in this seat's next prompt, quoted as a
+        JSON string)."""
+        self.heard.append((int(seat), str(words)[:MAX_TALK_CHARS]))
 
     def figures(self) -> dict:
         """The seat's counters (:class:`LLMStats`), which a tournament sums by bot name."""

@@ -42,7 +42,8 @@ def log_entry(game: Game, last: tuple[int, int] | None, phase: str | None, round
     taken in round ``round_`` and the phase named ``phase`` of ``game``: ``[seat, text, text
     the other seats saw, rule id, round, phase]``. The second text is ``None`` where every seat
     saw the first (:func:`~borders_sim.game.drawing.seen_action`: the card packed is the
-    packer's secret); seat, rule id and phase are ``None`` for the deal."""
+    packer's secret); seat, rule id and phase are ``None`` for the deal. :func:`walk` adds a
+    seventh entry, the table talk the decision carried, where it carried some."""
     if last is None:
         return [None, "the deal", None, None, round_, None]
     seat, action = last
@@ -65,7 +66,12 @@ def walk(trace: Trace, visit: Visit) -> Game:
     visit(deal, None, log_entry(deal, None, None, deal.round))
 
     def step(game: Game, seat: int, action: int, phase: str) -> None:
-        visit(game, (seat, action), log_entry(game, (seat, action), phase, round_[0]))
+        entry = log_entry(game, (seat, action), phase, round_[0])
+        talk = trace.talk.get(decisions[0])
+        visit(game, (seat, action), entry + [talk] if talk is not None else entry)
         round_[0] = game.round
+        decisions[0] += 1
+
+    decisions = [0]  # the index of the next decision (its table talk, if any, is shown)
 
     return replay(trace, echo=lambda _line: None, on_step=step)
