@@ -104,7 +104,7 @@ def test_a_tournament_records_each_decisions_tries_and_marks_fallbacks(server, t
     results = run_tournament(3, [f"llm:random@{server.url}", "honest", "bluffer"], games=3,
                              seed=4, record_dir=tmp_path / "ok")
     assert results.games_played == 3
-    for path in sorted((tmp_path / "ok").glob("*.jsonl")):
+    for path in sorted((tmp_path / "ok").glob("game-??????.jsonl")):
         lines = [json.loads(line) for line in path.read_text().splitlines()]
         llm_seat = lines[0]["lineup"].index(f"llm:random@{server.url}")
         mine = [x for x in lines if x["type"] == "action" and x["seat"] == llm_seat]
@@ -122,14 +122,15 @@ def test_the_key_comes_from_the_environment_and_goes_nowhere_else(server, monkey
                                                                   tmp_path):
     _, obs, mask = _decision()
     monkeypatch.delenv("BORDERS_LLM_API_KEY", raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-secret")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-XYZZY1")
     make("llm", model="first", base_url=server.url).act(obs, mask)
-    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-openai-secret"
-    monkeypatch.setenv("BORDERS_LLM_API_KEY", "sk-borders-secret")
+    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-openai-XYZZY1"
+    monkeypatch.setenv("BORDERS_LLM_API_KEY", "sk-borders-XYZZY2")
     run_tournament(3, [f"llm:first@{server.url}", "honest", "honest"], games=1,
                    record_dir=tmp_path / "rec")
-    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-borders-secret"
-    assert "secret" not in (tmp_path / "rec" / "game-000000.jsonl").read_text()
+    assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-borders-XYZZY2"
+    for written in (tmp_path / "rec").iterdir():  # (the trace and the transcript)
+        assert "XYZZY" not in written.read_text()
     monkeypatch.delenv("BORDERS_LLM_API_KEY")
     monkeypatch.delenv("OPENAI_API_KEY")
     make("llm", model="first", base_url=server.url).act(obs, mask)
@@ -262,3 +263,42 @@ def test_the_replay_page_shows_the_talk(server, tmp_path):
         texts = driver.execute_script(
             "return Array.from(document.querySelectorAll('#log li')).map(li => li.textContent)")
     assert any(text.endswith('says "Nothing to see in my crate."') for text in texts)
+
+
+def test_a_recorded_tournament_replays_without_any_endpoint_bit_for_bit(tmp_path, capsys):
+    with LocalServer() as fresh:
+        lineup = f"llm:random@{fresh.url},honest,llm:bad-1@{fresh.url}"
+        args = ["tournament", "--players", "3", "--games", "3", "--seed", "5", "--llm-talk",
+                "--bots", lineup, "--no-progress"]
+        assert cli.main([*args, "--record", str(tmp_path / "first"),
+                         "--json", str(tmp_path / "first.json")]) == 0
+        recorded = len(fresh.requests)
+    first = capsys.readouterr().out
+    files = sorted(p.name for p in (tmp_path / "first").iterdir())
+    assert files == [f"game-00000{g}{kind}" for g in range(3) for kind in (".jsonl", ".llm.jsonl")]
+    header = json.loads((tmp_path / "first" / "game-000000.llm.jsonl").read_text().splitlines()[0])
+    assert header["format"] == "borders-sim-llm-transcript" and set(header["seats"]) == {"0", "2"}
+    lines = (tmp_path / "first" / "game-000001.llm.jsonl").read_text().splitlines()
+    assert sum(1 for _ in (tmp_path / "first").glob("*.llm.jsonl")) == 3 and recorded > 3
+    # the server is gone: the replay reaches no endpoint
+    assert cli.main([*args, "--llm-replay", str(tmp_path / "first"), "--record",
+                     str(tmp_path / "again"), "--json", str(tmp_path / "again.json")]) == 0
+    again = capsys.readouterr().out
+    for name in files:
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+    assert json.loads((tmp_path / "first.json").read_text())["bots"] == \
+        json.loads((tmp_path / "again.json").read_text())["bots"]
+    assert first.split("\n\n")[:2] == again.split("\n\n")[:2]  # the tables, figures included
+    # another tournament is not the recorded one; nor is an edited transcript
+    code = cli.main([*args[:6], "6", *args[7:], "--llm-replay", str(tmp_path / "first")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and "replay the recorded tournament" in err[-1]
+    first_request = json.loads(lines[1])
+    first_request["messages"][0]["content"] += " "
+    lines[1] = json.dumps(first_request)
+    (tmp_path / "first" / "game-000001.llm.jsonl").write_text("\n".join(lines) + "\n")
+    code = cli.main([*args, "--llm-replay", str(tmp_path / "first")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and "the request differs from the recorded one" in err[-1]
+    assert cli.main([*args, "--llm-replay", str(tmp_path / "nothing")]) == 1
+    assert "no such directory" in capsys.readouterr().err

@@ -63,9 +63,12 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
 
 
 def play_python_game(t: Tournament, g: int, record: bool = False,
-                     figures: dict[str, dict] | None = None) -> tuple[Game, list[tuple]]:
+                     figures: dict[str, dict] | None = None
+                     ) -> tuple[Game, list[tuple], dict[int, dict]]:
     """Game ``g`` of ``t`` through the Python loop; returns the finished game and, with
-    ``record``, its decisions as ``(seat, action id)`` pairs, or ``(seat, action id, note)``
+    ``record``, its decisions and the transcripts of its bots that keep one (a language
+    model's requests and replies, by seat: :mod:`borders_sim.llm.transcript`). The decisions are
+    ``(seat, action id)`` pairs, or ``(seat, action id, note)``
     where the bot left a note on its decision (its ``last_note`` dict: a language model's
     tries, and the fallback that played when its replies failed, :mod:`borders_sim.llm`).
     A bot with ``figures()`` (counters of its own: a language model's requests, retries,
@@ -103,13 +106,15 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
                            f"{err}") from None
     except GameTooLong as err:
         raise GameTooLong(f"game {g}: {err}") from None
+    transcripts = {p: bot.transcript for p, bot in enumerate(bots)
+                   if record and isinstance(getattr(bot, "transcript", None), dict)}
     if figures is not None:
         for name, bot in zip(names, bots):
             if callable(getattr(bot, "figures", None)):
                 into = figures.setdefault(name, {})
                 for key, value in bot.figures().items():
                     into[key] = into.get(key, 0) + value
-    return game, actions
+    return game, actions, transcripts
 
 
 def play_python(t: Tournament, start: int, count: int, record: bool = False) -> dict:
@@ -121,10 +126,10 @@ def play_python(t: Tournament, start: int, count: int, record: bool = False) -> 
            "hist": np.zeros((count, n, st.NUM_HIST), dtype=np.int64),
            "steps": np.zeros(count, dtype=np.int64), "rounds": np.zeros(count, dtype=np.int64)}
     if record:
-        out["actions"] = []
+        out["actions"], out["transcripts"] = [], []
     out["figures"] = {}
     for i in range(count):
-        game, actions = play_python_game(t, start + i, record, out["figures"])
+        game, actions, transcripts = play_python_game(t, start + i, record, out["figures"])
         out["scores"][i] = game.scores()
         out["winners"][i, game.winners()] = 1
         out["hist"][i] = game.state[0]["hist"][:n]
@@ -132,6 +137,7 @@ def play_python(t: Tournament, start: int, count: int, record: bool = False) -> 
         out["rounds"][i] = game.round
         if record:
             out["actions"].append(actions)
+            out["transcripts"].append(transcripts)
     return out
 
 

@@ -96,6 +96,17 @@ def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple],
                        sync=False)  # (no half-written trace)
 
 
+def write_transcript(directory: Path, g: int, seats: dict[int, dict]) -> Path:
+    """Write the transcripts of game ``g``'s bots that keep one (``seats[p]``: a language
+    model's requests and replies) as ``directory / game-NNNNNN.llm.jsonl`` beside its trace
+    (:mod:`borders_sim.llm.transcript` says what it holds and replays from it)."""
+    from ..llm.transcript import transcript_lines, transcript_name
+
+    text = "".join(json.dumps(line) + "\n" for line in transcript_lines(g, seats))
+    return write_whole(directory / transcript_name(g), lambda f: f.write(text.encode("utf-8")),
+                       sync=False)
+
+
 #: Characters a trace line may hold: a header (a config, eight bot names and seeds) takes
 #: under a thousand, a decision under a hundred.
 MAX_LINE = 16384

@@ -42,7 +42,7 @@ from ..rules.config import GameConfig
 from .local import local_chunks, thread_chunks
 from .paths import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
 from .ray_backend import ray_chunks
-from .records import prepare_dir, write_game
+from .records import prepare_dir, write_game, write_transcript
 from .results import Results, results_from_chunks
 from .schedule import Tournament, tournament
 
@@ -152,9 +152,12 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
         for i, chunk in source:
             if record:
                 start = spans[i][0]
+                transcripts = chunk.pop("transcripts")
                 for k, actions in enumerate(chunk.pop("actions")):
                     write_game(record_dir, t, start + k, actions, chunk["scores"][k],
                                chunk["winners"][k])
+                    if transcripts[k]:
+                        write_transcript(record_dir, start + k, transcripts[k])
                     written += 1
             done[i] = chunk
             if progress is not None:

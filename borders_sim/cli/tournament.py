@@ -64,7 +64,8 @@ def llm_options(lineup: Sequence, args: argparse.Namespace) -> tuple:
     (``llm:MODEL@URL``); an option given without such a seat is refused."""
     options = {key: value for key, value in (("retries", args.llm_retries),
                                              ("fallback", args.llm_fallback),
-                                             ("talk", args.llm_talk or None))
+                                             ("talk", args.llm_talk or None),
+                                             ("replay", args.llm_replay))
                if value is not None}
     if not options:
         return tuple(lineup)
@@ -204,7 +205,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            f"matplotlib: {install_hint('plot')})")
     tour.add_argument("--record", metavar="DIR",
                       help="write every game as a JSON-lines trace into DIR (created if "
-                           "missing); plays through the Python loop")
+                           "missing); plays through the Python loop. A language model's "
+                           "requests and replies go beside it (game-NNNNNN.llm.jsonl; "
+                           "--llm-replay DIR plays them back)")
     tour.add_argument("--html", action="store_true",
                       help="with --record: a replay page beside each trace (game-NNNNNN.html, "
                            "as 'borders-sim replay FILE --html') and DIR/index.html linking "
@@ -224,6 +227,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tour.add_argument("--llm-fallback", default=None, metavar="BOT",
                       help="the bot that plays a decision a language model failed (default: "
                            "random)")
+    tour.add_argument("--llm-replay", metavar="DIR",
+                      help="answer every language model's seat from the transcripts a "
+                           "--record DIR run stored (game-NNNNNN.llm.jsonl), no endpoint: the "
+                           "same tournament (lineup, games, seed) replays bit for bit, each "
+                           "request checked against the recorded one")
     tour.add_argument("--llm-talk", action="store_true",
                       help="table talk: a language model may add a short public message to its "
                            "action; every other model sees it in its next prompt; records and "

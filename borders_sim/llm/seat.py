@@ -34,6 +34,7 @@ it propagates and ends the run.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,7 @@ from ..rules.state import MAX_PLAYERS
 from .client import ChatClient
 from .protocol import MAX_TALK_CHARS, legal_list, parse_reply
 from .rules_text import rules_summary
+from .transcript import ReplayClient
 
 #: How the legal actions are given: a JSON array of ``{"id", "action"}`` objects in the last
 #: user message (the default), or not at all (the model names an action's text).
@@ -113,6 +115,8 @@ class LLMBot:
         legal: ``"list"`` (the legal actions in the last user message) or ``"none"``.
         view: ``"text"`` or ``"json"``.
         talk: whether the model is invited to add a public message to its action.
+        replay: a directory of recorded transcripts to answer from instead of the endpoint
+            (:mod:`.transcript`: the seat is found by its seed, each request checked).
         client: a :class:`~.client.ChatClient` to use (default: one made from ``model``,
             ``base_url`` and ``client_options``).
         client_options: :class:`~.client.ChatClient`'s options (``timeout``,
@@ -124,8 +128,8 @@ class LLMBot:
 
     def __init__(self, model: str, base_url: str, seed: int = 0, retries: int = 2,
                  fallback: str = "random", legal: str = "list", view: str = "text",
-                 talk: bool = False, client: ChatClient | None = None,
-                 **client_options) -> None:
+                 talk: bool = False, replay: str | os.PathLike | None = None,
+                 client: ChatClient | None = None, **client_options) -> None:
         from ..agents.bots import make  # (the agents import this package by name)
 
         if not isinstance(model, str) or not model.strip():
@@ -141,12 +145,18 @@ class LLMBot:
         self.talk = bool(talk)
         self.fallback_name = fallback
         self.fallback = make(fallback, as_seed(seed))
+        if replay is not None:
+            client = ReplayClient(replay, as_seed(seed), model, base_url)
         self.client = client if client is not None else ChatClient(model, base_url,
                                                                    **client_options)
         self.stats = LLMStats()
         self.last_note: dict | None = None
         self.last_messages: list[dict] = []
         self.heard: list[tuple[int, str]] = []  # table talk since this seat's last decision
+        #: every request of this bot and its reply (:mod:`.transcript`: a game's record keeps
+        #: it beside the trace)
+        self.transcript = {"model": model, "base_url": base_url, "bot_seed": as_seed(seed),
+                           "system": self.system_message(), "requests": []}
 
     def system_message(self) -> str:
         """The system message of every decision (module docstring)."""
@@ -196,8 +206,13 @@ class LLMBot:
         s.decisions += 1
         for attempt in range(self.retries + 1):
             done = self.client.complete(messages)
+            waited = round(done.seconds, 4)  # (as the transcript keeps it: a replay's figures)
+            self.transcript["requests"].append({
+                "decision": s.decisions - 1, "try": attempt, "messages": messages[1:],
+                "reply": done.text, "prompt_tokens": done.prompt_tokens,
+                "completion_tokens": done.completion_tokens, "seconds": waited})
             s.requests += 1
-            s.seconds += done.seconds
+            s.seconds += waited
             s.prompt_tokens += done.prompt_tokens
             s.completion_tokens += done.completion_tokens
             reply = parse_reply(done.text, pairs)
