@@ -32,7 +32,7 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel", "selenium", "httpx2", "httpx"),
+             "ipykernel", "selenium", "httpx2", "httpx", "mcp>=2,<3"),
     "plot": ("matplotlib",),
     "notebook": ("jupyterlab", "nbconvert", "ipykernel"),
     "distributed": ("ray",),
@@ -43,6 +43,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "render": ("resvg-py", "pillow", "moviepy"),
     "serve": ("starlette", "uvicorn"),
     "llm": ("httpx",),
+    "mcp": ("mcp>=2,<3",),
     "docs": ("sphinx", "myst-nb", "furo"),
 }
 
