@@ -32,7 +32,8 @@ TORCH_PIN = "torch==2.13.0"
 #: installs; a test keeps the two equal.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "test": ("pytest", "pytest-xdist", "hypothesis", "matplotlib", "nbclient", "nbformat",
-             "ipykernel", "selenium", "httpx2", "httpx", "mcp>=2,<3"),
+             "ipykernel", "selenium", "httpx2", "httpx", "mcp>=2,<3",
+             "textarena>=0.7.4,<0.8"),
     "plot": ("matplotlib",),
     "notebook": ("jupyterlab", "nbconvert", "ipykernel"),
     "distributed": ("ray",),
@@ -44,6 +45,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "serve": ("starlette", "uvicorn"),
     "llm": ("httpx",),
     "mcp": ("mcp>=2,<3",),
+    "textarena": ("textarena>=0.7.4,<0.8",),
     "docs": ("sphinx", "myst-nb", "furo"),
 }
 
