@@ -302,3 +302,31 @@ def test_a_recorded_tournament_replays_without_any_endpoint_bit_for_bit(tmp_path
     assert code == 1 and "the request differs from the recorded one" in err[-1]
     assert cli.main([*args, "--llm-replay", str(tmp_path / "nothing")]) == 1
     assert "no such directory" in capsys.readouterr().err
+
+
+def test_the_prompt_lists_the_other_seats_decisions_since_the_last_as_this_seat_saw_them():
+    with LocalServer() as fresh:
+        run_tournament(3, [f"llm:first@{fresh.url}", "honest", "bluffer"], games=1, seed=2,
+                       concurrency=1)
+        users = [m["content"] for r in fresh.requests for m in r["body"]["messages"]
+                 if m["role"] == "user"]
+    marker = "What the other seats did since your last decision:\n"
+    listed = [line.strip() for text in users if marker in text
+              for line in text.split(marker)[1].split("\n\n")[0].splitlines()]
+    assert listed and all(line.startswith(("p1: ", "p2: ")) for line in listed)
+    packs = [line for line in listed if ": pack " in line]
+    assert packs and all(line.endswith(": pack a card") for line in packs)  # (never the card)
+
+
+def test_a_structured_request_constrains_the_action_to_the_legal_ids(server):
+    _, obs, mask = _decision()
+    for talk in (False, True):
+        bot = make("llm", model="first", base_url=server.url, structured=True, talk=talk)
+        bot.act(obs, mask)
+        form = server.requests[-1]["body"]["response_format"]
+        schema = form["json_schema"]["schema"]
+        assert form["type"] == "json_schema" and form["json_schema"]["strict"] is not talk
+        assert schema["properties"]["action"]["enum"] == [int(a) for a in np.flatnonzero(mask)]
+        assert schema["required"] == ["action"] and ("talk" in schema["properties"]) is talk
+    make("llm", model="first", base_url=server.url).act(obs, mask)
+    assert "response_format" not in server.requests[-1]["body"]

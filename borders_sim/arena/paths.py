@@ -13,6 +13,7 @@ from .._compile.notice import compile_notice
 from ..policies.network import NetStack
 from ..batch.games import play_games
 from ..game.game import Game
+from ..game.drawing.scene import seen_action
 from ..game.turns import GameTooLong, IllegalChoice, play_turns
 from ..rules import state as st
 from ..rules.limits import max_game_length
@@ -74,7 +75,9 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
     A bot with ``figures()`` (counters of its own: a language model's requests, retries,
     fallbacks, tokens) adds them into ``figures[name]``, summed by bot name. Table talk: a
     note's ``"talk"`` is said to every other bot with ``hear(seat, text)`` (a language model's
-    seat shows it in its next prompt; the game itself never sees it).
+    seat shows it in its next prompt; the game itself never sees it), and every decision is
+    shown to the other bots with ``witness(seat, text)``, as their seat saw it (a language
+    model's next prompt lists the decisions since its last one).
 
     Raises:
         RuntimeError: a bot chose an illegal action, or the game did not end within the
@@ -87,6 +90,9 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
 
     listeners = [(q, bot.hear) for q, bot in enumerate(bots)
                  if callable(getattr(bot, "hear", None))]
+    witnesses = [(q, bot.witness) for q, bot in enumerate(bots)
+                 if callable(getattr(bot, "witness", None))]
+    menu = t.config.gold_menu
 
     def note(p: int, a: int) -> None:  # (a bot's note on its decision: an llm seat's tries)
         extra = getattr(bots[p], "last_note", None)
@@ -96,10 +102,13 @@ def play_python_game(t: Tournament, g: int, record: bool = False,
             for q, hear in listeners:
                 if q != p:
                     hear(p, extra["talk"])
+        for q, witness in witnesses:  # the decision as seat q saw it (a packed card hidden)
+            if q != p:
+                witness(p, seen_action(p, a, q, menu)["action"])
 
     try:
         play_turns(game, [bot.act for bot in bots],
-                   on_step=note if record or listeners else None,
+                   on_step=note if record or listeners or witnesses else None,
                    max_steps=max_game_length(t.config))
     except IllegalChoice as err:
         raise RuntimeError(f"bot {names[err.seat]!r} in game {g} chose an illegal action: "

@@ -65,6 +65,7 @@ def llm_options(lineup: Sequence, args: argparse.Namespace) -> tuple:
     options = {key: value for key, value in (("retries", args.llm_retries),
                                              ("fallback", args.llm_fallback),
                                              ("talk", args.llm_talk or None),
+                                             ("structured", args.llm_json_schema or None),
                                              ("replay", args.llm_replay))
                if value is not None}
     if not options:
@@ -232,6 +233,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "--record DIR run stored (game-NNNNNN.llm.jsonl), no endpoint: the "
                            "same tournament (lineup, games, seed) replays bit for bit, each "
                            "request checked against the recorded one")
+    tour.add_argument("--llm-json-schema", action="store_true",
+                      help="ask each language model's endpoint for a reply constrained to a "
+                           "JSON schema whose action is one of the legal ids (OpenAI's "
+                           "response_format; vLLM, llama.cpp and Ollama honour it too)")
     tour.add_argument("--llm-talk", action="store_true",
                       help="table talk: a language model may add a short public message to its "
                            "action; every other model sees it in its next prompt; records and "

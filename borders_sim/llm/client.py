@@ -114,8 +114,10 @@ class ChatClient:
             self._http = httpx.Client(timeout=self.timeout, headers=headers)
         return self._http
 
-    def complete(self, messages: list[dict]) -> Completion:
-        """The model's reply to ``messages`` (``[{"role", "content"}, ...]``).
+    def complete(self, messages: list[dict], response_format: dict | None = None) -> Completion:
+        """The model's reply to ``messages`` (``[{"role", "content"}, ...]``), constrained by
+        ``response_format`` where given (OpenAI's ``{"type": "json_schema", ...}``, which vLLM,
+        llama.cpp's server and Ollama honour too).
 
         Raises:
             BackendError: the endpoint could not be reached or refused, past the retries
@@ -127,6 +129,8 @@ class ChatClient:
         body = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
+        if response_format is not None:
+            body["response_format"] = response_format
         start = time.perf_counter()
         for attempt in range(self.http_retries + 1):
             if attempt:

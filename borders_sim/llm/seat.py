@@ -7,9 +7,12 @@ Each decision is one conversation (the model keeps no memory between decisions; 
    own text (:mod:`.rules_text`), and the reply's form;
 2. the user message: the seat's view (``observe_text``'s text, or with ``view="json"``
    ``observe_json``'s dict) read from the observation vector alone, so the model sees exactly
-   what the seat may know, and last, in the default mode, the legal actions as a JSON array of
+   what the seat may know; in a tournament, the other seats' decisions since its last one as
+   this seat saw them (:meth:`LLMBot.witness`: a packed card stays hidden) and the table talk;
+   and last, in the default mode, the legal actions as a JSON array of
    ``{"id": ..., "action": ...}`` objects (:func:`~.protocol.legal_list`; ``legal="none"``
-   leaves the list out: the model names an action's text);
+   leaves the list out: the model names an action's text; ``structured=True`` also asks the
+   endpoint for a reply constrained to a JSON schema whose action is one of the legal ids);
 3. the reply is parsed by :func:`~.protocol.parse_reply`, which never guesses. A failure is
    told to the model with its reason and it is asked again, up to ``retries`` times; then the
    ``fallback`` bot (default ``random``) plays the decision, and the decision is marked.
@@ -57,6 +60,8 @@ LEGAL_MODES = ("list", "none")
 VIEWS = ("text", "json")
 #: The longest failure reason a record keeps.
 MAX_REASON_CHARS = 300
+#: The most decisions of the other seats a prompt lists (the latest ones).
+MAX_EVENTS = 60
 
 _PREAMBLE = """You are a player of BORDERS, a card game of smuggling and bluffing for 3 to 8 \
 players. In the rules below the inspecting player is called the "agent"; the table calls that \
@@ -115,6 +120,9 @@ class LLMBot:
         legal: ``"list"`` (the legal actions in the last user message) or ``"none"``.
         view: ``"text"`` or ``"json"``.
         talk: whether the model is invited to add a public message to its action.
+        structured: ask the endpoint for a reply constrained to a JSON schema (its action one
+            of the legal ids: :meth:`schema`), where it supports ``response_format``; the
+            parse reads the reply all the same.
         replay: a directory of recorded transcripts to answer from instead of the endpoint
             (:mod:`.transcript`: the seat is found by its seed, each request checked).
         client: a :class:`~.client.ChatClient` to use (default: one made from ``model``,
@@ -128,7 +136,8 @@ class LLMBot:
 
     def __init__(self, model: str, base_url: str, seed: int = 0, retries: int = 2,
                  fallback: str = "random", legal: str = "list", view: str = "text",
-                 talk: bool = False, replay: str | os.PathLike | None = None,
+                 talk: bool = False, structured: bool = False,
+                 replay: str | os.PathLike | None = None,
                  client: ChatClient | None = None, **client_options) -> None:
         from ..agents.bots import make  # (the agents import this package by name)
 
@@ -143,6 +152,7 @@ class LLMBot:
         self.legal_mode = as_choice(legal, "legal", LEGAL_MODES)
         self.view = as_choice(view, "view", VIEWS)
         self.talk = bool(talk)
+        self.structured = bool(structured)
         self.fallback_name = fallback
         self.fallback = make(fallback, as_seed(seed))
         if replay is not None:
@@ -153,6 +163,7 @@ class LLMBot:
         self.last_note: dict | None = None
         self.last_messages: list[dict] = []
         self.heard: list[tuple[int, str]] = []  # table talk since this seat's last decision
+        self.witnessed: list[str] = []  # the other seats' decisions since then, as seen here
         #: every request of this bot and its reply (:mod:`.transcript`: a game's record keeps
         #: it beside the trace)
         self.transcript = {"model": model, "base_url": base_url, "bot_seed": as_seed(seed),
@@ -172,6 +183,12 @@ class LLMBot:
         if self.legal_mode == "list":
             view = {**view, "legal_actions": []}
         text = json_to_text(view) if self.view == "text" else json.dumps(view)
+        if self.witnessed:
+            shown = self.witnessed[-MAX_EVENTS:]
+            skipped = len(self.witnessed) - len(shown)
+            text += ("\n\nWhat the other seats did since your last decision"
+                     + (f" (the last {len(shown)} of {len(self.witnessed)})" if skipped else "")
+                     + ":\n" + "\n".join(f"  {line}" for line in shown))
         if self.heard:
             said = "\n".join(f"  p{seat}: {json.dumps(words)}" for seat, words in self.heard)
             text += f"\n\nTable talk since your last decision (public; it binds no one):\n{said}"
@@ -199,13 +216,14 @@ class LLMBot:
         if not legal:
             raise ValueError(f"{self.name} seat: the action mask allows no action")
         text, pairs = self.user_message(obs, legal)
-        self.heard = []
+        self.heard, self.witnessed = [], []
         messages = [{"role": "system", "content": self.system_message()},
                     {"role": "user", "content": text}]
         s = self.stats
         s.decisions += 1
         for attempt in range(self.retries + 1):
-            done = self.client.complete(messages)
+            done = self.client.complete(
+                messages, self.schema([a for a, _ in pairs]) if self.structured else None)
             waited = round(done.seconds, 4)  # (as the transcript keeps it: a replay's figures)
             self.transcript["requests"].append({
                 "decision": s.decisions - 1, "try": attempt, "messages": messages[1:],
@@ -243,6 +261,22 @@ class LLMBot:
         """Table talk: ``seat`` said ``words`` (shown in this seat's next prompt, quoted as a
         JSON string)."""
         self.heard.append((int(seat), str(words)[:MAX_TALK_CHARS]))
+
+    def schema(self, legal: list[int]) -> dict:
+        """The ``response_format`` of a structured request: an object whose ``action`` is one
+        of the ``legal`` ids (and with talk on, an optional ``talk`` string)."""
+        properties: dict = {"action": {"type": "integer", "enum": legal}}
+        if self.talk:
+            properties["talk"] = {"type": "string", "maxLength": MAX_TALK_CHARS}
+        return {"type": "json_schema", "json_schema": {
+            "name": "decision", "strict": not self.talk,
+            "schema": {"type": "object", "properties": properties, "required": ["action"],
+                       "additionalProperties": False}}}
+
+    def witness(self, seat: int, action: str) -> None:
+        """Seat ``seat`` took ``action`` (its text as this seat saw it): listed in this seat's
+        next prompt."""
+        self.witnessed.append(f"p{int(seat)}: {action}")
 
     def figures(self) -> dict:
         """The seat's counters (:class:`LLMStats`), which a tournament sums by bot name."""

@@ -123,8 +123,10 @@ class ReplayClient:
             self.seat = found
         return self.seat
 
-    def complete(self, messages: list[dict]) -> Completion:
-        """The recorded reply to ``messages``.
+    def complete(self, messages: list[dict], response_format: dict | None = None
+                 ) -> Completion:
+        """The recorded reply to ``messages`` (``response_format`` is the request's, as
+        recorded: it follows from the messages).
 
         Raises:
             BackendError: no recorded seat of this bot seed and spec, the request is not the
