@@ -143,8 +143,8 @@ def config_of(args: argparse.Namespace) -> TrainConfig:
             ``--algorithm-arg`` gives another value, or a ``KEY=VALUE`` without ``=``.
     """
     from ..train.algorithm import parse_pairs, setting_names
-    from ..train.config import TrainConfig, rule_option
-    from ..train.ppo import PPOSettings
+    from ..train.config import TrainConfig
+    from ..train.ppo import PPOSettings, rule_option
 
     values = given_settings(args, args.config_names)
     values["algorithm_args"] = parse_pairs(values["algorithm_args"] or [], "--algorithm-arg")

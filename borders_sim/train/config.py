@@ -23,7 +23,6 @@ from ..rules.rewards import REWARD_MODES
 from ..rules.state import STATE_DTYPE
 from .algorithm import anchor_settings, settings_of
 from ..settings import check_settings, declared, flag_of, setting
-from .ppo import PPOSettings
 from .league import LEAGUE_BOTS, League, check_member
 from .machine import (CPU_NUM_ENVS, CUDA_NUM_ENVS, default_num_envs, default_threads,
                       default_torch_threads, max_threads)
@@ -74,14 +73,6 @@ def option_of(name: str) -> str | None:
     """The command-line option of the setting ``name`` of :class:`TrainConfig`, or None for
     a setting only Python sets."""
     found = [f for f, _, _ in declared(TrainConfig) if f.name == name]
-    return flag_of(found[0]) if found else None
-
-
-def rule_option(name: str) -> str | None:
-    """The command-line option that sets an algorithm's setting ``name``: the option of PPO's
-    setting of that name (it sets another algorithm's setting of the name too), or None (the
-    setting is given by ``--algorithm-arg NAME=VALUE`` only)."""
-    found = [f for f, _, _ in declared(PPOSettings) if f.name == name]
     return flag_of(found[0]) if found else None
 
 

@@ -41,8 +41,8 @@ import torch
 from ..policies.network import Policy, save_policy
 from ..npzfile import write_whole
 from .algorithm import record
-from .config import RESUMABLE, TrainConfig, option_of, rule_option
-from .ppo import PPOSettings
+from .config import RESUMABLE, TrainConfig, option_of
+from .ppo import PPOSettings, rule_option
 
 #: The layout of a checkpoint this trainer writes and resumes: tensors and plain values only
 #: (module docstring). Format 2 (borders_sim before it) pickled numpy arrays and objects.

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ...settings import check_settings, setting
+from ...settings import check_settings, declared, flag_of, setting
 
 
 @dataclass
@@ -73,10 +73,17 @@ class PPOSettings:
         check_settings(self)
 
 
-#: The names that need torch, imported from :mod:`.clipped` on first use.
-_WITH_TORCH = ("PPO", "UpdateStats", "ppo_update")
+def rule_option(name: str) -> str | None:
+    """The command-line option that sets an algorithm's setting ``name``: the option of PPO's
+    setting of that name (it sets another algorithm's setting of the name too), or None (the
+    setting is given by ``--algorithm-arg NAME=VALUE`` only)."""
+    found = [f for f, _, _ in declared(PPOSettings) if f.name == name]
+    return flag_of(found[0]) if found else None
 
-__all__ = ["PPO", "PPOSettings", "UpdateStats", "ppo_update"]
+
+#: The names that need torch, imported from :mod:`.clipped` on first use (borders_sim.train
+#: exports PPO and PPOSettings: this package's names are documented there).
+_WITH_TORCH = ("PPO", "UpdateStats", "ppo_update")
 
 
 def __getattr__(name: str) -> Any:

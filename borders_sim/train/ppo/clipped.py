@@ -5,15 +5,18 @@ update rule that calls it (its optimizer and the generator of its minibatch shuf
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
-from ..config import TrainConfig
 from ..minibatch import Batch
 from ..model import PolicyValueNet
 from ..rollout import Rollout, advantages, normalized
 from . import PPOSettings
+
+if TYPE_CHECKING:
+    from ..config import TrainConfig  # (the run's settings: its learning rate and schedule)
 
 
 @dataclass
