@@ -7,6 +7,7 @@ import builtins
 import csv
 import dataclasses
 import json
+import os
 import re
 from pathlib import Path
 
@@ -195,6 +196,17 @@ def test_replay_of_a_missing_or_empty_file(capsys, tmp_path):
     assert code == 1 and "the first line must be the header" in error_line(err)
 
 
+def test_replay_refuses_a_pipe_or_a_device_before_it_could_block(capsys, tmp_path):
+    """docs/security.md: a named pipe or a device is refused, never read (a pipe with no
+    writer would block the reader forever)."""
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    for path, kind in [(pipe, "is a named pipe (FIFO), not a trace file"),
+                       (Path("/dev/null"), "is a device, not a trace file")]:
+        code, _, err = run(capsys, ["replay", str(path)])
+        assert code == 1 and kind in error_line(err)
+
+
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> list[str]:
     """The lines of a recorded 3-player trace."""
@@ -255,10 +267,13 @@ def test_a_hostile_trace_is_one_line_and_status_1(capsys, tmp_path, recorded, ca
 
 
 def test_an_endless_trace_is_read_no_further_than_a_trace_goes(capsys, tmp_path, recorded):
-    """Reads are bounded: /dev/zero (a line without end) stops at the line limit, and a header
-    followed by endless lines at max_game_length + 2 lines."""
-    code, _, err = run(capsys, ["replay", "/dev/zero"])
-    assert code == 1 and "/dev/zero line 1: longer than 16384 characters" in error_line(err)
+    """Reads are bounded: a line without end stops at the line limit, and a header followed
+    by endless lines at max_game_length + 2 lines (a device such as /dev/zero is not read at
+    all: test_replay_refuses_a_pipe_or_a_device_before_it_could_block)."""
+    endless = tmp_path / "endless.jsonl"
+    endless.write_text("0" * 40000)
+    code, _, err = run(capsys, ["replay", str(endless)])
+    assert code == 1 and f"{endless} line 1: longer than 16384 characters" in error_line(err)
     path = tmp_path / "long.jsonl"
     most = Game(GameConfig(num_players=3)).max_game_length
     path.write_text(recorded[0] + "\n" * (most + 5))

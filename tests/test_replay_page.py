@@ -8,6 +8,7 @@ tests/test_replay_browser.py."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import json
 import re
@@ -251,3 +252,14 @@ def test_pages_written_by_worker_processes_are_the_same(trace3, tmp_path):
     assert all(page.read_text(encoding="utf-8") == replay_page(read_trace(path))
                for (page, _), path in zip(written, paths))
     assert [trace.actions for _, trace in written] == [trace3.actions] * len(paths)
+
+
+def test_data_naming_a_placeholder_stays_text(trace3):
+    """The template is filled in one pass: a trace whose header holds ``{{DATA}}`` (shown in
+    the subtitle) does not get the payload expanded inside it."""
+    header = {**trace3.header, "borders_sim": "{{DATA}} {{TITLE}}"}
+    page = replay_page(dataclasses.replace(trace3, header=header))
+    plain = replay_page(trace3)
+    payload = plain.split('type="application/octet-stream">')[1].split("</script>")[0]
+    assert page.count(payload) == 1 and "{{DATA}} {{TITLE}}" in page
+    assert abs(len(page) - len(plain)) < 100

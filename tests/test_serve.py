@@ -223,6 +223,9 @@ def test_moves_out_of_turn_and_illegal_ones_are_refused(client):
     assert client.get(f"/api/games/{game_id}").json()["game"]["moves"] >= 0
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def test_a_body_over_the_limit_is_413_and_junk_bodies_400(client):
     r = client.post("/api/games", content=b'{"seed": ' + b"1" * 20000 + b"}")
     assert r.status_code == 413
@@ -230,8 +233,34 @@ def test_a_body_over_the_limit_is_413_and_junk_bodies_400(client):
     assert r.status_code == 413
     for junk in (b"{", b"[1, 2]", b"\xff\xfe", b"[" * 5000 + b"]" * 5000, b'{"seed": 1e999}',
                  b'"text"', b"nan"):
-        r = client.post("/api/games", content=junk)
+        r = client.post("/api/games", content=junk, headers=JSON)
         assert r.status_code in (400, 413) and "\n" not in r.json()["error"], junk[:20]
+
+
+def test_another_sites_page_cannot_create_or_play_games(client):
+    """The probe's page on another origin created games with no-cors text/plain POSTs: a body
+    must be sent as application/json (which such a page cannot send without asking), and a
+    request naming another Origin is refused before anything changes."""
+    before = client.get("/api/records").status_code
+    body = b'{"players": 3, "seat": 0}'
+    for headers in ({"Content-Type": "text/plain"}, {},
+                    {"Content-Type": "application/x-www-form-urlencoded"}):
+        r = client.post("/api/games", content=body, headers=headers)
+        assert r.status_code == 415 and "application/json" in r.json()["error"]
+    for origin in ("null", "http://evil.example", "file://"):
+        r = client.post("/api/games", json={"players": 3, "seat": 0}, headers={"Origin": origin})
+        assert r.status_code == 403 and "another origin" in r.json()["error"]
+    own = client.post("/api/games", json={"players": 3, "seat": 0},
+                      headers={"Origin": "http://testserver"})
+    assert own.status_code == 201 and before == 200
+    game_id = own.json()["id"]
+    for method, path in (("POST", f"/api/games/{game_id}/act"),
+                         ("POST", f"/api/games/{game_id}/step"),
+                         ("DELETE", f"/api/games/{game_id}")):
+        r = client.request(method, path, json={"action": 0} if path.endswith("act") else None,
+                           headers={"Origin": "http://evil.example"})
+        assert r.status_code == 403, (method, path)
+    assert client.get(f"/api/games/{game_id}").status_code == 200  # (still there)
 
 
 def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
@@ -342,3 +371,22 @@ def test_a_bot_of_your_own_is_offered_from_the_command_line_only(tmp_path, monke
         assert r.status_code == 400 and "os:getcwd" in r.text
     assert app.state.bugs == 0
     sys.modules.pop("servebots", None)
+
+
+def test_a_client_that_hangs_up_mid_body_is_refused_not_a_bug():
+    """The probe's hang-ups were logged as "a bug answering POST /api/games" with a traceback:
+    the body's reader turns Starlette's ClientDisconnect into a plain 400 refusal."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from borders_sim.serve.bodies import read_json
+
+    async def hang_up() -> dict:
+        return {"type": "http.disconnect"}
+
+    scope = {"type": "http", "method": "POST", "path": "/api/games", "headers": [
+        (b"content-type", b"application/json"), (b"content-length", b"20")]}
+    with pytest.raises(Refused, match="closed the connection before its body was sent") as err:
+        asyncio.run(read_json(Request(scope, hang_up)))
+    assert err.value.status == 400

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,7 +143,7 @@ def read_trace(path: str | os.PathLike) -> Trace:
     """
     name = str(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with _open_regular(name) as f:
             return _read(name, f)
     except FileNotFoundError:
         raise TraceError(f"{name}: no such file") from None
@@ -150,6 +151,27 @@ def read_trace(path: str | os.PathLike) -> Trace:
         raise TraceError(f"{name}: is a directory, not a trace file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise TraceError(f"{name}: cannot read: {err}") from None
+
+
+def _open_regular(name: str):
+    """``name`` opened as text, refused (a TraceError) unless it is a regular file: it is
+    opened without blocking and looked at first, so a named pipe or a device cannot hang the
+    reader (docs/security.md)."""
+    fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(name)
+        if not stat.S_ISREG(mode):
+            kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
+                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                    "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise TraceError(f"{name}: is {kind}, not a trace file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _read(name: str, f) -> Trace:

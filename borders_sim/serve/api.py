@@ -21,8 +21,10 @@ A ``"game"`` status holds the kind (``play``, ``watch``, ``record``), the seats'
 round, phase, who is to move (``"your_turn"``), the number of moves, and the scores and winners
 once it is over. Every refusal is a 4xx with ``{"error": "one line"}``: 400 a malformed
 request, 403 a view that is hidden now, 404 an unknown game or record, 409 a move out of turn
-or after the end, 413 a body over the limit, 422 an illegal action or a trace that does not
-replay. Game work runs in Starlette's thread pool, one request at a time per game.
+or after the end, 413 a body over the limit, 415 a body not sent as ``application/json``,
+422 an illegal action or a trace that does not replay. A request that changes a game (``POST``,
+``DELETE``) from a page of another origin (its ``Origin`` header) is refused with 403: another
+site's page cannot create, play or drop games here. Game work runs in Starlette's thread pool, one request at a time per game.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from ..arena.records import TraceError, read_trace, replay
 from ..rules import state as st
 from ..rules.config import GameConfig
 from . import record_files
-from .bodies import MAX_BODY, new_game, only, read_json, seat_query
+from .bodies import MAX_BODY, new_game, only, read_json, same_origin, seat_query
 from .refusals import Refused
 from .sessions import Sessions
 from .table import Table, play_table, record_table
@@ -93,6 +95,7 @@ class Api:
         return JSONResponse({"records": names})
 
     async def create(self, request: Request) -> JSONResponse:
+        same_origin(request)
         body = await read_json(request, self.max_body)
         if "record" in body:
             only(body, ("record",))
@@ -106,6 +109,7 @@ class Api:
         return await self._with_table(request, lambda table: {"game": table.status()})
 
     async def delete(self, request: Request) -> JSONResponse:
+        same_origin(request)
         game_id = request.path_params["game_id"]
         await run_in_threadpool(self.sessions.remove, game_id)
         return JSONResponse({"deleted": game_id})
@@ -119,6 +123,7 @@ class Api:
         return await self._with_table(request, Table.legal)
 
     async def act(self, request: Request) -> JSONResponse:
+        same_origin(request)
         body = await read_json(request, self.max_body)
         only(body, ("action",))
         if "action" not in body:
@@ -126,6 +131,7 @@ class Api:
         return await self._with_table(request, lambda table: table.act(body["action"]))
 
     async def step(self, request: Request) -> JSONResponse:
+        same_origin(request)
         only(await read_json(request, self.max_body), ())
         return await self._with_table(request, Table.step)
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from ..checks import as_bool, as_int, as_seed, as_sequence, shown
 from ..rules import state as st
@@ -29,19 +29,29 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict:
     ``{}``).
 
     Raises:
-        Refused: 413 for a longer body, 400 for one that is not a JSON object.
+        Refused: 413 for a longer body, 415 for a body not sent as ``application/json``,
+            400 for one that is not a JSON object or a client that hung up mid-body.
     """
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or len(declared) > 12
                                  or int(declared) > limit):
         raise Refused(413, f"the body may have at most {limit} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise Refused(413, f"the body may have at most {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise Refused(413, f"the body may have at most {limit} bytes")
+    except ClientDisconnect:  # (the client hung up: no one to answer, and not a bug)
+        raise Refused(400, "the client closed the connection before its body was sent") \
+            from None
     if not body.strip():
         return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        # (a form or text/plain body is what another site's page may send without asking)
+        raise Refused(415, f"the body must be JSON sent as Content-Type: application/json, "
+                           f"got {kind or 'no Content-Type'}")
     try:
         value = json.loads(body.decode("utf-8"), parse_int=_small_int)
     except RecursionError:
@@ -54,6 +64,20 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict:
     if not isinstance(value, dict):
         raise Refused(400, f"the body must be a JSON object, got {type(value).__name__}")
     return value
+
+
+def same_origin(request: Request) -> None:
+    """Refuse a request sent by a page of another origin (a browser's ``Origin`` header names
+    it; a client that is not a browser sends none).
+
+    Raises:
+        Refused: 403 naming the origin.
+    """
+    origin = request.headers.get("origin")
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    if origin is not None and origin != own:
+        raise Refused(403, f"a page of another origin ({origin[:80]}) may not change a game "
+                           "here")
 
 
 def _small_int(text: str) -> int:
