@@ -1,5 +1,6 @@
 """Serving the app with uvicorn: in the foreground (``borders-sim serve``) or in a thread
-(:func:`running`: a notebook, a test, a script that drives the page in a browser)."""
+(:func:`running`: a notebook, a test, a script that drives the page in a browser), its
+connections guarded (:mod:`.guard`: a deadline per request, a cap per client)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,21 @@ from contextlib import contextmanager
 import uvicorn
 from starlette.applications import Starlette
 
-#: Open connections at most; more are answered 503 by uvicorn.
-MAX_CONNECTIONS = 64
+from .guard import PER_CLIENT, REQUEST_SECONDS, GuardedH11Protocol
 
 
-def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
+def guarded(request_seconds: float = REQUEST_SECONDS, per_client: int = PER_CLIENT) -> type:
+    """The guarded protocol (:mod:`.guard`) with these limits."""
+    return type("Guarded", (GuardedH11Protocol,),
+                {"request_seconds": request_seconds, "per_client": per_client})
+
+
+def _config(app: Starlette, host: str, port: int, protocol: type | None = None
+            ) -> uvicorn.Config:
+    # no global cap on connections: idle or half-sent ones are closed by the guard's deadline,
+    # and one client's count against its own cap only
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
-                          limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5)
+                          http=protocol or guarded(), timeout_keep_alive=5)
 
 
 def serve(app: Starlette, host: str, port: int) -> None:
@@ -27,14 +36,15 @@ def serve(app: Starlette, host: str, port: int) -> None:
 
 @contextmanager
 def running(app: Starlette, host: str = "127.0.0.1", port: int = 0,
-            timeout: float = 30.0) -> Iterator[str]:
+            timeout: float = 30.0, protocol: type | None = None) -> Iterator[str]:
     """Serve ``app`` in a thread while the ``with`` block runs; yields its base URL
-    (``http://127.0.0.1:PORT``; ``port=0`` takes a free one).
+    (``http://127.0.0.1:PORT``; ``port=0`` takes a free one); ``protocol``: the guarded
+    protocol with other limits (:func:`guarded`).
 
     Raises:
         RuntimeError: the server did not start within ``timeout`` seconds.
     """
-    server = uvicorn.Server(_config(app, host, port))
+    server = uvicorn.Server(_config(app, host, port, protocol))
     thread = threading.Thread(target=server.run, name="borders-sim-serve", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
