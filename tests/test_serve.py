@@ -266,8 +266,8 @@ def test_another_sites_page_cannot_create_or_play_games(client):
 def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
     now = [0.0]
     sessions = Sessions(idle_seconds=60, max_games=2, clock=lambda: now[0])
-    tables = [play_table(GameConfig(num_players=3), seed, 0, [as_seat("random")] * 2)
-              for seed in range(3)]
+    tables = [play_table(GameConfig(num_players=3), seed, None, [as_seat("random")] * 3)
+              for seed in range(3)]  # (watched games: a person's is never dropped for room)
     first = sessions.add(tables[0])
     now[0] = 10
     second = sessions.add(tables[1])
@@ -284,7 +284,7 @@ def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
 def test_games_are_bounded_and_ids_unguessable(records):
     app = create_app(Settings(max_games=2))
     with TestClient(app) as c:
-        ids = [new_game(c, players=3, seat=0, seed=s) for s in range(3)]
+        ids = [new_game(c, players=3, seat=None, seed=s) for s in range(3)]
         assert len(set(ids)) == 3 and all(len(i) >= 22 for i in ids)
         assert c.get(f"/api/games/{ids[0]}").status_code == 404
         assert c.get(f"/api/games/{ids[2]}").status_code == 200
@@ -306,9 +306,18 @@ def test_the_page_is_served_and_nothing_else(client):
 
 
 def test_only_the_loopback_host_header_is_answered_when_bound_to_it():
-    with TestClient(create_app(Settings(allowed_hosts=("127.0.0.1", "localhost")))) as c:
-        assert c.get("/api/bots", headers={"host": "evil.example"}).status_code == 400
-        assert c.get("/api/bots", headers={"host": "localhost:8000"}).status_code == 200
+    with TestClient(create_app(Settings(allowed_hosts=("127.0.0.1", "localhost", "::1")))) as c:
+        for host in ("evil.example", "127.0.0.1.evil.example", "[::2]:8000", "[", ""):
+            r = c.get("/api/bots", headers={"host": host})
+            assert r.status_code == 400 and "answers only the hosts" in r.json()["error"], host
+        for host in ("localhost:8000", "127.0.0.1", "[::1]:8000", "[::1]", "LOCALHOST"):
+            assert c.get("/api/bots", headers={"host": host}).status_code == 200, host
+
+
+def test_a_trailing_slash_is_a_json_404_not_a_redirect(client):
+    for path in ("/api/games/", "/api/bots/"):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 404 and r.json() == {"error": "no such page or API route"}
 
 
 # --- the command line --------------------------------------------------------------------
@@ -390,3 +399,26 @@ def test_a_client_that_hangs_up_mid_body_is_refused_not_a_bug():
     with pytest.raises(Refused, match="closed the connection before its body was sent") as err:
         asyncio.run(read_json(Request(scope, hang_up)))
     assert err.value.status == 400
+
+
+def test_a_game_a_person_plays_is_never_dropped_to_make_room():
+    """The probe's 64 new games evicted the game a person was playing: now only games without
+    a person make room, and when every open game has one the new game is refused (503, JSON)."""
+    now = [0.0]
+    sessions = Sessions(idle_seconds=60, max_games=2, clock=lambda: now[0])
+    person = sessions.add(play_table(GameConfig(num_players=3), 1, 0, [as_seat("random")] * 2))
+    now[0] = 1
+    watched = sessions.add(play_table(GameConfig(num_players=3), 2, None,
+                                      [as_seat("random")] * 3))
+    now[0] = 2
+    newer = sessions.add(play_table(GameConfig(num_players=3), 3, 0, [as_seat("random")] * 2))
+    with sessions.use(person):  # (the person's game stayed; the watched one made room)
+        pass
+    with pytest.raises(Refused, match="no open game"):
+        with sessions.use(watched):
+            pass
+    with pytest.raises(Refused, match="each with a person in it") as err:
+        sessions.add(play_table(GameConfig(num_players=3), 4, None, [as_seat("random")] * 3))
+    assert err.value.status == 503 and len(sessions) == 2 and newer != person
+    now[0] = 100  # (idle past the limit: a person's game goes too)
+    assert len(sessions) == 0

@@ -2,8 +2,8 @@
 
 :func:`create_app` assembles :mod:`.page` and :mod:`.api` over one :class:`~.sessions.Sessions`
 and answers every error as JSON of one line: a :class:`~.refusals.Refused` with its 4xx, an
-unknown route or method with 404/405, a ``Host`` header the server does not answer to with
-400; anything else is a bug, logged with its traceback on the server and answered with a
+unknown route or method with 404/405 (a path with a trailing slash too, never a redirect), a
+``Host`` header the server does not answer to with 400 (:mod:`.hosts`); anything else is a bug, logged with its traceback on the server and answered with a
 generic 500 that shows none of it (:attr:`~starlette.applications.Starlette.state` ``bugs``
 counts them, so a test can check that junk never reaches it).
 """
@@ -17,7 +17,6 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -25,6 +24,7 @@ from ..agents import REGISTRY
 from ..agents import Seat, as_seat
 from .api import Api
 from .bodies import MAX_BODY
+from .hosts import AllowedHosts
 from .page import page_routes
 from .refusals import Refused
 from .sessions import Sessions
@@ -84,9 +84,9 @@ def create_app(settings: Settings = Settings()) -> Starlette:
     api = Api(sessions, bot_menu(settings.bots), records, settings.max_body)
     app = Starlette(
         routes=[*page_routes(), *api.routes()],
-        middleware=[Middleware(TrustedHostMiddleware,
-                               allowed_hosts=list(settings.allowed_hosts))],
+        middleware=[Middleware(AllowedHosts, hosts=list(settings.allowed_hosts))],
         exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _bug})
+    app.router.redirect_slashes = False  # ("/api/games/" is a 404 of JSON, not a redirect)
     app.state.sessions = sessions
     app.state.bugs = 0
     return app

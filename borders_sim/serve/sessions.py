@@ -4,7 +4,8 @@
 :data:`ID_BYTES` random bytes (``secrets.token_urlsafe``): whoever knows a game's id may play
 it, and no one can find another's. Memory is bounded twice: a game left alone for the idle
 time is dropped, and when :attr:`Sessions.max_games` games are open a new one makes room by
-dropping the game idle the longest.
+dropping the game idle the longest that no person plays (a game a person plays is never
+dropped to make room: when every open game has one, the new game is refused).
 """
 
 from __future__ import annotations
@@ -47,14 +48,22 @@ class Sessions:
             return len(self._tables)
 
     def add(self, table: Table) -> str:
-        """Keep ``table`` under a new id, dropping the game idle the longest when
-        :attr:`max_games` are open; returns the id."""
+        """Keep ``table`` under a new id, dropping the game without a person idle the longest
+        when :attr:`max_games` are open (a game a person plays is never dropped to make
+        room: only by its idle time); returns the id.
+
+        Raises:
+            Refused: 503 when every open game has a person in it.
+        """
         table.used = self._clock()
         with self._lock:
             self._expire()
             while len(self._tables) >= self.max_games:
-                oldest = min(self._tables, key=lambda k: self._tables[k].used)
-                del self._tables[oldest]
+                free = [k for k, t in self._tables.items() if not t.has_person]
+                if not free:
+                    raise Refused(503, f"{self.max_games} games are open, each with a person "
+                                       "in it: try again when one ends or idles out")
+                del self._tables[min(free, key=lambda k: self._tables[k].used)]
             game_id = secrets.token_urlsafe(ID_BYTES)
             self._tables[game_id] = table
         return game_id

@@ -71,6 +71,11 @@ class Table:
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
 
+    @property
+    def has_person(self) -> bool:
+        """A person plays this game and it is not over (it is never dropped to make room)."""
+        return self.kind == "play" and not self.game.is_terminal
+
     # --- what may be seen ------------------------------------------------------------------
     def check_visible(self, seat: int | None) -> None:
         """Refuse (403) to show ``seat`` (``None``: the whole table) when it is not allowed:
