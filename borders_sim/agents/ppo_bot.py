@@ -21,7 +21,9 @@ likely legal action; ``temperature=T`` (spec ``ppo:temp=T``) another temperature
 
 from __future__ import annotations
 
+import functools
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -31,8 +33,9 @@ from ..rules.engine import MASK_SIZE
 from ..rules.observation import OBS_SIZE
 from ..rules.rng import seed_words
 from .base import Bot
-from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, Policy, as_temperature,
-                                load_policy, net_act, shipped_policy, stack_nets)
+from ..policies.network import (SAMPLE_TEMPERATURE, SHIPPED_WEIGHTS, NetStack, Policy,
+                                as_temperature, load_policy, net_act, shipped_policy,
+                                stack_nets)
 
 
 class PPOBot(Bot):
@@ -61,13 +64,13 @@ class PPOBot(Bot):
 
     def __init__(self, seed: int = 0, weights: str | os.PathLike | Policy | None = None,
                  sample: bool = True, temperature: float = SAMPLE_TEMPERATURE) -> None:
+        self.temperature = (as_temperature(temperature) if as_bool(sample, "sample") else 0.0)
         if isinstance(weights, Policy):
             self.weights, self.policy = "a policy in memory", weights
+            self.nets = stack_nets([self.policy], [self.temperature])
         else:
             self.weights = str(SHIPPED_WEIGHTS if weights is None else weights)
-            self.policy = shipped_policy() if weights is None else load_policy(weights)
-        self.temperature = (as_temperature(temperature) if as_bool(sample, "sample") else 0.0)
-        self.nets = stack_nets([self.policy], [self.temperature])
+            self.policy, self.nets = _file_nets(self.weights, self.temperature)
         self.rng = seed_words(seed)
         self._mask = np.zeros(MASK_SIZE, dtype=np.uint8)
 
@@ -85,3 +88,31 @@ class PPOBot(Bot):
 
     def __repr__(self) -> str:
         return f"PPOBot(weights={self.weights!r}, temperature={self.temperature})"
+
+
+def _file_nets(path: str, temperature: float) -> tuple[Policy, NetStack]:
+    """The policy of the file ``path`` (or of a run directory's ``policy.npz``) and its
+    network stack at ``temperature``, read once and shared by every bot of that file (a
+    server's games, a tournament's seats), until the file changes."""
+    file = Path(path)
+    file = file / "policy.npz" if file.is_dir() else file
+    try:
+        found = file.stat()
+    except OSError:  # (load_policy says why, in its words)
+        policy = shipped_policy() if Path(path) == SHIPPED_WEIGHTS else load_policy(path)
+        return policy, stack_nets([policy], [temperature])
+    return _read_nets(str(file.resolve()), found.st_size, found.st_mtime_ns, temperature)
+
+
+@functools.lru_cache(maxsize=32)
+def _read_nets(path: str, size: int, mtime_ns: int, temperature: float
+               ) -> tuple[Policy, NetStack]:
+    """:func:`_file_nets` of the file as it is now (its size and time are the cache's key)."""
+    policy = _read_policy(path, size, mtime_ns)
+    return policy, stack_nets([policy], [temperature])
+
+
+@functools.lru_cache(maxsize=16)
+def _read_policy(path: str, _size: int, _mtime_ns: int) -> Policy:
+    """The policy of the file as it is now, read once for every temperature."""
+    return load_policy(path)
