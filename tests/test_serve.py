@@ -40,7 +40,7 @@ def records(tmp_path_factory):
 
 @pytest.fixture
 def client(records):
-    app = create_app(Settings(records=records))
+    app = create_app(Settings(records=records, allow_seeds=True))  # (games replicated here)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
     assert app.state.bugs == 0
@@ -282,7 +282,7 @@ def test_games_expire_when_idle_and_the_oldest_idle_makes_room():
 
 
 def test_games_are_bounded_and_ids_unguessable(records):
-    app = create_app(Settings(max_games=2))
+    app = create_app(Settings(max_games=2, allow_seeds=True))
     with TestClient(app) as c:
         ids = [new_game(c, players=3, seat=None, seed=s) for s in range(3)]
         assert len(set(ids)) == 3 and all(len(i) >= 22 for i in ids)
@@ -369,7 +369,7 @@ def test_a_bot_of_your_own_is_offered_from_the_command_line_only(tmp_path, monke
         "        return int(np.flatnonzero(action_mask)[-1])\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "servebots", raising=False)
-    app = create_app(Settings(bots=("servebots:Last",)))
+    app = create_app(Settings(bots=("servebots:Last",), allow_seeds=True))
     with TestClient(app, raise_server_exceptions=False) as c:
         assert "servebots:Last" in c.get("/api/bots").json()["bots"]
         game_id = new_game(c, players=3, seat=None, bots=["servebots:Last", "honest", "honest"],
@@ -443,3 +443,26 @@ def test_every_ppo_seat_of_a_file_shares_one_copy_of_its_weights(tmp_path):
     tables = [play_table(GameConfig(num_players=8), s, None, [as_seat("ppo")] * 8)
               for s in range(4)]
     assert len({id(d.__self__.nets) for t in tables for d in t.deciders}) == 1
+
+
+def test_seeds_are_secret_unless_the_server_allows_a_choice():
+    """The probe dealt a watch game with a person's seed and saw every hand: a server draws
+    each game's seed from secrets now, a request naming one is refused (403) unless the
+    server was started with --allow-seeds, and no answer shows a seed."""
+    with TestClient(create_app()) as c:
+        assert c.get("/api/bots").json()["seeds"] is False
+        r = c.post("/api/games", json={"players": 3, "seat": 0, "seed": 7})
+        assert r.status_code == 403 and "--allow-seeds" in r.json()["error"]
+        first = new_game(c, players=3, seat=None)
+        second = new_game(c, players=3, seat=None)
+        views = [c.get(f"/api/games/{g}/view", params={"seat": "table"}).json()
+                 for g in (first, second)]
+        assert views[0]["table"] != views[1]["table"]  # (two secret deals)
+        for g in (first, second):
+            status = c.get(f"/api/games/{g}").text
+            assert "seed" not in status.lower()
+    with TestClient(create_app(Settings(allow_seeds=True))) as c:
+        assert c.get("/api/bots").json()["seeds"] is True
+        same = [c.get(f"/api/games/{new_game(c, players=3, seat=None, seed=7)}/view",
+                      params={"seat": "table"}).json()["table"] for _ in range(2)]
+        assert same[0] == same[1]

@@ -62,7 +62,7 @@ def test_a_person_plays_a_whole_game_against_three_bots(tmp_path):
     from selenium.webdriver.common.by import By
 
     rng = random.Random(3)
-    with running(create_app(Settings())) as url, browser() as driver:
+    with running(create_app(Settings(allow_seeds=True))) as url, browser() as driver:
         start_game(driver, url, seat=1, lineup=LINEUP, seed=11)
         clicks, shot, deadline = 0, None, time.monotonic() + 600
         while not driver.find_element(By.ID, "final").is_displayed():
@@ -85,3 +85,18 @@ def test_a_person_plays_a_whole_game_against_three_bots(tmp_path):
         assert [o.get_attribute("value") for o in options][0] == "table"
         screenshot(driver, "serve-play-final")
         assert console_errors(driver) == []
+
+
+def test_the_page_deals_a_secret_seed_and_offers_no_seed_box_by_default():
+    """Started without --allow-seeds, the page shows no seed box and the game it starts is
+    dealt from a secret seed (the request names none)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with running(create_app(Settings())) as url, browser() as driver:
+        driver.get(url + "/")
+        wait = WebDriverWait(driver, 60)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#lineup select.bot"))
+        assert not driver.find_element(By.ID, "seed-box").is_displayed()
+        driver.find_element(By.ID, "start-game").click()
+        wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())

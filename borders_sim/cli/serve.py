@@ -41,8 +41,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        default=30.0, metavar="M",
                        help="drop a game no one used for M minutes (default: 30)")
     serve.add_argument("--max-games", type=int_in(1, 100000), default=64, metavar="G",
-                       help="at most G open games; a new one drops the game idle the longest "
+                       help="at most G open games; a new one drops the game without a person "
+                            "idle the longest, and is refused when every open game has one "
                             "(default: 64)")
+    serve.add_argument("--allow-seeds", action="store_true",
+                       help="let a new game choose its seed (to replicate a game); otherwise "
+                            "every game's seed is drawn in secret and never shown, so no one "
+                            "can deal another's game to see its hands")
     serve.set_defaults(run=run)
 
 
@@ -56,6 +61,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     loopback = args.host in LOOPBACK
     on_path_from_here()  # (--bot MODULE:NAME from the current directory)
     settings = Settings(records=args.records, idle_minutes=args.idle_minutes,
+                        allow_seeds=args.allow_seeds,
                         max_games=args.max_games, bots=tuple(args.bots),
                         allowed_hosts=LOOPBACK if loopback else ("*",))
     try:

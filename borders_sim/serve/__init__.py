@@ -7,10 +7,14 @@ a script or a language-model agent can drive the same games through the JSON API
 lists its routes); :func:`running` serves the app in a thread (a notebook, a script)::
 
     borders-sim serve                       # http://127.0.0.1:8000
-    curl -X POST localhost:8000/api/games -d '{"players": 4, "seat": 0, "seed": 7}'
+    curl -X POST localhost:8000/api/games --json '{"players": 4, "seat": 0}'
     curl localhost:8000/api/games/ID/legal
-    curl -X POST localhost:8000/api/games/ID/act -d '{"action": "pass"}'
+    curl -X POST localhost:8000/api/games/ID/act --json '{"action": "pass"}'
     curl -X POST localhost:8000/api/games/ID/step          # the next bot's move
+
+A body is JSON sent as ``Content-Type: application/json`` (curl's ``--json``); a request from a
+page of another origin may not change a game; every game is dealt from a secret seed unless
+the server was started with ``--allow-seeds`` (then ``"seed": S`` replicates a deal).
 
 **Why Starlette.** The app is a few JSON routes and one static page: Starlette (the ASGI
 toolkit FastAPI is built on) gives routing, a test client and exception handlers in two small

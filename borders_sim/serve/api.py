@@ -6,7 +6,9 @@
                                            (``{"play": [...], "watch": [...]}``)
 ``GET /api/records``                       the recorded games the server may open
 ``POST /api/games``                        a new game: ``{"players", "seat", "bots", "seed",
-                                           "action_cards"}`` (``"seat": null`` watches bots)
+                                           "action_cards"}`` (``"seat": null`` watches bots;
+                                           ``"seed"`` only on a server started with
+                                           ``--allow-seeds``: each seed is secret otherwise)
                                            or ``{"record": NAME}``; answers ``{"id", "game"}``
 ``GET /api/games/ID``                      the game's status (``"game"``)
 ``GET /api/games/ID/view?seat=P|table``    a seat's view: ``"view"`` (its ``observe_json``),
@@ -58,11 +60,13 @@ class Api:
         menu: the seats a new game may name, by name (:func:`~.app.bot_menu`).
         records: the directory of the recorded games (``None``: none may be opened).
         max_body: the largest request body, in bytes.
+        allow_seeds: whether a request may choose a game's seed (else each is secret).
     """
 
     def __init__(self, sessions: Sessions, menu: Mapping[str, Seat], records: Path | None,
-                 max_body: int = MAX_BODY) -> None:
+                 max_body: int = MAX_BODY, allow_seeds: bool = False) -> None:
         self.sessions = sessions
+        self.allow_seeds = allow_seeds
         self.menu = dict(menu)
         self.records = records
         self.max_body = max_body
@@ -84,6 +88,7 @@ class Api:
         return JSONResponse({
             "bots": list(self.menu),
             "players": list(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1)),
+            "seeds": self.allow_seeds,  # (whether a new game may name its seed)
             # per player count the game accepts: the bots of the other seats when a person
             # plays, and of every seat when the table is watched
             "default_lineups": {n: {"play": list(default_lineup(n - 1)),
@@ -146,7 +151,7 @@ class Api:
         return JSONResponse(await run_in_threadpool(held))
 
     def _new_table(self, body: dict) -> Table:
-        asked = new_game(body, self.menu)
+        asked = new_game(body, self.menu, self.allow_seeds)
         others = asked.players - (asked.seat is not None)
         bots = asked.bots if asked.bots is not None else default_lineup(others)
         config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)

@@ -45,6 +45,9 @@ class Settings:
             a policy file or a module is named, from the command line, never by a request.
         max_body: the largest request body, in bytes.
         allowed_hosts: the ``Host`` headers answered (``("*",)``: any).
+        allow_seeds: whether a request may choose a game's seed (replication); otherwise
+            every seed is drawn from :mod:`secrets` and no answer reveals it, so no one can
+            deal another's game to see its hands.
     """
 
     records: Path | None = None
@@ -53,6 +56,7 @@ class Settings:
     bots: tuple[str, ...] = ()
     max_body: int = MAX_BODY
     allowed_hosts: tuple[str, ...] = ("*",)
+    allow_seeds: bool = False
 
 
 def bot_menu(extra: tuple[str, ...] = ()) -> dict[str, Seat]:
@@ -81,7 +85,8 @@ def create_app(settings: Settings = Settings()) -> Starlette:
             raise ValueError(f"the records directory {str(settings.records)!r} is not a "
                              "directory")
     sessions = Sessions(settings.idle_minutes * 60.0, settings.max_games)
-    api = Api(sessions, bot_menu(settings.bots), records, settings.max_body)
+    api = Api(sessions, bot_menu(settings.bots), records, settings.max_body,
+              settings.allow_seeds)
     app = Starlette(
         routes=[*page_routes(), *api.routes()],
         middleware=[Middleware(AllowedHosts, hosts=list(settings.allowed_hosts))],

@@ -9,6 +9,7 @@ library refuses, with the same words. Every problem is a :class:`~.refusals.Refu
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -110,18 +111,23 @@ class NewGame:
 NEW_GAME_FIELDS = ("players", "seat", "bots", "seed", "action_cards")
 
 
-def new_game(body: dict, menu: Sequence[str]) -> NewGame:
-    """The new game ``body`` asks for, its bots among the specs of ``menu``.
+def new_game(body: dict, menu: Sequence[str], allow_seeds: bool = False) -> NewGame:
+    """The new game ``body`` asks for, its bots among the specs of ``menu``; its seed drawn
+    from :mod:`secrets` unless ``allow_seeds`` lets the request choose it (replication).
 
     Raises:
-        Refused: 400 naming the first bad field.
+        Refused: 400 naming the first bad field, 403 a seed the server does not let a
+            request choose.
     """
     only(body, NEW_GAME_FIELDS)
+    if "seed" in body and not allow_seeds:
+        raise Refused(403, "this server draws every game's seed in secret: a request may "
+                           "choose one only when it was started with --allow-seeds")
     try:
         players = as_int(body.get("players", 4), "players", st.MIN_PLAYERS, st.MAX_PLAYERS)
         seat = body.get("seat", 0)
         seat = None if seat is None else as_int(seat, "seat", 0, players - 1)
-        seed = as_seed(body.get("seed", 0))
+        seed = as_seed(body["seed"]) if "seed" in body else secrets.randbits(64)
         action_cards = as_bool(body.get("action_cards", True), "action_cards")
         bots = body.get("bots")
         if bots is not None:

@@ -81,6 +81,8 @@ async function loadStart() {
   const bots = await api("GET", "/api/bots");
   page.bots = bots.bots;
   page.defaults = bots.default_lineups;
+  page.seeds = bots.seeds;
+  $("seed-box").hidden = !bots.seeds;  // (a secret seed unless the server allows a choice)
   for (const n of bots.players) {
     $("players").append(option(String(n), String(n), n === 4));
   }
@@ -104,8 +106,8 @@ function newGameBody() {
     players: Number($("players").value),
     seat: seat === "watch" ? null : Number(seat),
     bots: Array.from(document.querySelectorAll("#lineup select.bot"), (s) => s.value),
-    seed: Number($("seed").value || 0),
     action_cards: $("action-cards").checked,
+    ...(page.seeds && $("seed").value !== "" ? {seed: Number($("seed").value)} : {}),
   };
 }
 
