@@ -466,3 +466,55 @@ def test_seeds_are_secret_unless_the_server_allows_a_choice():
         same = [c.get(f"/api/games/{new_game(c, players=3, seat=None, seed=7)}/view",
                       params={"seat": "table"}).json()["table"] for _ in range(2)]
         assert same[0] == same[1]
+
+
+def test_several_people_at_one_table_each_with_a_token(client):
+    """``"people": [seats]`` seats a person in each (issue 51, item 1, its API): the answer
+    holds each person's token and join link; a request sees and acts for its token's seat
+    only, never another's; without a token it sees no seat; the game runs to its end with two
+    people and a bot."""
+    r = client.post("/api/games", json={"players": 3, "people": [0, 2], "bots": ["honest"],
+                                        "seed": 4})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    game_id, people = created["id"], {p["seat"]: p for p in created["people"]}
+    assert sorted(people) == [0, 2] and created["game"]["people"] == [0, 2]
+    assert all(len(p["token"]) >= 32 and p["join"] == f"/#game={game_id}&token={p['token']}"
+               for p in people.values())
+    auth = {p: {"Authorization": f"Bearer {people[p]['token']}"} for p in people}
+    view = client.get(f"/api/games/{game_id}/view", headers=auth[2]).json()
+    assert view["seat"] == 2 and view["game"]["human"] == 2
+    assert client.get(f"/api/games/{game_id}/view", params={"seat": 0},
+                      headers=auth[2]).status_code == 403
+    for headers, status in (({}, 403), ({"Authorization": "Bearer nope"}, 403),
+                            ({"Authorization": "Basic abc"}, 400)):
+        assert client.get(f"/api/games/{game_id}/view", params={"seat": 0},
+                          headers=headers).status_code == status
+    assert client.get(f"/api/games/{game_id}/legal").status_code == 403
+    moves = 0
+    while True:
+        status = client.get(f"/api/games/{game_id}").json()["game"]
+        if status["over"]:
+            break
+        mover = status["to_move"]
+        if mover in people:
+            other = 2 if mover == 0 else 0
+            legal = client.get(f"/api/games/{game_id}/legal", headers=auth[mover]).json()
+            assert legal["seat"] == mover and legal["actions"]
+            wrong = client.post(f"/api/games/{game_id}/act", headers=auth[other],
+                                json={"action": legal["actions"][0]["id"]})
+            assert wrong.status_code == 409
+            r = client.post(f"/api/games/{game_id}/act", headers=auth[mover],
+                            json={"action": legal["actions"][-1]["id"]})
+        else:
+            assert client.post(f"/api/games/{game_id}/step", headers=auth[0]).status_code == 200
+            r = None
+        moves += 1
+        if r is not None:
+            assert r.status_code == 200, r.text
+    assert moves > 20 and client.get(f"/api/games/{game_id}/view",
+                                     params={"seat": "table"}).status_code == 200
+    for bad, why in (({"people": [0, 0]}, "different seats"), ({"people": []}, "one or more"),
+                     ({"people": [0], "seat": 0}, "not both"), ({"people": [5]}, "people item")):
+        r = client.post("/api/games", json={"players": 3, **bad})
+        assert r.status_code == 400 and why in r.json()["error"], (bad, r.text)

@@ -7,6 +7,9 @@
 ``GET /api/records``                       the recorded games the server may open
 ``POST /api/games``                        a new game: ``{"players", "seat", "bots", "seed",
                                            "action_cards"}`` (``"seat": null`` watches bots;
+                                           ``"people": [seats]`` instead of ``"seat"``: a
+                                           person in each, the answer's ``"people"`` their
+                                           tokens and join links;
                                            ``"seed"`` only on a server started with
                                            ``--allow-seeds``: each seed is secret otherwise)
                                            or ``{"record": NAME}``; answers ``{"id", "game"}``
@@ -18,6 +21,11 @@
 ``POST /api/games/ID/step``                the next decision of the bot to move
 ``DELETE /api/games/ID``                   drop the game
 =========================================  ==================================================
+
+**Several people.** In a game of ``"people"``, a request carries its seat's token as
+``Authorization: Bearer TOKEN``: it sees and acts for that seat only (403 for another's view,
+409 out of its turn), and a request without one sees no seat while the game runs. A game of
+one person (``"seat": P``) needs no token: its id is its secret.
 
 A ``"game"`` status holds the kind (``play``, ``watch``, ``record``), the seats' players,
 round, phase, who is to move (``"your_turn"``), the number of moves, and the scores and winners
@@ -46,7 +54,7 @@ from ..arena.records import TraceError, read_trace, replay
 from ..rules import state as st
 from ..rules.config import GameConfig
 from . import record_files
-from .bodies import MAX_BODY, new_game, only, read_json, same_origin, seat_query
+from .bodies import MAX_BODY, bearer, new_game, only, read_json, same_origin, seat_query
 from .refusals import Refused
 from .sessions import Sessions
 from .table import Table, play_table, record_table
@@ -108,10 +116,17 @@ class Api:
         else:
             table = await run_in_threadpool(self._new_table, body)
         game_id = self.sessions.add(table)
-        return JSONResponse({"id": game_id, "game": table.status()}, status_code=201)
+        answer = {"id": game_id, "game": table.status(table.human)}
+        if table.tokens:  # (each person's token, and the page's link that carries it)
+            answer["people"] = [{"seat": seat, "token": token,
+                                 "join": f"/#game={game_id}&token={token}"}
+                                for token, seat in sorted(table.tokens.items(),
+                                                          key=lambda item: item[1])]
+        return JSONResponse(answer, status_code=201)
 
     async def status(self, request: Request) -> JSONResponse:
-        return await self._with_table(request, lambda table: {"game": table.status()})
+        return await self._with_table(request, lambda table, person: {
+            "game": table.status(person)})
 
     async def delete(self, request: Request) -> JSONResponse:
         same_origin(request)
@@ -122,7 +137,7 @@ class Api:
     async def view(self, request: Request) -> JSONResponse:
         asked = request.query_params.get("seat")
         return await self._with_table(
-            request, lambda table: table.view(seat_query(asked, table.human)))
+            request, lambda table, person: table.view(seat_query(asked, person), person))
 
     async def legal(self, request: Request) -> JSONResponse:
         return await self._with_table(request, Table.legal)
@@ -133,7 +148,8 @@ class Api:
         only(body, ("action",))
         if "action" not in body:
             raise Refused(400, "the body must be {\"action\": an action id or string}")
-        return await self._with_table(request, lambda table: table.act(body["action"]))
+        return await self._with_table(request, lambda table, person: table.act(body["action"],
+                                                                                person))
 
     async def step(self, request: Request) -> JSONResponse:
         same_origin(request)
@@ -141,21 +157,26 @@ class Api:
         return await self._with_table(request, Table.step)
 
     # --- helpers ---------------------------------------------------------------------------
-    async def _with_table(self, request: Request, work: Callable[[Table], Any]) -> JSONResponse:
-        """``work(table)`` of the request's game, in the thread pool, the table held."""
+    async def _with_table(self, request: Request,
+                          work: Callable[[Table, int | None], Any]) -> JSONResponse:
+        """``work(table, person)`` of the request's game, in the thread pool, the table held;
+        ``person``: the seat the request plays (:meth:`Table.person_of` of its bearer token)."""
         game_id = request.path_params["game_id"]
+        token = bearer(request)
 
         def held() -> Any:
             with self.sessions.use(game_id) as table:
-                return work(table)
+                return work(table, table.person_of(token))
         return JSONResponse(await run_in_threadpool(held))
 
     def _new_table(self, body: dict) -> Table:
         asked = new_game(body, self.menu, self.allow_seeds)
-        others = asked.players - (asked.seat is not None)
-        bots = asked.bots if asked.bots is not None else default_lineup(others)
+        people = asked.people or (() if asked.seat is None else (asked.seat,))
+        bots = asked.bots if asked.bots is not None else \
+            default_lineup(asked.players - len(people))
         config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)
-        return play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots])
+        return play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots],
+                          people=asked.people)
 
     def _open_record(self, name: Any) -> Table:
         path = record_files.resolve(self.records, name)

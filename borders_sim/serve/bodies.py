@@ -81,6 +81,22 @@ def same_origin(request: Request) -> None:
                            "here")
 
 
+def bearer(request: Request) -> str | None:
+    """The token of the request's ``Authorization: Bearer TOKEN`` header, or None.
+
+    Raises:
+        Refused: 400 for an Authorization header of another form.
+    """
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or len(token) > 128:
+        raise Refused(400, "the Authorization header must be \"Bearer TOKEN\" (your seat's "
+                           "token)")
+    return token.strip()
+
+
 def _small_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise ValueError(f"an integer of {len(text.lstrip('-'))} digits")
@@ -106,9 +122,10 @@ class NewGame:
     bots: tuple[str, ...] | None
     seed: int
     action_cards: bool
+    people: tuple[int, ...] | None = None  # several people's seats (then ``seat`` is None)
 
 
-NEW_GAME_FIELDS = ("players", "seat", "bots", "seed", "action_cards")
+NEW_GAME_FIELDS = ("players", "seat", "bots", "seed", "action_cards", "people")
 
 
 def new_game(body: dict, menu: Sequence[str], allow_seeds: bool = False) -> NewGame:
@@ -129,22 +146,33 @@ def new_game(body: dict, menu: Sequence[str], allow_seeds: bool = False) -> NewG
         seat = None if seat is None else as_int(seat, "seat", 0, players - 1)
         seed = as_seed(body["seed"]) if "seed" in body else secrets.randbits(64)
         action_cards = as_bool(body.get("action_cards", True), "action_cards")
+        people = None
+        if "people" in body:
+            if "seat" in body:
+                raise ValueError("give \"seat\" (one person) or \"people\" (their seats), "
+                                 "not both")
+            seat = None
+            people = tuple(as_int(p, "people item", 0, players - 1)
+                           for p in as_sequence(body["people"], "people"))
+            if not people or len(set(people)) != len(people):
+                raise ValueError("\"people\" must list one or more different seats")
         bots = body.get("bots")
         if bots is not None:
             bots = tuple(as_sequence(bots, "bots"))
     except ValueError as err:
         raise Refused(400, str(err)) from None
     if bots is not None:
-        want = players - (seat is not None)
+        persons = len(people) if people else (seat is not None)
+        want = players - persons
         if len(bots) != want:
             raise Refused(400, f"\"bots\" must list {want} bot(s) for {players} players "
-                               f"{'besides you' if seat is not None else '(a watch game)'}, "
+                               f"{'besides the people' if persons else '(a watch game)'}, "
                                f"got {len(bots)}")
         unknown = [b for b in bots if not isinstance(b, str) or b not in menu]
         if unknown:
             raise Refused(400, f"unknown bot {shown(unknown[0])}; this server's bots: "
                                f"{', '.join(menu)}")
-    return NewGame(players, seat, bots, seed, action_cards)
+    return NewGame(players, seat, bots, seed, action_cards, people)
 
 
 def seat_query(text: str | None, default: int | None) -> int | None:

@@ -24,6 +24,7 @@ package, one decision per :meth:`Table.step`.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -43,6 +44,8 @@ from ..rules.config import GameConfig
 from .refusals import Refused
 
 KINDS = ("play", "watch", "record")
+#: Random bytes of a person's token (its text is 32 characters of ``[A-Za-z0-9_-]``).
+TOKEN_BYTES = 24
 
 
 @dataclass(eq=False)
@@ -70,6 +73,26 @@ class Table:
     moves: list[tuple[int, int]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
+    #: the people's seats by their tokens, in a game of several people (``"people"``): a
+    #: request acts and sees for the seat of the token it carries, and for none without one
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def person_of(self, token: str | None) -> int | None:
+        """The seat a request with ``token`` (its ``Authorization: Bearer``) plays: the
+        token's seat in a game of several people (None without a token), else the one
+        person's seat (None in a game without a person).
+
+        Raises:
+            Refused: 403 for a token that is not one of this game's.
+        """
+        if not self.tokens:
+            return self.human
+        if token is None:
+            return None
+        for known, seat in self.tokens.items():
+            if secrets.compare_digest(known, token):
+                return seat
+        raise Refused(403, "this token is not one of this game's")
 
     @property
     def has_person(self) -> bool:
@@ -77,42 +100,47 @@ class Table:
         return self.kind == "play" and not self.game.is_terminal
 
     # --- what may be seen ------------------------------------------------------------------
-    def check_visible(self, seat: int | None) -> None:
-        """Refuse (403) to show ``seat`` (``None``: the whole table) when it is not allowed:
-        in a running ``play`` game only the person's seat may be seen; and 400 for a seat the
-        game does not have."""
+    def check_visible(self, seat: int | None, person: int | None) -> None:
+        """Refuse (403) to show ``seat`` (``None``: the whole table) to the request of
+        ``person`` (:meth:`person_of`) when it is not allowed: in a running ``play`` game only
+        the person's own seat may be seen; and 400 for a seat the game does not have."""
         if seat is not None and not 0 <= seat < self.game.num_players:
             raise Refused(400, f"seat must be from 0 to {self.game.num_players - 1} in this "
                                f"game, or \"table\"; got {seat}")
-        if self.kind == "play" and not self.game.is_terminal and seat != self.human:
+        if self.kind == "play" and not self.game.is_terminal and seat != person:
             what = "the whole table" if seat is None else f"p{seat}'s view"
-            raise Refused(403, f"{what} is hidden while the game runs; you may see your own "
-                               f"seat, p{self.human}")
+            yours = ("send your seat's token (Authorization: Bearer TOKEN)" if person is None
+                     else f"you may see your own seat, p{person}")
+            raise Refused(403, f"{what} is hidden while the game runs; {yours}")
 
-    def status(self) -> dict:
-        """What anyone at the table knows: the kind, the seats' players, the round and phase,
-        who is to move, how many moves were taken, and the scores once the game is over."""
+    def status(self, person: int | None = None) -> dict:
+        """What anyone at the table knows: the kind, the seats' players (``"people"``: the
+        people's seats), the round and phase, who is to move, how many moves were taken, and
+        the scores once the game is over; ``"human"`` and ``"your_turn"`` are those of the
+        request's ``person``."""
         game, over = self.game, self.game.is_terminal
-        return {"kind": self.kind, "players": game.num_players, "human": self.human,
+        return {"kind": self.kind, "players": game.num_players, "human": person,
+                "people": sorted(self.tokens.values()) if self.tokens else
+                ([] if self.human is None else [self.human]),
                 "seats": [{"seat": p, "name": name} for p, name in enumerate(self.names)],
                 "source": self.source, "round": game.round, "phase": game.phase,
                 "to_move": None if over else game.current_player,
-                "your_turn": not over and game.current_player == self.human,
+                "your_turn": not over and person is not None and game.current_player == person,
                 "moves": len(self.moves), "over": over,
                 "scores": game.scores() if over else None,
                 "winners": game.winners() if over else None}
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None, person: int | None = None) -> dict:
         """The status, the view of ``seat`` (:func:`observe_json`; the saved-game dict for the
         whole table, ``seat=None``), its picture and the log of the moves as ``seat`` saw them.
 
         Raises:
             Refused: 403 for a view that may not be seen now, 400 for a seat out of range.
         """
-        self.check_visible(seat)
+        self.check_visible(seat, person)
         game = self.game
         last = self.moves[-1] if self.moves else None
-        out = {"game": self.status(), "seat": seat,
+        out = {"game": self.status(person), "seat": seat,
                "svg": str(game.svg(seat=seat, last_action=last)),
                "log": [seen_action(p, a, seat, game.config.gold_menu) for p, a in self.moves]}
         if seat is None:
@@ -121,27 +149,29 @@ class Table:
             out["view"] = observe_json(game, seat)
         return out
 
-    def legal(self) -> dict:
-        """The person's legal actions now (``{"id", "action"}``; empty when another seat is to
-        move or the game is over).
+    def legal(self, person: int | None) -> dict:
+        """The legal actions of the request's ``person`` now (``{"id", "action"}``; empty when
+        another seat is to move or the game is over).
 
         Raises:
-            Refused: 409 in a game without a person.
+            Refused: 409 in a game without a person, 403 without a token in a game of
+                several people.
         """
-        seat = self._person()
+        seat = self._person(person)
         actions = observe_json(self.game, seat)["legal_actions"]
         return {"seat": seat, "your_turn": bool(actions), "actions": actions}
 
     # --- play ------------------------------------------------------------------------------
-    def act(self, action: Any) -> dict:
-        """Take the person's decision ``action`` (an action id or its string); returns the
-        move and the status.
+    def act(self, action: Any, person: int | None) -> dict:
+        """Take the decision ``action`` (an action id or its string) of the request's
+        ``person``; returns the move and the status.
 
         Raises:
             Refused: 409 without a person, when the game is over or another seat is to move;
-                422 for an action that is not legal now.
+                403 without a token in a game of several people; 422 for an action that is
+                not legal now.
         """
-        seat = self._person()
+        seat = self._person(person)
         self._check_running()
         if self.game.current_player != seat:
             raise Refused(409, f"not your turn: p{self.game.current_player} "
@@ -157,9 +187,9 @@ class Table:
             self.game.step(a, player=seat)
         except IllegalActionError as err:
             raise Refused(422, str(err)) from None
-        return self._moved(seat, a)
+        return self._moved(seat, a, person)
 
-    def step(self) -> dict:
+    def step(self, person: int | None = None) -> dict:
         """Take the next decision of the bot (or the recording) to move; returns the move, as
         the person sees it in a ``play`` game, and the status.
 
@@ -169,26 +199,32 @@ class Table:
         self._check_running()
         p = self.game.current_player
         if self.deciders[p] is None:
-            raise Refused(409, "it is your turn: POST act with one of your legal actions")
+            whose = "your turn" if p == person else f"p{p}'s turn (a person)"
+            raise Refused(409, f"it is {whose}: that seat's POST act takes the decision")
         moved = []
         play_turns(self.game, _OneDecision(self.deciders),
                    on_step=lambda seat, a: moved.append((seat, a)))
-        return self._moved(*moved[0])
+        return self._moved(*moved[0], person)
 
-    def _moved(self, seat: int, action: int) -> dict:
-        """Note the decision ``action`` just taken by ``seat``; returns the move as the person
-        sees it (in full once the game is over, and in games without a person) and the
-        status."""
+    def _moved(self, seat: int, action: int, person: int | None) -> dict:
+        """Note the decision ``action`` just taken by ``seat``; returns the move as the
+        request's ``person`` sees it (in full once the game is over, and in games without a
+        person) and the status."""
         self.moves.append((seat, action))
-        viewer = None if self.game.is_terminal else self.human
+        over = self.game.is_terminal
+        # (a request without a seat of its own sees what no seat may hide: -1 is no seat)
+        viewer = None if over or self.kind != "play" else (-1 if person is None else person)
         return {"move": seen_action(seat, action, viewer, self.game.config.gold_menu),
-                "game": self.status()}
+                "game": self.status(person)}
 
-    def _person(self) -> int:
-        if self.human is None:
+    def _person(self, person: int | None) -> int:
+        if self.kind != "play":
             raise Refused(409, f"a {self.kind} game has no seat of yours; its moves are taken "
                                "by POST step")
-        return self.human
+        if person is None:
+            raise Refused(403, "send your seat's token (Authorization: Bearer TOKEN): this "
+                               "game has several people")
+        return person
 
     def _check_running(self) -> None:
         if self.game.is_terminal:
@@ -214,19 +250,23 @@ class _OneDecision(Sequence):
 
 
 def play_table(config: GameConfig, seed: int, human: int | None,
-               bots: Sequence[Seat]) -> Table:
+               bots: Sequence[Seat], people: Sequence[int] | None = None) -> Table:
     """A new game dealt from ``seed``: the person in seat ``human`` (``None``: a ``watch``
-    game) and the bots of the seats ``bots`` in the other seats, in seat order, each seeded
-    ``bot_seed(seed, seat)`` (as :func:`borders_sim.cli.terminal.play_human` and a tournament
-    seed them)."""
-    seats: list[Seat | None] = list(bots)
-    if human is not None:
-        seats.insert(human, None)
-    names = ["you" if seat is None else seat.name for seat in seats]
+    game), or with ``people`` a person in each of those seats (each with a token of
+    :data:`TOKEN_BYTES` random bytes), and the bots of the seats ``bots`` in the other seats,
+    in seat order, each seeded ``bot_seed(seed, seat)`` (as
+    :func:`borders_sim.cli.terminal.play_human` and a tournament seed them)."""
+    persons = sorted(people) if people else ([] if human is None else [human])
+    bots_left = iter(bots)
+    seats: list[Seat | None] = [None if p in persons else next(bots_left)
+                                for p in range(config.num_players)]
+    names = [("you" if not people else "person") if seat is None else seat.name
+             for seat in seats]
     deciders = [None if seat is None else seat.make(bot_seed(seed, p)).act
                 for p, seat in enumerate(seats)]
-    return Table(Game(config, seed=seed), "watch" if human is None else "play", names, human,
-                 deciders)
+    tokens = {secrets.token_urlsafe(TOKEN_BYTES): p for p in persons} if people else {}
+    return Table(Game(config, seed=seed), "play" if persons else "watch", names,
+                 None if people else human, deciders, tokens=tokens)
 
 
 def record_table(trace: Trace, source: str) -> Table:
