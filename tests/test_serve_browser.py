@@ -100,3 +100,44 @@ def test_the_page_deals_a_secret_seed_and_offers_no_seed_box_by_default():
         assert not driver.find_element(By.ID, "seed-box").is_displayed()
         driver.find_element(By.ID, "start-game").click()
         wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+
+
+def test_two_people_play_one_game_to_the_end_each_from_their_own_link():
+    """Two browsers, each opened at its person's join link (``"people"``), and a bot: each page
+    sends its token, offers only its own seat's view, waits for the other person at a bounded
+    rate, and both see the game to its end."""
+    import json
+    import urllib.request
+
+    from selenium.webdriver.common.by import By
+
+    rng = random.Random(5)
+    with running(create_app(Settings(allow_seeds=True))) as url, browser() as one, \
+            browser() as two:
+        request = urllib.request.Request(
+            f"{url}/api/games", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"players": 3, "people": [0, 2], "bots": ["honest"],
+                             "seed": 6}).encode())
+        created = json.loads(urllib.request.urlopen(request, timeout=30).read())
+        links = {p["seat"]: url + p["join"] for p in created["people"]}
+        drivers = {0: one, 2: two}
+        for seat, driver in drivers.items():
+            driver.get(links[seat])
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            done = 0
+            for seat, driver in drivers.items():
+                offered = [o.get_attribute("value") for o in
+                           driver.find_elements(By.CSS_SELECTOR, "#viewer option")]
+                final = driver.find_elements(By.ID, "final")
+                if final and final[0].is_displayed():
+                    done += 1
+                    continue
+                assert offered in ([], [str(seat)]), offered  # (its own seat only)
+                click_a_legal_action(driver, rng)
+            if done == 2:
+                break
+            time.sleep(0.05)
+        assert done == 2, "the game did not end in both pages"
+        for driver in drivers.values():
+            assert console_errors(driver) == []

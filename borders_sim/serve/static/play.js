@@ -3,10 +3,15 @@
 
 const $ = (id) => document.getElementById(id);
 const page = {bots: [], defaults: {}, id: null, game: null, viewer: null, timer: null,
-              busy: false};
+              busy: false, token: null};
+//: Milliseconds between two looks at the game while another person is to move.
+const WAIT_FOR_PERSON_MS = 1000;
 
 async function api(method, path, body) {
   const init = {method: method, headers: {}};
+  if (page.token) {
+    init.headers["Authorization"] = "Bearer " + page.token;  // (this seat's, from its link)
+  }
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -14,7 +19,9 @@ async function api(method, path, body) {
   const response = await fetch(path, init);
   const data = await response.json();
   if (!response.ok) {
-    throw new Error(data.error || response.statusText);
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -193,10 +200,24 @@ async function refresh() {
   schedule();
 }
 
+function personToMove(game) {
+  return !game.over && game.seats[game.to_move].name === "person";
+}
+
+function othersStep(game) {
+  // several people: the page of the first person's seat steps the bots; the others look on
+  return game.people.length > 1 && game.human !== game.people[0];
+}
+
 function schedule() {
   clearTimeout(page.timer);
   const pace = Number($("pace").value);
-  if (pace > 0 && page.id && !page.game.over && !page.game.your_turn) {
+  if (!page.id || page.game.over || page.game.your_turn) {
+    return;
+  }
+  if (personToMove(page.game) || othersStep(page.game)) {  // look again, at a bounded rate
+    page.timer = setTimeout(() => guarded(refresh), WAIT_FOR_PERSON_MS);
+  } else if (pace > 0) {
     page.timer = setTimeout(() => guarded(stepOnce), pace);
   }
 }
@@ -216,8 +237,15 @@ async function guarded(work) {
 }
 
 async function stepOnce() {
-  if (!page.game.over && !page.game.your_turn) {
-    await api("POST", `/api/games/${page.id}/step`, {});
+  if (!page.game.over && !page.game.your_turn && !personToMove(page.game) &&
+      !othersStep(page.game)) {
+    try {
+      await api("POST", `/api/games/${page.id}/step`, {});
+    } catch (error) {
+      if (error.status !== 409) {  // (another person's page took that step first)
+        throw error;
+      }
+    }
     await refresh();
   }
 }
@@ -232,11 +260,27 @@ function act(id) {
 function leave() {
   clearTimeout(page.timer);
   const id = page.id;
+  const shared = page.token !== null;  // (a game of several people stays for the others)
   page.id = null;
+  page.token = null;
   $("table").hidden = true;
   $("start").hidden = false;
   $("status").textContent = "Choose a game.";
-  guarded(() => api("DELETE", `/api/games/${id}`));
+  if (!shared) {
+    guarded(() => api("DELETE", `/api/games/${id}`));
+  }
+}
+
+async function joinGame(id, token) {  // a person's link: /#game=ID&token=TOKEN
+  page.id = id;
+  page.token = token;
+  const status = await api("GET", `/api/games/${id}`);
+  page.game = status.game;
+  page.viewer = String(status.game.human);
+  fillViewers();
+  $("start").hidden = true;
+  $("table").hidden = false;
+  await refresh();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -253,5 +297,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("pace").addEventListener("change", schedule);
   $("next").addEventListener("click", () => guarded(stepOnce));
   $("leave").addEventListener("click", leave);
-  loadStart().catch(showError);
+  const link = new URLSearchParams(location.hash.slice(1));
+  loadStart().then(() => {
+    if (link.get("game") && link.get("token")) {
+      return guarded(() => joinGame(link.get("game"), link.get("token")));
+    }
+  }).catch(showError);
 });
