@@ -403,7 +403,7 @@ def test_a_client_that_hangs_up_mid_body_is_refused_not_a_bug():
 
 def test_a_game_a_person_plays_is_never_dropped_to_make_room():
     """The probe's 64 new games evicted the game a person was playing: now only games without
-    a person make room, and when every open game has one the new game is refused (503, JSON)."""
+    a person make room, and when every open game has one the new game is refused (429, JSON)."""
     now = [0.0]
     sessions = Sessions(idle_seconds=60, max_games=2, clock=lambda: now[0])
     person = sessions.add(play_table(GameConfig(num_players=3), 1, 0, [as_seat("random")] * 2))
@@ -419,7 +419,7 @@ def test_a_game_a_person_plays_is_never_dropped_to_make_room():
             pass
     with pytest.raises(Refused, match="each with a person in it") as err:
         sessions.add(play_table(GameConfig(num_players=3), 4, None, [as_seat("random")] * 3))
-    assert err.value.status == 503 and len(sessions) == 2 and newer != person
+    assert err.value.status == 429 and len(sessions) == 2 and newer != person
     now[0] = 100  # (idle past the limit: a person's game goes too)
     assert len(sessions) == 0
 
@@ -518,3 +518,27 @@ def test_several_people_at_one_table_each_with_a_token(client):
                      ({"people": [0], "seat": 0}, "not both"), ({"people": [5]}, "people item")):
         r = client.post("/api/games", json={"players": 3, **bad})
         assert r.status_code == 400 and why in r.json()["error"], (bad, r.text)
+
+
+def test_a_language_model_sits_beside_a_person_in_a_served_game():
+    """A server started with --bot llm:MODEL@URL offers the model's seat; a game seats it
+    beside a person and its moves come through the same step (the test server's model)."""
+    from borders_sim.llm.local_server import LocalServer
+
+    with LocalServer() as model:
+        spec = f"llm:first@{model.url}"
+        with TestClient(create_app(Settings(bots=(spec,)))) as c:
+            assert spec in c.get("/api/bots").json()["bots"]
+            game_id = new_game(c, players=3, seat=0, bots=[spec, "honest"])
+            steps = 0
+            while steps < 200:
+                status = c.get(f"/api/games/{game_id}").json()["game"]
+                if status["over"]:
+                    break
+                if status["your_turn"]:
+                    legal = c.get(f"/api/games/{game_id}/legal").json()["actions"]
+                    c.post(f"/api/games/{game_id}/act", json={"action": legal[0]["id"]})
+                else:
+                    assert c.post(f"/api/games/{game_id}/step").status_code == 200
+                steps += 1
+        assert model.requests and status["seats"][1]["name"] == spec

@@ -235,7 +235,7 @@ def test_web_api_views_after_the_end_and_after_a_refused_move():
     from borders_sim.game.views import observe_json
     from borders_sim.serve import Settings, create_app
 
-    app = create_app(Settings())
+    app = create_app(Settings(allow_seeds=True))  # (a replicated deal)
     with TestClient(app, raise_server_exceptions=False) as client:
         r = client.post("/api/games", json={"players": 3, "seat": 0, "seed": 4,
                                             "bots": ["honest", "strict"]})

@@ -31,7 +31,8 @@ A ``"game"`` status holds the kind (``play``, ``watch``, ``record``), the seats'
 round, phase, who is to move (``"your_turn"``), the number of moves, and the scores and winners
 once it is over. Every refusal is a 4xx with ``{"error": "one line"}``: 400 a malformed
 request, 403 a view that is hidden now, 404 an unknown game or record, 409 a move out of turn
-or after the end, 413 a body over the limit, 415 a body not sent as ``application/json``,
+or after the end, 413 a body over the limit, 415 a body not sent as ``application/json``, 429
+a new game while every open game has a person in it,
 422 an illegal action or a trace that does not replay. A request that changes a game (``POST``,
 ``DELETE``) from a page of another origin (its ``Origin`` header) is refused with 403: another
 site's page cannot create, play or drop games here. Game work runs in Starlette's thread pool, one request at a time per game.

@@ -53,7 +53,7 @@ class Sessions:
         room: only by its idle time); returns the id.
 
         Raises:
-            Refused: 503 when every open game has a person in it.
+            Refused: 429 when every open game has a person in it (too many games now).
         """
         table.used = self._clock()
         with self._lock:
@@ -61,7 +61,7 @@ class Sessions:
             while len(self._tables) >= self.max_games:
                 free = [k for k, t in self._tables.items() if not t.has_person]
                 if not free:
-                    raise Refused(503, f"{self.max_games} games are open, each with a person "
+                    raise Refused(429, f"{self.max_games} games are open, each with a person "
                                        "in it: try again when one ends or idles out")
                 del self._tables[min(free, key=lambda k: self._tables[k].used)]
             game_id = secrets.token_urlsafe(ID_BYTES)
