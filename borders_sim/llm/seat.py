@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..agents.base import Bot
 from ..checks import as_choice, as_int, as_seed
 from ..game.text_view import json_to_text
 from ..game.views import describe
@@ -106,7 +107,7 @@ class LLMStats:
                 "mean_seconds": round(self.seconds / self.requests, 4) if self.requests else None}
 
 
-class LLMBot:
+class LLMBot(Bot):
     """A seat played by the model ``model`` at the OpenAI-compatible ``base_url`` (module
     docstring).
 
@@ -166,8 +167,9 @@ class LLMBot:
         self.witnessed: list[str] = []  # the other seats' decisions since then, as seen here
         #: every request of this bot and its reply (:mod:`.transcript`: a game's record keeps
         #: it beside the trace)
+        self.system = self.system_message()
         self.transcript = {"model": model, "base_url": base_url, "bot_seed": as_seed(seed),
-                           "system": self.system_message(), "requests": []}
+                           "system": self.system, "requests": []}
 
     def system_message(self) -> str:
         """The system message of every decision (module docstring)."""
@@ -217,7 +219,7 @@ class LLMBot:
             raise ValueError(f"{self.name} seat: the action mask allows no action")
         text, pairs = self.user_message(obs, legal)
         self.heard, self.witnessed = [], []
-        messages = [{"role": "system", "content": self.system_message()},
+        messages = [{"role": "system", "content": self.system},
                     {"role": "user", "content": text}]
         s = self.stats
         s.decisions += 1
@@ -253,9 +255,6 @@ class LLMBot:
                           "failure": _cut(reply.failure)}
         self.last_messages = messages + [{"role": "assistant", "content": done.text}]
         return int(self.fallback.act(obs, mask))
-
-    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return self.act(observation, action_mask)
 
     def hear(self, seat: int, words: str) -> None:
         """Table talk: ``seat`` said ``words`` (shown in this seat's next prompt, quoted as a
