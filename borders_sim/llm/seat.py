@@ -173,18 +173,11 @@ class LLMBot(Bot):
 
     def system_message(self) -> str:
         """The system message of every decision (module docstring)."""
-        example = "<id>" if self.legal_mode == "list" else '"<the action\'s text>"'
-        return (_PREAMBLE + rules_summary()
-                + _REPLY.format(example=example, talk=_TALK if self.talk else ""))
+        return system_text(self.legal_mode, self.talk)
 
     def user_message(self, observation: np.ndarray, legal: list[int]) -> tuple[str, list]:
         """The user message of a decision and its legal ``(id, text)`` pairs."""
-        seat = int(np.argmax(observation[O_SEAT:O_SEAT + MAX_PLAYERS]))
-        view = describe(observation, seat, legal)
-        pairs = [(item["id"], item["action"]) for item in view["legal_actions"]]
-        if self.legal_mode == "list":
-            view = {**view, "legal_actions": []}
-        text = json_to_text(view) if self.view == "text" else json.dumps(view)
+        text, pairs = seat_view(observation, legal, self.view, self.legal_mode)
         if self.witnessed:
             shown = self.witnessed[-MAX_EVENTS:]
             skipped = len(self.witnessed) - len(shown)
@@ -195,7 +188,7 @@ class LLMBot(Bot):
             said = "\n".join(f"  p{seat}: {json.dumps(words)}" for seat, words in self.heard)
             text += f"\n\nTable talk since your last decision (public; it binds no one):\n{said}"
         if self.legal_mode == "list":
-            text += f"\n\nYour legal actions (JSON):\n{legal_list(pairs)}"
+            text += legal_text(pairs)
         else:
             text += "\n\nName one of your legal actions by its exact text."
         return text, pairs
@@ -245,11 +238,8 @@ class LLMBot(Bot):
                 return int(reply.action)
             if attempt < self.retries:
                 s.retries += 1
-                messages = messages + [
-                    {"role": "assistant", "content": done.text},
-                    {"role": "user", "content": f"Your reply could not be used: "
-                                                f"{reply.failure}. Reply again, ending with one "
-                                                f"JSON object naming one legal action."}]
+                messages = messages + [{"role": "assistant", "content": done.text},
+                                       {"role": "user", "content": retry_text(reply.failure)}]
         s.fallbacks += 1
         self.last_note = {"tries": self.retries + 1, "fallback": self.fallback_name,
                           "failure": _cut(reply.failure)}
@@ -283,6 +273,41 @@ class LLMBot(Bot):
 
     def __repr__(self) -> str:
         return f"LLMBot(model={self.model!r}, base_url={self.base_url!r})"
+
+
+def system_text(legal_mode: str = "list", talk: bool = False) -> str:
+    """The system message of a seat (module docstring): what BORDERS is, the rules, and the
+    reply's form (an id in ``legal_mode="list"``, an action's text otherwise; the talk with
+    ``talk``)."""
+    example = "<id>" if legal_mode == "list" else '"<the action\'s text>"'
+    return (_PREAMBLE + rules_summary()
+            + _REPLY.format(example=example, talk=_TALK if talk else ""))
+
+
+def seat_view(observation: np.ndarray, legal: list[int], view: str = "text",
+              legal_mode: str = "list") -> tuple[str, list[tuple[int, str]]]:
+    """The view of the seat whose ``observation`` this is (``observe_text``'s text, or
+    ``observe_json``'s dict with ``view="json"``), read from the vector alone, and its legal
+    ``(id, text)`` pairs; in ``legal_mode="list"`` the view leaves its legal actions out (the
+    prompt gives them last, as :func:`legal_text`)."""
+    seat = int(np.argmax(observation[O_SEAT:O_SEAT + MAX_PLAYERS]))
+    described = describe(observation, seat, legal)
+    pairs = [(item["id"], item["action"]) for item in described["legal_actions"]]
+    if legal_mode == "list":
+        described = {**described, "legal_actions": []}
+    text = json_to_text(described) if view == "text" else json.dumps(described)
+    return text, pairs
+
+
+def legal_text(pairs: list[tuple[int, str]]) -> str:
+    """The legal actions as the prompt ends with them: a JSON array of ``{"id", "action"}``."""
+    return f"\n\nYour legal actions (JSON):\n{legal_list(pairs)}"
+
+
+def retry_text(failure: str) -> str:
+    """What a model is told after a reply that named no legal action."""
+    return (f"Your reply could not be used: {failure}. Reply again, ending with one JSON "
+            f"object naming one legal action.")
 
 
 def _cut(reason: str) -> str:

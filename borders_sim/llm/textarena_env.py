@@ -39,18 +39,14 @@ from ..batch.seeds import bot_seed
 from ..checks import as_int, as_seed
 from ..game.drawing.scene import seen_action
 from ..game.game import Game
-from ..game.views import observe, observe_text
+from ..game.views import observe
 from ..rules.config import GameConfig
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS
-from .protocol import legal_list, parse_reply
-from .seat import _PREAMBLE
-from .rules_text import rules_summary
+from .protocol import parse_reply
+from .seat import legal_text, retry_text, seat_view, system_text
 
 #: The environment's id in TextArena's registry.
 ENV_ID = "Borders-v0"
-
-_REPLY = ("\n# Your reply\nThink if you like, then end your reply with one JSON object: "
-          '{"action": <id>}, naming exactly one of the legal actions you are given.')
 
 
 class BordersEnv(ta.Env):
@@ -78,8 +74,7 @@ class BordersEnv(ta.Env):
                                             error_allowance=self.error_allowance)
         self.state.reset(game_state={"seed": seed},
                          player_prompt_function=lambda player_id, game_state: (
-                             _PREAMBLE + rules_summary() + _REPLY
-                             + f"\n\nYou are p{player_id} of {n}."))
+                             system_text() + f"\n\nYou are p{player_id} of {n}."))
         self.errors = 0
         self._to_move()
 
@@ -96,9 +91,7 @@ class BordersEnv(ta.Env):
             self.errors += 1
             self.state.add_observation(
                 to_id=p, observation_type=ta.ObservationType.GAME_ADMIN,
-                message=f"Your reply could not be used: {reply.failure}. Reply again, ending "
-                        f"with one JSON object naming one legal action.\n\nYour legal actions "
-                        f"(JSON):\n{legal_list(pairs)}")
+                message=retry_text(reply.failure) + legal_text(pairs))
             self.state.made_invalid_move = True
             return self.state.step(rotate_player=False)
         if reply.ok:
@@ -129,11 +122,9 @@ class BordersEnv(ta.Env):
         game = self.game
         p = game.current_player
         self.state.manually_set_current_player_id(p, force=True)
-        pairs = [(int(a), game.action_to_string(int(a))) for a in game.legal_actions()]
-        view = observe_text(game, p).split("\nYour legal actions (id: action):")[0]
-        self.state.add_observation(
-            to_id=p, observation_type=ta.ObservationType.GAME_BOARD,
-            message=f"{view}\n\nYour legal actions (JSON):\n{legal_list(pairs)}")
+        view, pairs = seat_view(observe(game, p), game.legal_actions())
+        self.state.add_observation(to_id=p, observation_type=ta.ObservationType.GAME_BOARD,
+                                   message=view + legal_text(pairs))
 
 
 if ENV_ID not in ta.envs.registration.ENV_REGISTRY:
