@@ -19,6 +19,11 @@ slower), each trainer figure after one warm-up update:
   layer dense (the product over all 1870 inputs, as before :mod:`borders_sim.train.sparse`),
   swapped in for this row only; and the trainer with ``--overlap`` (collection in a second
   thread beside the update);
+* your own loop: ``examples/ppo_loop.py`` (masked PPO in one file on
+  :class:`~borders_sim.envs.TrainingEnv`, built on the trainer's public layers,
+  :mod:`borders_sim.train.layers`) at the trainer's settings and opponents: learner steps/s
+  (its decisions, not the autoreset steps it drops) after one warm-up update, and its share of
+  the trainer's;
 * sb3-contrib's ``MaskablePPO`` at the trainer's settings (:func:`matched_kwargs`): the
   compiled env through :class:`borders_sim.envs.sb3.SB3VecEnv` with the trainer's games,
   steps per update, epochs and minibatches, opponents and network (a shared 256x256 trunk,
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import sys
 import time
@@ -115,6 +121,19 @@ def trainer_rate(updates: int, config: TrainConfig) -> dict:
     split = {k: trainer.main.clock.parts[k] - before[k] for k in before}
     return {"steps_per_s": (trainer.learner_steps - steps0) / seconds,
             "split": {k: v / seconds for k, v in split.items()}}
+
+
+def own_loop_rate(updates: int, opponents: tuple[str, ...]) -> float:
+    """Learner steps/s of ``examples/ppo_loop.py``'s loop over ``updates`` updates after one
+    warm-up update, at its defaults (the trainer's settings) against ``opponents``."""
+    path = Path(__file__).resolve().parents[1] / "examples" / "ppo_loop.py"
+    spec = importlib.util.spec_from_file_location("ppo_loop", path)
+    loop = importlib.util.module_from_spec(spec)
+    sys.modules["ppo_loop"] = loop  # (its dataclass looks its module up)
+    spec.loader.exec_module(loop)
+    _, timeline = loop.train(loop.Args(updates=updates + 1, opponents=",".join(opponents)))
+    decisions, seconds = map(sum, zip(*timeline[1:]))
+    return decisions / seconds
 
 
 def dense_inputs(self: PolicyValueNet, obs: np.ndarray) -> torch.Tensor:
@@ -206,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
         rows.append([f"trainer, {label}", si(tr["steps_per_s"]), split])
     tr = out["trainer"]
+    out["own_loop"] = own_loop_rate(2 if args.quick else 6, POOL)
+    own_share = out["own_loop"] / tr["steps_per_s"]
+    rows.append(["your own loop, examples/ppo_loop.py", si(out["own_loop"]), "-"])
     steps = 2048 if args.quick else 4096
     single = maskable_rate(SingleSeatEnv(num_players=4), steps)
     out["maskable_single"] = single
@@ -233,8 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{tr['steps_per_s'] / vec:.1f}x on SB3VecEnv; the "
         f"sparse first layer / the dense one: {sparse_gain:.2f}x; collection beside the "
         f"update (`--overlap`, whose parts overlap in time, so its split sums past 100%) / "
-        f"without: {out['trainer_overlap']['steps_per_s'] / tr['steps_per_s']:.2f}x (all from "
-        f"this run). The "
+        f"without: {out['trainer_overlap']['steps_per_s'] / tr['steps_per_s']:.2f}x; your own "
+        f"loop (`examples/ppo_loop.py`, on the trainer's layers, at its settings and opponents) "
+        f"/ the trainer: {own_share:.0%} (all from this run). The "
         f"trainer's time (sparse first layer): "
         + ", ".join(f"{WHAT.get(k, k)} {v:.0%}" for k, v in
                     sorted(tr["split"].items(), key=lambda kv: -kv[1]))

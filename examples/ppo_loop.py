@@ -18,6 +18,12 @@ do with this env, each marked ``# (n)`` below:
 5. keep the actor the policy file's shape, ``Linear, Tanh, Linear, Tanh, Linear``, so
    ``export_policy`` can write it.
 
+Its network is the trainer's (a trunk of two tanh layers shared by the policy and the value)
+built from the trainer's fast layers (``borders_sim.train.layers``): a first layer that reads
+only an observation's non-zero entries (``SparseLinear``) and a policy head that computes, in
+the update, the logits of each decision's phase only (``PhaseHead``). ``train`` is the loop;
+``benchmarks/train.py`` times it beside the trainer.
+
 ``docs/own-loop.md`` walks through it. Needs torch (``pip install torch==2.13.0``).
 """
 
@@ -35,6 +41,7 @@ import torch.nn as nn
 from borders_sim.envs import NUM_ACTIONS, OBS_SIZE, TrainingEnv
 from borders_sim.policies.export import export_policy
 from borders_sim.train import PPOSettings, TrainConfig, evaluate
+from borders_sim.train.layers import PhaseColumns, PhaseHead, SparseLinear, sparse_obs
 
 TRAINER, UPDATE = TrainConfig(), PPOSettings()  # the trainer's defaults, read from the library
 
@@ -47,8 +54,9 @@ class Args:
     steps: int = TRAINER.steps  # learner decisions per game per update
     hidden: int = TRAINER.hidden[0]  # units of each of the two hidden layers
     lr: float = TRAINER.lr
+    opponents: str = ""  # comma-separated bot names (empty: the env's default opponents)
     seed: int = 1
-    eval_games: int = 200  # games per heuristic of the final evaluation
+    eval_games: int = 200  # games per heuristic of the final evaluation (0: none)
     out: str = "runs/my-ppo"
 
 
@@ -59,35 +67,40 @@ def parse() -> Args:
     return Args(**vars(parser.parse_args()))
 
 
-def mlp(hidden: int, outputs: int) -> nn.Sequential:
-    """Linear, Tanh, Linear, Tanh, Linear: the policy file's shape (5)."""
-    return nn.Sequential(nn.Linear(OBS_SIZE, hidden), nn.Tanh(), nn.Linear(hidden, hidden),
-                         nn.Tanh(), nn.Linear(hidden, outputs))
-
-
 class Agent(nn.Module):
+    """The actor ``SparseLinear, Tanh, Linear, Tanh, PhaseHead`` (the policy file's shape (5);
+    both ends are ``nn.Linear`` s) and a value head on its trunk."""
+
     def __init__(self, hidden: int) -> None:
         super().__init__()
-        self.actor, self.critic = mlp(hidden, NUM_ACTIONS), mlp(hidden, 1)
+        self.actor = nn.Sequential(SparseLinear(OBS_SIZE, hidden), nn.Tanh(),
+                                   nn.Linear(hidden, hidden), nn.Tanh(), PhaseHead(hidden))
+        self.trunk, self.head = self.actor[:4], self.actor[4]
+        self.critic = nn.Linear(hidden, 1)
+        for layer, gain in ((self.actor[0], 2 ** 0.5), (self.actor[2], 2 ** 0.5),
+                            (self.head, 0.01), (self.critic, 1.0)):
+            nn.init.orthogonal_(layer.weight, gain)
+            nn.init.zeros_(layer.bias)
 
-    def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.critic(obs).squeeze(-1)
+    def value(self, h: torch.Tensor) -> torch.Tensor:
+        return self.critic(h).squeeze(-1)
 
-    def act(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
-        """An action drawn among the legal ones (or ``action``'s), its log-probability, the
-        entropy and the value."""
-        logits = self.actor(obs).masked_fill(~mask, torch.finfo(torch.float32).min)
-        dist = torch.distributions.Categorical(logits=logits)
-        if action is None:
-            action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), self.value(obs)
+    def act(self, obs: np.ndarray, mask: torch.Tensor):
+        """An action drawn among the legal ones of each row, its log-probability and the
+        value."""
+        h = self.trunk(sparse_obs(obs))
+        logp = torch.log_softmax(self.head(h).masked_fill(~mask, -1e9), -1)
+        noise = -torch.log(-torch.log(torch.rand_like(logp)))  # Gumbel-max: a draw from logp
+        action = torch.argmax(logp + noise, -1)
+        return action, logp.gather(1, action[:, None]).squeeze(1), self.value(h)
 
 
-def main() -> None:
-    args = parse()
+def train(args: Args) -> tuple[Agent, list[tuple[int, float]]]:
+    """Train as ``args`` say; the agent and, per update, its learner decisions and seconds."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)  # one torch thread beside the env's: the fastest on few cores
-    env = TrainingEnv(args.num_envs, num_players=TRAINER.players, seed=args.seed)
+    pool = {"opponents": args.opponents.split(",")} if args.opponents else {}
+    env = TrainingEnv(args.num_envs, num_players=TRAINER.players, seed=args.seed, **pool)
     agent = Agent(args.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     n, t_max = args.num_envs, args.steps
@@ -99,24 +112,26 @@ def main() -> None:
 
     obs, infos = env.reset()
     shares: list[float] = []
-    start, update = time.perf_counter(), 0
+    timeline: list[tuple[int, float]] = []
+    start = time.perf_counter()
     print(f"training {n} games x {t_max} steps an update, {args.minutes:g} min"
           + (f" or {args.updates} updates" if args.updates else ""), flush=True)
-    while (args.updates == 0 or update < args.updates) and \
+    while (args.updates == 0 or len(timeline) < args.updates) and \
             time.perf_counter() - start < 60 * args.minutes:
+        began = time.perf_counter()
         for t in range(t_max):
             obs_buf[t] = torch.from_numpy(obs)  # (1) a copy into the buffer
             mask_buf[t] = torch.from_numpy(infos["action_mask"])
             valid_buf[t] = torch.from_numpy(~infos["autoreset"])  # (2)
             with torch.no_grad():
-                action, logp, _, value = agent.act(obs_buf[t], mask_buf[t])
+                action, logp, value = agent.act(obs, mask_buf[t])
             act_buf[t], logp_buf[t], val_buf[t] = action, logp, value
             obs, reward, terminated, _, infos = env.step(action.numpy())
             rew_buf[t] = torch.from_numpy(reward)
             done_buf[t] = torch.from_numpy(terminated)  # (3)
             shares += infos["outcome"][infos["_outcome"], 2].tolist()  # (4)
         with torch.no_grad():  # GAE, cut at every game's end (3)
-            next_value = agent.value(torch.from_numpy(obs))
+            next_value = agent.value(agent.trunk(sparse_obs(obs)))
             adv = torch.zeros((t_max, n))
             last = torch.zeros(n)
             for t in reversed(range(t_max)):
@@ -127,39 +142,48 @@ def main() -> None:
                 adv[t] = last
             returns = adv + val_buf
         rows = valid_buf.flatten().nonzero().squeeze(1)  # the decisions of games only (2)
-        b_obs, b_mask = obs_buf.flatten(0, 1)[rows], mask_buf.flatten(0, 1)[rows]
+        b_obs = sparse_obs(obs_buf.flatten(0, 1)).take(rows)  # their non-zero entries
         b_act, b_logp = act_buf.flatten()[rows], logp_buf.flatten()[rows]
+        columns = PhaseColumns(mask_buf.flatten(0, 1)[rows], b_act)  # rows by phase, once
         b_adv, b_ret = adv.flatten()[rows], returns.flatten()[rows]
         b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
         for _ in range(UPDATE.epochs):
             for batch in torch.randperm(len(rows)).chunk(UPDATE.minibatches):
-                _, logp, entropy, value = agent.act(b_obs[batch], b_mask[batch], b_act[batch])
+                h = agent.trunk(b_obs.take(batch))
+                logp, entropy = agent.head.log_prob(h, columns, batch)
                 ratio = (logp - b_logp[batch]).exp()
                 clipped = ratio.clamp(1 - UPDATE.clip, 1 + UPDATE.clip)
                 policy_loss = torch.max(-b_adv[batch] * ratio, -b_adv[batch] * clipped).mean()
-                value_loss = 0.5 * (value - b_ret[batch]).pow(2).mean()
+                value_loss = 0.5 * (agent.value(h) - b_ret[batch]).pow(2).mean()
                 loss = (policy_loss + UPDATE.value_coef * value_loss
                         - UPDATE.entropy_coef * entropy.mean())
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), UPDATE.max_grad_norm)
                 optimizer.step()
-        update += 1
+        timeline.append((len(rows), time.perf_counter() - began))
         recent = shares[-500:]
         wins = (f"win share of the last {len(recent)} {np.mean(recent):.1%}" if recent else
                 "no game ended yet")
-        print(f"update {update}: {len(shares)} games, {wins}, "
-              f"{update * n * t_max / (time.perf_counter() - start):,.0f} learner steps/s",
-              flush=True)
+        decisions, seconds = map(sum, zip(*timeline))
+        print(f"update {len(timeline)}: {len(shares)} games, {wins}, "
+              f"{decisions / seconds:,.0f} learner steps/s", flush=True)
+    return agent, timeline
+
+
+def main() -> None:
+    args = parse()
+    agent, timeline = train(args)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     path = export_policy(agent.actor, Path(args.out) / "policy.npz", inputs="scaled",  # (5)
-                         meta={"trained_by": "examples/ppo_loop.py", "updates": update})
+                         meta={"trained_by": "examples/ppo_loop.py", "updates": len(timeline)})
     print(f"policy written to {path}; seat it as ppo@{path}")
-    result = evaluate(path, TRAINER.players, args.eval_games, deviators=())  # unseen seeds
-    for name, row in result["against"].items():
-        lo, hi = row["win_rate_ci95"]
-        print(f"against 3 {name}: win rate {row['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] over "
-              f"{row['games']} games")
+    if args.eval_games:
+        result = evaluate(path, TRAINER.players, args.eval_games, deviators=())  # unseen seeds
+        for name, row in result["against"].items():
+            lo, hi = row["win_rate_ci95"]
+            print(f"against 3 {name}: win rate {row['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] over "
+                  f"{row['games']} games")
 
 
 if __name__ == "__main__":

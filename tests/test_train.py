@@ -231,7 +231,7 @@ def test_the_phase_columns_head_is_the_dense_one(players, flags):
     if not flags:  # a default game's rows use a tenth of the head's columns or less
         assert sum(len(g.rows) * len(g.cols) for g in groups) < len(rows) * NUM_ACTIONS / 10
     h = model.trunk(x)
-    terms = policy_terms(model, h, groups, anchor, anchor.trunk(x).detach())
+    terms = policy_terms(model.pi, h, groups, anchor.pi, anchor.trunk(x).detach())
     got = (terms.logp, terms.entropy, terms.anchor_kl)
     for w, g in zip(want, got):
         assert torch.allclose(w[terms.order], g, atol=1e-5), (w[terms.order] - g).abs().max()

@@ -41,6 +41,13 @@ INPUTS = ("scaled", "raw")
 LAYERS = ("Linear", "Tanh", "Linear", "Tanh", "Linear")
 
 
+def _kind(layer: Any) -> str:
+    """A layer's kind by torch class name: ``"Linear"`` for ``nn.Linear`` and its subclasses
+    (:class:`~borders_sim.train.layers.SparseLinear`, ``PhaseHead``), else its class's name."""
+    names = [cls.__name__ for cls in type(layer).__mro__]
+    return "Linear" if "Linear" in names else names[0]
+
+
 def _array(tensor: Any) -> np.ndarray:
     """A torch tensor (or an array) as float32 numpy."""
     if hasattr(tensor, "detach"):
@@ -69,7 +76,7 @@ def policy_from_module(module: Any, inputs: str = "scaled",
     if inputs not in INPUTS:
         raise ValueError(f"inputs must be one of {INPUTS}, got {inputs!r}")
     children = list(module.children()) if hasattr(module, "children") else []
-    kinds = tuple(type(layer).__name__ for layer in children)
+    kinds = tuple(_kind(layer) for layer in children)
     if kinds != LAYERS:
         raise ValueError(f"a policy file holds Linear, Tanh, Linear, Tanh, Linear (in that "
                          f"order); this module's layers are {', '.join(kinds) or 'none'}")

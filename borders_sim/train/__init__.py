@@ -20,6 +20,10 @@ used (without torch, that use raises a ModuleNotFoundError with the install line
 * :mod:`.model`: the policy-value network for the update, and its export to a policy file
   (played without torch by the compiled network, :mod:`borders_sim.policies.network`).
 * :mod:`.acting`: the learner's actions during a rollout, drawn by that compiled network.
+* :mod:`.layers`: the update's two fast pieces as torch layers for a loop of your own
+  (:class:`SparseLinear`, a first layer over an observation's non-zero entries;
+  :class:`PhaseHead`, a policy head whose update reads each decision's phase's ids only), as
+  ``examples/ppo_loop.py`` uses them.
 """
 
 from typing import Any
@@ -35,11 +39,13 @@ from .ppo import PPOSettings
 _WITH_TORCH = {"TrainResult": "trainer", "evaluate": "trainer", "train": "trainer",
                "Rollout": "rollout", "advantages": "rollout", "normalized": "rollout",
                "Batch": "minibatch", "Forward": "minibatch", "PPO": "ppo", "A2C": "a2c",
-               "A2CSettings": "a2c", "PolicyValueNet": "model"}
+               "A2CSettings": "a2c", "PolicyValueNet": "model", "PhaseColumns": "layers",
+               "PhaseHead": "layers", "SparseLinear": "layers", "sparse_obs": "layers"}
 
 __all__ = ["A2C", "A2CSettings", "ALGORITHMS", "Algorithm", "Batch", "Factory", "Forward", "PPO",
-           "PPOSettings", "PolicyValueNet", "Rollout", "TrainConfig", "TrainResult", "advantages",
-           "evaluate", "normalized", "train"]
+           "PPOSettings", "PhaseColumns", "PhaseHead", "PolicyValueNet", "Rollout",
+           "SparseLinear", "TrainConfig", "TrainResult", "advantages", "evaluate", "normalized",
+           "sparse_obs", "train"]
 
 
 def __getattr__(name: str) -> Any:

@@ -24,7 +24,10 @@ import numpy as np
 import torch
 
 from ..rules.actions import NUM_ACTIONS, RANGES
-from .model import MASKED_LOGIT, PolicyValueNet
+
+#: The logit given to an illegal action: finite (a row with no legal action stays a finite,
+#: uniform distribution instead of NaN), and far below any real logit.
+MASKED_LOGIT = -1e9
 
 
 def _phase_of_id() -> np.ndarray:
@@ -114,23 +117,29 @@ class PolicyTerms(NamedTuple):
     anchor_kl: torch.Tensor | None  # KL to the anchor (None without one)
 
 
-def policy_terms(model: PolicyValueNet, h: torch.Tensor, groups: list[Group],
-                 anchor: PolicyValueNet | None = None, anchor_h: torch.Tensor | None = None
+def logits_at(head: torch.nn.Linear, h: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
+    """The unmasked logits of the action ids ``cols`` only (``[B, len(cols)]``) of the policy
+    head ``head`` (a ``Linear(H1, NUM_ACTIONS)`` with a bias) on its inputs ``h``."""
+    return torch.nn.functional.linear(h, head.weight[cols], head.bias[cols])
+
+
+def policy_terms(head: torch.nn.Linear, h: torch.Tensor, groups: list[Group],
+                 anchor: torch.nn.Linear | None = None, anchor_h: torch.Tensor | None = None
                  ) -> PolicyTerms:
-    """The :class:`PolicyTerms` of a minibatch whose trunk outputs are ``h`` (``[B, H1]``,
-    :meth:`~.model.PolicyValueNet.trunk`), from its ``groups`` (:meth:`ColumnGroups.split`);
-    with ``anchor`` and its trunk outputs ``anchor_h``, the KL to it (no gradient through the
-    anchor)."""
+    """The :class:`PolicyTerms` of a minibatch whose policy head ``head`` reads ``h``
+    (``[B, H1]``, :meth:`~.model.PolicyValueNet.trunk`), from its ``groups``
+    (:meth:`ColumnGroups.split`); with an ``anchor`` head and its inputs ``anchor_h``, the KL
+    to it (no gradient through the anchor)."""
     logps, entropies, kls = [], [], []
     for g in groups:
-        logits = model.logits_at(h[g.rows], g.cols).masked_fill(~g.legal, MASKED_LOGIT)
+        logits = logits_at(head, h[g.rows], g.cols).masked_fill(~g.legal, MASKED_LOGIT)
         logp_all = torch.log_softmax(logits, dim=-1)
         logps.append(logp_all.gather(1, g.taken[:, None]).squeeze(1))
         probs = torch.softmax(logits, dim=-1)
         entropies.append(-(probs * logp_all.masked_fill(~g.legal, 0.0)).sum(-1))
         if anchor is not None:
             with torch.no_grad():
-                a = anchor.logits_at(anchor_h[g.rows], g.cols).masked_fill(~g.legal, MASKED_LOGIT)
+                a = logits_at(anchor, anchor_h[g.rows], g.cols).masked_fill(~g.legal, MASKED_LOGIT)
                 a = torch.log_softmax(a, dim=-1)
             kls.append(kl_rows(logp_all, a, g.legal))
     return PolicyTerms(torch.cat([g.rows for g in groups]), torch.cat(logps),

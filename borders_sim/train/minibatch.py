@@ -89,6 +89,7 @@ class Batch:
         if anchor is not None:
             with torch.no_grad():
                 anchor_h = anchor.trunk(x)
-        terms = policy_terms(model, h, self.groups.split(idx), anchor, anchor_h)
+        terms = policy_terms(model.pi, h, self.groups.split(idx),
+                             None if anchor is None else anchor.pi, anchor_h)
         return Forward(idx[terms.order], terms.logp, terms.entropy, model.value(h)[terms.order],
                        terms.anchor_kl)

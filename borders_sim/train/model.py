@@ -18,11 +18,8 @@ from torch import nn
 from ..policies.network import Policy
 from ..rules.actions import NUM_ACTIONS
 from ..rules.observation import OBS_SIZE, observation_scales
+from .columns import MASKED_LOGIT
 from .sparse import SparseRows, first_layer, sparse_rows
-
-#: The logit given to an illegal action: finite (a row with no legal action stays a finite,
-#: uniform distribution instead of NaN), and far below any real logit.
-MASKED_LOGIT = -1e9
 
 
 def take(x: SparseRows | torch.Tensor, rows: torch.Tensor) -> SparseRows | torch.Tensor:
@@ -91,11 +88,6 @@ class PolicyValueNet(nn.Module):
     def value(self, h: torch.Tensor) -> torch.Tensor:
         """The values (``[B]``) of trunk outputs ``h``."""
         return self.v(h).squeeze(-1)
-
-    def logits_at(self, h: torch.Tensor, cols: torch.Tensor) -> torch.Tensor:
-        """The unmasked logits of the action ids ``cols`` only (``[B, len(cols)]``) for trunk
-        outputs ``h`` (the update's head, :mod:`.columns`)."""
-        return torch.nn.functional.linear(h, self.pi.weight[cols], self.pi.bias[cols])
 
     def policy(self, meta: dict | None = None) -> Policy:
         """The policy part as a :class:`~borders_sim.policies.network.Policy` (float32 copies)."""

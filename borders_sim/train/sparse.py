@@ -31,8 +31,9 @@ class SparseRows(NamedTuple):
     index: np.ndarray  # int64[B, K]
     values: np.ndarray  # float32[B, K]
 
-    def take(self, rows: np.ndarray) -> SparseRows:
-        """The rows ``rows`` (an index array)."""
+    def take(self, rows: np.ndarray | torch.Tensor) -> SparseRows:
+        """The rows ``rows`` (an index array, or a CPU index tensor)."""
+        rows = np.asarray(rows)
         return SparseRows(self.index[rows], self.values[rows])
 
 
@@ -111,8 +112,9 @@ class _FirstLayer(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, weight: torch.Tensor, bias: torch.Tensor, rows: SparseRows,
-                inv_scale: np.ndarray) -> torch.Tensor:
-        w0 = np.ascontiguousarray(weight.detach().numpy().T)  # [OBS_SIZE, H0]
+                inv_scale: np.ndarray, w0: np.ndarray | None) -> torch.Tensor:
+        if w0 is None:
+            w0 = np.ascontiguousarray(weight.detach().numpy().T)  # [OBS_SIZE, H0]
         out = np.empty((rows.index.shape[0], w0.shape[1]), dtype=np.float32)
         run_chunks(forward_chunk, out.shape[0], rows.index, rows.values, inv_scale, w0,
                    bias.detach().numpy(), out)
@@ -126,12 +128,13 @@ class _FirstLayer(torch.autograd.Function):
         # one thread: two, each reading every entry for half the columns, ran slower here
         weight_grad_chunk(0, ctx.shape[1], ctx.rows.index, ctx.rows.values, ctx.inv_scale, g,
                           grad_w0)
-        return torch.from_numpy(grad_w0.T), torch.from_numpy(g.sum(0)), None, None
+        return torch.from_numpy(grad_w0.T), torch.from_numpy(g.sum(0)), None, None, None
 
 
 def first_layer(weight: torch.Tensor, bias: torch.Tensor, rows: SparseRows,
-                inv_scale: np.ndarray) -> torch.Tensor:
+                inv_scale: np.ndarray, w0: np.ndarray | None = None) -> torch.Tensor:
     """``(obs * inv_scale) @ weight.T + bias`` for the observations ``rows`` holds, with the
     gradients of ``weight`` (``[H0, OBS_SIZE]``, an ``nn.Linear``'s) and ``bias`` (CPU
-    tensors; module docstring)."""
-    return _FirstLayer.apply(weight, bias, rows, inv_scale)
+    tensors; module docstring); ``w0``, when given, is ``weight.T`` as a C-contiguous
+    float32 array (a caller that keeps it saves the copy)."""
+    return _FirstLayer.apply(weight, bias, rows, inv_scale, w0)
