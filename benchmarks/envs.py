@@ -94,10 +94,12 @@ def _random_legal(masks, words, out):
                 k -= 1
 
 
-def vector_rate(n: int, num_envs: int, threads: int, seconds: float) -> tuple[float, float]:
-    """(env steps/s of VectorEnv.step alone, the share of time choosing actions)."""
+def vector_rate(n: int, num_envs: int, threads: int, seconds: float,
+                **options: bool) -> tuple[float, float]:
+    """(env steps/s of VectorEnv.step alone, the share of time choosing actions); ``options``:
+    VectorEnv's ``all_views`` and ``credit``."""
     numba.set_num_threads(threads)
-    env = VectorEnv(num_envs, num_players=n, seed=0)
+    env = VectorEnv(num_envs, num_players=n, seed=0, **options)
     out = env.reset()
     words = np.arange(1, num_envs + 1, dtype=np.uint64).reshape(-1, 1)
     actions = np.zeros(num_envs, dtype=np.int64)
@@ -118,17 +120,17 @@ def vector_rate(n: int, num_envs: int, threads: int, seconds: float) -> tuple[fl
 
 
 def vector_rates(n: int, num_envs: int, threads: int, seconds: float,
-                 repeat: int) -> tuple[float, float, float]:
+                 repeat: int, **options: bool) -> tuple[float, float, float]:
     """(VectorEnv steps/s on one thread, on ``threads`` threads, the share of the one-thread
     loop spent choosing actions): medians of ``repeat`` back-to-back pairs of runs, so both
     figures see the same machine (a shared host's speed drifts within minutes). Leaves numba
     on ``threads`` threads."""
     ones, alls, shares = [], [], []
     for _ in range(repeat):
-        rate, share = vector_rate(n, num_envs, 1, seconds)
+        rate, share = vector_rate(n, num_envs, 1, seconds, **options)
         ones.append(rate)
         shares.append(share)
-        alls.append(vector_rate(n, num_envs, threads, seconds)[0])
+        alls.append(vector_rate(n, num_envs, threads, seconds, **options)[0])
     numba.set_num_threads(threads)
     return statistics.median(ones), statistics.median(alls), statistics.median(shares)
 

@@ -19,8 +19,8 @@ One table, one row per measure and player count:
   all-thread run: medians of each, and the scaling is the median of the pairs' own ratios;
 * :meth:`borders_sim.Game.step` through a Python loop (random legal actions);
 * the PettingZoo AEC env ``borders_v0`` raw and wrapped, :func:`borders_sim.envs.observe`, and
-  :class:`borders_sim.envs.VectorEnv` with observations and masks, on one thread and on all
-  (medians of ``--repeat`` back-to-back pairs of runs; ``benchmarks/envs.py``);
+  :class:`borders_sim.envs.VectorEnv` with observations and masks, and with every seat's view
+  and the credit of each seat's last decision as well, on one thread and on all (medians of ``--repeat`` back-to-back pairs of runs; ``benchmarks/envs.py``);
 * peers, each where installed (the ``bench`` extra): OpenSpiel's ``sheriff`` and
   ``leduc_poker`` with random play through a Python loop over pyspiel (the same calls per
   decision as our ``Game`` loop) and, for ``sheriff``, through OpenSpiel's fastest loop of
@@ -268,11 +268,15 @@ def env_rows(args, threads: int) -> list[dict]:
         wrapped = envs_bench.median(lambda: envs_bench.aec_rate(v0.env(num_players=n), secs), rep)
         obs = envs_bench.median(lambda: envs_bench.observe_rate(n, secs), rep)
         v1, vn, _ = envs_bench.vector_rates(n, args.vector_envs, threads, secs, rep)
+        w1, wn, _ = envs_bench.vector_rates(n, args.vector_envs, threads, secs, rep,
+                                            all_views=True, credit=True)
         rows += [row("AEC env borders_v0, raw_env", n, "steps/s", raw),
                  row("AEC env borders_v0, env() wrapped", n, "steps/s", wrapped),
                  row("observe() from Python", n, "calls/s", obs),
                  row(f"VectorEnv ({args.vector_envs} games), observations and masks", n,
-                     "steps/s", v1, vn)]
+                     "steps/s", v1, vn),
+                 row(f"VectorEnv ({args.vector_envs} games), every seat's view and credit", n,
+                     "steps/s", w1, wn)]
     return rows
 
 
@@ -581,7 +585,9 @@ def sides_note(data: dict) -> str:
         "legal action from the mask, `step`), every agent's steps counted, the end-of-game steps "
         "of each agent included.",
         "- *VectorEnv* (no peer): every game's step, observation and mask in one compiled call per step, "
-        "all numba threads.",
+        "all numba threads; *every seat's view and credit*: the same with `all_views=True` (an "
+        "observation of every seat of every game, for a centralized critic) and `credit=True` "
+        "(each seat's last decision tracked, to credit its reward there).",
     ])
 
 

@@ -26,6 +26,19 @@ of threads (``numba.set_num_threads``).
 **Buffers.** The arrays of the returned :class:`VectorStep` are the env's own buffers: the next
 :meth:`~VectorEnv.step` or :meth:`~VectorEnv.reset` overwrites them in place (as EnvPool and
 Pgx users expect: no allocation per step). ``.copy()`` what you keep, e.g. for a replay buffer.
+
+**Every seat's view** (``all_views=True``, for a centralized critic or a learner of every seat):
+:attr:`VectorEnv.views` holds, after each call, each seat's own observation of every game
+(``views[k, p]``: seat ``p``'s, as ``observe(game, p)`` gives it, so no seat's row shows what
+that seat may not see), computed in the same compiled call; the mover's row is
+``observation[k]``. It costs one observation per seat instead of one per game
+(``benchmarks/run_all.py`` times both).
+
+**Credit to each seat's last decision** (``credit=True``): a game's rewards arrive by absolute
+seat on the call where it ends, whoever moved last. :attr:`VectorEnv.credit` says, for the games
+that ended in the last call, how many calls back each seat took its last decision of that game,
+and :meth:`VectorEnv.credit_rewards` adds each seat's reward to that decision's row of a
+rollout buffer and marks it done for that seat.
 """
 
 from __future__ import annotations
@@ -39,7 +52,7 @@ from .._compile.notice import compile_notice
 from ..game.drawing import game_svg, svg_to_rgb
 from ..game.game import Game
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
-from ..checks import as_action_batch, as_int, as_seed
+from ..checks import as_action_batch, as_bool, as_int, as_seed
 from ..rules.config import GameConfig
 from ..rules.engine import MASK_SIZE, step
 from .._compile.jit import kernel
@@ -75,11 +88,12 @@ def _clear(row):
 
 @kernel(parallel=True)
 def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions, masks, obs,
-                   mask_out, cur, rewards, term):
+                   mask_out, cur, rewards, term, views):
     """With ``reset_all``: deal the next game in every slot. Otherwise check every action first
     (returns the first illegal game's index, changing nothing), then step all games in
-    parallel, dealing a new game where one ended. Returns -1 unless an action was illegal.
-    (One kernel for both, so numba compiles the engine into it once.)"""
+    parallel, dealing a new game where one ended; then every seat's observation into ``views``
+    (``[N, seats, OBS_SIZE]``; no work when it has no seat). Returns -1 unless an action was
+    illegal. (One kernel for both, so numba compiles the engine into it once.)"""
     n = states.shape[0]
     if not reset_all:
         for i in range(n):
@@ -103,6 +117,8 @@ def _vector_kernel(states, raw, blank, seed, mode, episodes, reset_all, actions,
             _clear(rewards[i])
             term[i] = False
         cur[i] = _emit(s, masks[i], obs[i], mask_out[i])
+        for p in range(views.shape[1]):
+            observe_kernel(s, p, views[i, p])
     return -1
 
 
@@ -138,11 +154,16 @@ class VectorEnv:
         reward: a reward mode of :data:`~borders_sim.rules.rewards.REWARDS` (default ``"win"``).
         render_mode: ``None`` or ``"rgb_array"``: :meth:`render` draws one of the games (it
             needs the optional ``render`` extra).
+        all_views: also write every seat's observation of every game, :attr:`views` (module
+            docstring).
+        credit: also track each seat's last decision, :attr:`credit` and
+            :meth:`credit_rewards` (module docstring).
         **flags: any other :class:`~borders_sim.GameConfig` flag.
 
     Raises:
         ValueError: a bad ``num_envs``, ``seed``, ``reward``, ``render_mode``, unknown flag or
-            bad flag value (named; numbers by :mod:`borders_sim.checks`).
+            bad flag value, or an ``all_views`` or ``credit`` that is not a bool (named; numbers
+            by :mod:`borders_sim.checks`).
 
     Example::
 
@@ -168,12 +189,15 @@ class VectorEnv:
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
     def __init__(self, num_envs: int, num_players: int = 4, seed: int = 0, reward: str = "win",
-                 render_mode: str | None = None, **flags) -> None:
+                 render_mode: str | None = None, all_views: bool = False, credit: bool = False,
+                 **flags) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
         self.num_envs = as_int(num_envs, "num_envs", lo=1)
+        self.all_views = as_bool(all_views, "all_views")
+        self.tracks_credit = as_bool(credit, "credit")
         self.seed = as_seed(seed)
         self.config = GameConfig(num_players=num_players, **flags)
         self.reward = reward
@@ -192,6 +216,13 @@ class VectorEnv:
         self._term = np.zeros(n, dtype=np.bool_)
         self._out = VectorStep(self._cur, self._obs, self._mask_out.view(np.bool_),
                                self._rewards, self._term)
+        seats = self.config.num_players if self.all_views else 0
+        self._views = np.zeros((n, seats, OBS_SIZE), dtype=np.float32)
+        # with credit: the call (counted from the last reset) of each seat's last decision in
+        # each slot's game (-1: none yet), and what credit says of the last call
+        self._calls = 0
+        self._last_call = np.full((n, MAX_PLAYERS), -1, dtype=np.int64)
+        self._credit = np.full((n, MAX_PLAYERS), -1, dtype=np.int64)
         self._ready = False
         # with a render_mode, the seat that took each game's last decision (-1: none yet in
         # this game) and that decision, for render()
@@ -229,6 +260,9 @@ class VectorEnv:
         self._run(True)
         self._ready = True
         self._movers[:] = -1
+        self._calls = 0
+        self._last_call[:] = -1
+        self._credit[:] = -1
         return self._out
 
     def step(self, actions) -> VectorStep:
@@ -245,20 +279,99 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         a = as_action_batch(actions, self.num_envs, self._illegal_message)
         self._actions[:] = a
-        movers = self._cur.copy() if self.render_mode is not None else None
+        movers = self._cur.copy()
         bad = self._run(False)
         if bad >= 0:
             raise ValueError(self._illegal_message(bad, int(a[bad])))
-        if movers is not None:  # a game dealt in this call has no last decision yet
+        if self.render_mode is not None:  # a game dealt in this call has no last decision yet
             self._movers[:] = np.where(self._term, -1, movers)
             self._last_actions[:] = a
+        if self.tracks_credit:
+            self._track_credit(movers)
         return self._out
+
+    def _track_credit(self, movers: np.ndarray) -> None:
+        """Note this call's decisions, then fill :attr:`credit` for the games that ended."""
+        self._last_call[np.arange(self.num_envs), movers] = self._calls
+        self._credit[:] = -1
+        ended = np.flatnonzero(self._term)
+        if len(ended):
+            last = self._last_call[ended]
+            self._credit[ended] = np.where(last >= 0, self._calls - last, -1)
+            self._last_call[ended] = -1
+        self._calls += 1
+
+    @property
+    def views(self) -> np.ndarray:
+        """float32[N, num_players, OBS_SIZE], with ``all_views=True``: after each call, every
+        seat's own observation of the game in each slot (``views[k, p]`` is seat ``p``'s, as
+        ``observe(game, p)`` gives it; ``views[k, current_player[k]]`` is ``observation[k]``).
+        The env's own buffer, overwritten by the next call.
+
+        Raises:
+            RuntimeError: the env was made without ``all_views=True``.
+        """
+        if not self.all_views:
+            raise RuntimeError("every seat's view needs VectorEnv(..., all_views=True)")
+        return self._views
+
+    @property
+    def credit(self) -> np.ndarray:
+        """int64[N, MAX_PLAYERS], with ``credit=True``: for each game that ended in the last
+        call, ``credit[k, p]`` is how many calls before it seat ``p`` took its last decision of
+        that game (0: in that call itself); -1 for a seat that took none (and every column past
+        the player count), and in the rows of games that did not end. The env's own buffer.
+
+        Raises:
+            RuntimeError: the env was made without ``credit=True``.
+        """
+        if not self.tracks_credit:
+            raise RuntimeError("each seat's last decision needs VectorEnv(..., credit=True)")
+        return self._credit
+
+    def credit_rewards(self, rewards: np.ndarray, t: int, done: np.ndarray | None = None
+                       ) -> int:
+        """Credit the games that ended in the last call to each seat's last decision in a
+        rollout buffer whose row ``t`` holds the last call's decisions (row ``t - 1`` the call
+        before, and so on): ``rewards[t - credit[k, p], k] += self.step(...).rewards[k, p]``
+        for every seat ``p`` that decided, and ``done`` (when given) set True there.
+
+        Args:
+            rewards: float[T, N], the per-decision rewards of the rollout (changed in place).
+            t: the row of the last call, 0 to ``T - 1``.
+            done: bool[T, N] (changed in place), or None.
+
+        Returns:
+            How many seats' last decisions lay before row 0 (their rewards are not added: a
+            rollout that begins mid-game starts after them).
+
+        Raises:
+            RuntimeError: the env was made without ``credit=True``.
+            ValueError: a buffer whose shape is not ``[T, N]``, or ``t`` outside it.
+        """
+        credit = self.credit
+        rewards = np.asarray(rewards)
+        if rewards.ndim != 2 or rewards.shape[1] != self.num_envs:
+            raise ValueError(f"rewards must be [T, {self.num_envs}] (a row per call, a column "
+                             f"per game), got shape {rewards.shape}")
+        if done is not None and np.shape(done) != rewards.shape:
+            raise ValueError(f"done must have the shape of rewards {rewards.shape}, got "
+                             f"{np.shape(done)}")
+        t = as_int(t, "t", 0, rewards.shape[0] - 1)
+        k, p = np.nonzero(credit >= 0)
+        rows = t - credit[k, p]
+        inside = rows >= 0
+        k, p, rows = k[inside], p[inside], rows[inside]
+        np.add.at(rewards, (rows, k), self._rewards[k, p])
+        if done is not None:
+            done[rows, k] = True
+        return int((~inside).sum())
 
     def _run(self, reset_all: bool) -> int:
         global _prepared
         args = (self._states, self._raw, self._blank, np.uint64(self.seed), self._mode,
                 self._episodes, reset_all, self._actions, self._masks, self._obs,
-                self._mask_out, self._cur, self._rewards, self._term)
+                self._mask_out, self._cur, self._rewards, self._term, self._views)
         if _prepared:
             return _vector_kernel(*args)
         with compile_notice("the vector env kernels", "vector"):
