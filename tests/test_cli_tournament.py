@@ -16,6 +16,7 @@ import pytest
 
 from borders_sim import Game, GameConfig, cli
 from borders_sim.arena import run as tournament_module
+from borders_sim.arena.stats import DECEPTION
 from borders_sim.cli import tournament as cli_tournament
 from borders_sim.agents import make
 from borders_sim.batch.seeds import bot_seed
@@ -429,7 +430,8 @@ def test_a_policy_file_is_named_short_in_the_table_and_whole_under_it():
          "rating_sigma": 8.0,
          "behaviour": dict.fromkeys(("lies_when_opened", "caught_rate", "bribe_rate",
                                      "open_rate", "bribed_rate", "fines_paid_per_game",
-                                     "promises_kept_rate"))}
+                                     "promises_kept_rate")),
+         "deception": dict.fromkeys(DECEPTION)}
         for spec in ("ppo@runs/notebook-1/policy.npz", "honest")])
     text = cli_tournament.tournament_table(results)
     rows = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("|")]

@@ -330,3 +330,34 @@ def test_a_structured_request_constrains_the_action_to_the_legal_ids(server):
         assert schema["required"] == ["action"] and ("talk" in schema["properties"]) is talk
     make("llm", model="first", base_url=server.url).act(obs, mask)
     assert "response_format" not in server.requests[-1]["body"]
+
+
+def test_a_tool_call_reply_goes_through_the_same_parse(server, tmp_path, capsys):
+    """``tools=True`` (``--llm-tools``): the request offers the function tool ``act`` whose
+    arguments are the reply object (its action one of the legal ids) and asks for its call; the
+    call's arguments are parsed as a reply is, a bad call asked again, and a recorded run
+    replays."""
+    game, obs, mask = _decision()
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    bot = make("llm", model="last", base_url=server.url, tools=True)
+    assert bot.act(obs, mask) == legal[-1]
+    body = server.requests[-1]["body"]
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "act"}}
+    tool, = body["tools"]
+    assert tool["function"]["name"] == "act" and "response_format" not in body
+    assert tool["function"]["parameters"]["properties"]["action"]["enum"] == legal
+    assert bot.transcript["requests"][-1]["reply"] == json.dumps({"action": legal[-1]})
+    _, obs2, mask2 = _decision(seed=17)  # (a prompt the server has not answered yet)
+    retried = make("llm", model="bad-2", base_url=server.url, retries=2, tools=True)
+    assert mask2[retried.act(obs2, mask2)] and retried.stats.retries == 2
+    with pytest.raises(ValueError, match="choose one"):
+        make("llm", model="m", base_url=server.url, tools=True, structured=True)
+
+    lineup = f"llm:random@{server.url},honest,bluffer"
+    args = ["tournament", "--players", "3", "--bots", lineup, "--games", "2", "--seed", "9",
+            "--llm-tools", "--no-progress", "--json"]
+    assert cli.main(args + [str(tmp_path / "a.json"), "--record", str(tmp_path / "rec")]) == 0
+    assert cli.main(args + [str(tmp_path / "b.json"), "--llm-replay", str(tmp_path / "rec")]) == 0
+    a, b = (json.loads((tmp_path / f"{x}.json").read_text())["bots"] for x in "ab")
+    assert [r["wins"] for r in a] == [r["wins"] for r in b]
+    assert a[0]["figures"]["legal_first_pct"] == 100

@@ -14,6 +14,7 @@ from borders_sim.arena.stats import (behaviour, finishing_ranks, summarize, wils
                                win_shares)
 
 K = {key: k for k, (key, _) in enumerate(st.HISTORY_COUNTERS)}
+T = {key: k for k, (key, _) in enumerate(st.TRUTH_COUNTERS)}
 
 
 def test_wilson_interval_known_values():
@@ -58,12 +59,24 @@ def constructed():
              K["opens"], K["promises_kept"], K["fines_paid"]]] = [8, 4, 1, 4, 2, 3, 12]
     hist[0, st.H_PLAYED + 2] = 3
     hist[1, [K["crates"], K["deals_made"], K["crates_inspected"], K["deals_taken"]]] = [3, 3, 2, 1]
+    hist[1, K["offers_made"]] = 4
     return entry, scores, winners, hist
+
+
+def truth_of() -> np.ndarray:
+    """Truth counters for :func:`constructed`: a told 2 lies (1 caught, 1 passed) and opened 2
+    crates as inspector, 1 with contraband, finding 3 of the 6 contraband cards it handled; b
+    made 4 offers, 1 refused, and never lied."""
+    truth = np.zeros((2, st.NUM_TRUTH), dtype=np.int64)
+    truth[0, [T["lies_told"], T["lies_through"], T["opened"], T["opened_with_contraband"],
+              T["contraband_found"], T["contraband_handled"]]] = [2, 1, 2, 1, 3, 6]
+    truth[1, T["offers_refused"]] = 1
+    return truth
 
 
 def test_summarize_pools_seats_and_counts_shared_wins():
     entry, scores, winners, hist = constructed()
-    a, b = summarize(["a", "b"], entry, scores, winners, hist)
+    a, b = summarize(["a", "b"], entry, scores, winners, hist, truth_of())
     assert (a["seats"], a["games"], b["seats"], b["games"]) == (2, 6, 1, 3)
     assert a["wins"] == 2.0 and b["wins"] == 1.0  # game 1's shared win is a's twice over
     assert a["win_rate"] == pytest.approx(2 / 6) and b["win_rate"] == pytest.approx(1 / 3)
@@ -82,16 +95,25 @@ def test_summarize_pools_seats_and_counts_shared_wins():
     assert mb["lies_when_opened"] is None and mb["promises_kept_rate"] is None  # 0 / 0
     assert mb["bribe_rate"] == 1.0 and mb["bribed_rate"] == 0.5
     assert a["history"]["crates"] == 8 and b["history"]["deals_taken"] == 1
+    da, db = a["deception"], b["deception"]
+    assert da["lie_rate"] == 2 / 8 and da["lies_caught_rate"] == 0.5
+    assert da["lies_through_rate"] == 0.5
+    assert da["inspection_precision"] == 0.5 and da["inspection_recall"] == 0.5
+    assert db["lie_rate"] == 0.0 and db["lies_caught_rate"] is None  # no lie to catch
+    assert db["offers_per_game"] == 4 / 3 and db["offers_accepted_per_game"] == 1.0
+    assert db["offers_refused_per_game"] == 1 / 3 and db["inspection_precision"] is None
+    assert a["truth"]["lies_told"] == 2 and b["truth"]["offers_refused"] == 1
 
 
 def test_summarize_with_no_games_and_inconsistent_seats():
     empty = np.zeros((0, 3), dtype=np.int64)
-    row, = summarize(["a"], empty, empty, empty, np.zeros((1, st.NUM_HIST), dtype=np.int64))
+    row, = summarize(["a"], empty, empty, empty, np.zeros((1, st.NUM_HIST), dtype=np.int64),
+                     np.zeros((1, st.NUM_TRUTH), dtype=np.int64))
     assert row["games"] == 0 and row["win_rate"] is None and row["win_rate_ci95"] == [None, None]
     entry, scores, winners, hist = constructed()
     entry[2] = [1, 1, 0]
     with pytest.raises(ValueError, match="same number of seats in every game"):
-        summarize(["a", "b"], entry, scores, winners, hist)
+        summarize(["a", "b"], entry, scores, winners, hist, truth_of())
 
 
 def test_behaviour_of_a_bot_without_crates():

@@ -60,6 +60,7 @@ def play_compiled(t: Tournament, start: int, count: int) -> dict:
     n = t.players
     return {"scores": sc[:, :n].copy(), "winners": win[:, :n].astype(np.int8),
             "hist": states["hist"][:, :n].astype(np.int64),
+            "truth": states["truth"][:, :n].astype(np.int64),
             "steps": states["steps"].astype(np.int64), "rounds": states["round"].astype(np.int64)}
 
 
@@ -133,6 +134,7 @@ def play_python(t: Tournament, start: int, count: int, record: bool = False) -> 
     out = {"scores": np.zeros((count, n), dtype=np.int64),
            "winners": np.zeros((count, n), dtype=np.int8),
            "hist": np.zeros((count, n, st.NUM_HIST), dtype=np.int64),
+           "truth": np.zeros((count, n, st.NUM_TRUTH), dtype=np.int64),
            "steps": np.zeros(count, dtype=np.int64), "rounds": np.zeros(count, dtype=np.int64)}
     if record:
         out["actions"], out["transcripts"] = [], []
@@ -142,6 +144,7 @@ def play_python(t: Tournament, start: int, count: int, record: bool = False) -> 
         out["scores"][i] = game.scores()
         out["winners"][i, game.winners()] = 1
         out["hist"][i] = game.state[0]["hist"][:n]
+        out["truth"][i] = game.state[0]["truth"][:n]
         out["steps"][i] = game.state[0]["steps"]
         out["rounds"][i] = game.round
         if record:

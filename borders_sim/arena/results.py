@@ -15,7 +15,7 @@ from .. import __version__
 from ..rules import state as st
 from .ratings import rate_games
 from .schedule import Tournament
-from .stats import BEHAVIOUR, finishing_ranks, summarize
+from .stats import BEHAVIOUR, DECEPTION, finishing_ranks, summarize
 
 
 @dataclass
@@ -40,6 +40,7 @@ class Results:
     steps: np.ndarray  # int64[G]
     rounds: np.ndarray  # int64[G]
     hist_totals: np.ndarray  # int64[len(names), NUM_HIST]
+    truth_totals: np.ndarray  # int64[len(names), NUM_TRUTH]: the private truth counters
     interrupted: bool = False
     records_written: int = 0  # game traces written (with record_dir), in any game order
     figures: dict[str, dict] = field(default_factory=dict)  # a bot's own counters, by name
@@ -48,13 +49,14 @@ class Results:
 
     def __post_init__(self) -> None:
         self.names = list(dict.fromkeys(self.tournament.lineup))
-        rows = summarize(self.names, self.entry, self.scores, self.winners, self.hist_totals)
+        rows = summarize(self.names, self.entry, self.scores, self.winners, self.hist_totals,
+                         self.truth_totals)
         mu, sigma = rate_games(len(self.names), self.entry,
                                finishing_ranks(self.scores, self.winners))
         self.bots = []
         for row, m, s in zip(rows, mu, sigma):
-            behaviour, history = row.pop("behaviour"), row.pop("history")
-            row.update(rating_mu=m, rating_sigma=s, behaviour=behaviour, history=history)
+            kept = {key: row.pop(key) for key in ("behaviour", "deception", "history", "truth")}
+            row.update(rating_mu=m, rating_sigma=s, **kept)
             if row["name"] in self.figures:
                 row["figures"] = seat_figures(self.figures[row["name"]])
             self.bots.append(row)
@@ -99,13 +101,17 @@ class Results:
         history counters as columns of their own)."""
         header = ["name", "seats", "games", "wins", "win_rate", "win_rate_ci95_lo",
                   "win_rate_ci95_hi", "mean_score", "sd_score", "rating_mu", "rating_sigma"]
-        header += list(BEHAVIOUR) + [f"history_{key}" for key, _ in st.HISTORY_COUNTERS]
+        header += list(BEHAVIOUR) + list(DECEPTION)
+        header += [f"history_{key}" for key, _ in st.HISTORY_COUNTERS]
+        header += [f"truth_{key}" for key, _ in st.TRUTH_COUNTERS]
         rows = []
         for b in self.bots:
             row = [b[k] for k in header[:5]] + list(b["win_rate_ci95"])
             row += [b[k] for k in header[7:11]]
             row += [b["behaviour"][k] for k in BEHAVIOUR]
+            row += [b["deception"][k] for k in DECEPTION]
             row += [b["history"][key] for key, _ in st.HISTORY_COUNTERS]
+            row += [b["truth"][key] for key, _ in st.TRUTH_COUNTERS]
             rows.append(row)
         return header, rows
 
@@ -139,10 +145,13 @@ def results_from_chunks(t: Tournament, chunks: list[dict], path: str, backend: s
     entry = np.array([[names.index(nm) for nm in t.seat_names(g)] for g in range(played)],
                      dtype=np.int64).reshape(played, n)
     hist_totals = np.zeros((len(names), st.NUM_HIST), dtype=np.int64)
+    truth_totals = np.zeros((len(names), st.NUM_TRUTH), dtype=np.int64)
     start = 0
     for c in chunks:
         k = len(c["steps"])
-        np.add.at(hist_totals, entry[start:start + k].ravel(), c["hist"].reshape(k * n, -1))
+        seats = entry[start:start + k].ravel()
+        np.add.at(hist_totals, seats, c["hist"].reshape(k * n, -1))
+        np.add.at(truth_totals, seats, c["truth"].reshape(k * n, -1))
         start += k
 
     def cat(key: str, shape: tuple, dtype) -> np.ndarray:
@@ -156,5 +165,6 @@ def results_from_chunks(t: Tournament, chunks: list[dict], path: str, backend: s
                 into[key] = into.get(key, 0) + value
     return Results(t, path, backend, entry, cat("scores", (0, n), np.int64),
                    cat("winners", (0, n), np.int8), cat("steps", (0,), np.int64),
-                   cat("rounds", (0,), np.int64), hist_totals, interrupted, figures=figures)
+                   cat("rounds", (0,), np.int64), hist_totals, truth_totals, interrupted,
+                   figures=figures)
 

@@ -8,7 +8,8 @@ The arrays describe ``G`` games of ``n`` seats:
 * ``scores[g, p]``: final score (§9) of seat ``p``; ``winners[g, p]``: 1 if seat ``p`` won
   after the tie-breaks (9-9; several seats on a shared victory);
 * ``hist_totals[b, k]``: history counter ``k`` (:data:`~borders_sim.rules.state.HISTORY_COUNTERS`)
-  summed over every seat-game of bot ``b``.
+  summed over every seat-game of bot ``b``; ``truth_totals[b, k]`` the same of the private
+  truth counters (:data:`~borders_sim.rules.state.TRUTH_COUNTERS`).
 
 Definitions (a bot that sits in ``s`` seats of every game is *pooled*: its seats count as
 ``s`` seat-games per game):
@@ -28,6 +29,12 @@ Definitions (a bot that sits in ``s`` seats of every game is *pooled*: its seats
   private (an unopened lie is never revealed), so the observable lying rate is the share of
   the bot's *opened* crates that held a lie; inspectors choose what they open, so it is an
   estimate of how often it lies only against inspectors that open at random.
+* deception, the ground truth: see :data:`DECEPTION`. The engine counts every crate's content
+  as it is settled, whether or not anybody saw it, so these are the true rates: how often a bot
+  lies, how often its lies are caught or pass, its let-through offers, and as an inspector its
+  precision (opened crates that held contraband) and recall (contraband found of all it
+  handled). A player never sees them (they are not in any observation); the tournament reads
+  them from the finished games.
 """
 
 from __future__ import annotations
@@ -56,7 +63,26 @@ BEHAVIOUR = {
     "cards_played_per_game": ("cards_played", "games", "action cards played per game"),
 }
 
+#: Deception metrics from the private truth counters (and the public ones they complete):
+#: key -> (numerator, denominator or "games", meaning).
+DECEPTION = {
+    "lie_rate": ("lies_told", "crates", "share of its crates that held a lie"),
+    "lies_caught_rate": ("lies_caught", "lies_told", "share of its lies that were caught"),
+    "lies_through_rate": ("lies_through", "lies_told", "share of its lies that passed"),
+    "offers_per_game": ("offers_made", "games", "let-through offers made per game"),
+    "offers_accepted_per_game": ("deals_made", "games",
+                                 "let-through deals accepted on its crates per game"),
+    "offers_refused_per_game": ("offers_refused", "games",
+                                "its offers answered by opening or passing without the deal, "
+                                "per game"),
+    "inspection_precision": ("opened_with_contraband", "opened",
+                             "share of the crates it opened that held contraband"),
+    "inspection_recall": ("contraband_found", "contraband_handled",
+                          "share of the contraband in crates it inspected that its opens found"),
+}
+
 _COUNTER = {key: k for k, (key, _) in enumerate(st.HISTORY_COUNTERS)}
+_TRUTH = {key: k for k, (key, _) in enumerate(st.TRUTH_COUNTERS)}
 
 
 def wilson_interval(p_hat: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -113,12 +139,24 @@ def behaviour(totals: np.ndarray, games: int) -> dict[str, float | None]:
     return out
 
 
+def deception(hist: np.ndarray, truth: np.ndarray, games: int) -> dict[str, float | None]:
+    """The :data:`DECEPTION` rates of one bot from its summed history counters
+    (int[NUM_HIST]) and truth counters (int[NUM_TRUTH]) over ``games`` seat-games; ``None``
+    where the denominator is 0."""
+    counts = {key: int(hist[k]) for key, k in _COUNTER.items()}
+    counts.update({key: int(truth[k]) for key, k in _TRUTH.items()})
+    counts["games"] = games
+    return {key: counts[num] / counts[den] if counts[den] else None
+            for key, (num, den, _) in DECEPTION.items()}
+
+
 def summarize(names: list[str], entry: np.ndarray, scores: np.ndarray, winners: np.ndarray,
-              hist_totals: np.ndarray) -> list[dict]:
+              hist_totals: np.ndarray, truth_totals: np.ndarray) -> list[dict]:
     """One dict per bot of ``names`` (see the module docstring): ``name``, ``seats``,
     ``games``, ``wins``, ``win_rate``, ``win_rate_ci95``, ``mean_score``, ``sd_score``,
-    ``behaviour`` (:func:`behaviour`) and ``history`` (the summed counters by name). With no
-    game played, the rates and moments are ``None``."""
+    ``behaviour`` (:func:`behaviour`), ``deception`` (:func:`deception`), ``history`` and
+    ``truth`` (the summed counters by name). With no game played, the rates and moments are
+    ``None``."""
     entry = np.asarray(entry, dtype=np.int64)
     scores = np.asarray(scores, dtype=np.int64)
     num_games = entry.shape[0]
@@ -145,6 +183,8 @@ def summarize(names: list[str], entry: np.ndarray, scores: np.ndarray, winners: 
             row.update(win_rate=None, win_rate_ci95=[None, None], mean_score=None,
                        sd_score=None)
         row["behaviour"] = behaviour(hist_totals[b], games)
+        row["deception"] = deception(hist_totals[b], truth_totals[b], games)
         row["history"] = {key: int(hist_totals[b, k]) for key, k in _COUNTER.items()}
+        row["truth"] = {key: int(truth_totals[b, k]) for key, k in _TRUTH.items()}
         out.append(row)
     return out

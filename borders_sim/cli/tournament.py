@@ -66,6 +66,7 @@ def llm_options(lineup: Sequence, args: argparse.Namespace) -> tuple:
                                              ("fallback", args.llm_fallback),
                                              ("talk", args.llm_talk or None),
                                              ("structured", args.llm_json_schema or None),
+                                             ("tools", args.llm_tools or None),
                                              ("replay", args.llm_replay))
                if value is not None}
     if not options:
@@ -101,14 +102,16 @@ def display_names(specs: Sequence[str]) -> dict[str, str]:
 def tournament_table(results, wide: bool = False) -> str:
     """One row per bot, best win rate first: win rate with its 95% interval, score mean (sd),
     rating mu (sigma) and three behaviour metrics, in under 100 columns; ``wide``: every
-    behaviour metric of :data:`borders_sim.arena.stats.BEHAVIOUR`, seats and wins too. A policy
+    behaviour metric of :data:`borders_sim.arena.stats.BEHAVIOUR` and every deception metric of
+    :data:`~borders_sim.arena.stats.DECEPTION` (the ground truth), seats and wins too. A policy
     file's bot is named short (:func:`display_names`), its whole spec under the table."""
     names = display_names([b["name"] for b in results.bots])
     short = ["bot", "games", "win rate [95% CI]", "score (sd)", "rating", "lies", "opens",
              "bribed"]
     full = ["bot", "seats", "games", "wins", "win rate [95% CI]", "score mean (sd)",
             "rating mu (sigma)", "lies when opened", "caught", "bribes", "opens", "bribed",
-            "fines/game", "promises kept"]
+            "fines/game", "promises kept", "lied", "lies caught", "lies through",
+            "offers/game", "accepted/game", "refused/game", "precision", "recall"]
     rows = []
     for b in sorted(results.bots, key=lambda b: -(b["win_rate"] or 0.0)):
         lo, hi = b["win_rate_ci95"]
@@ -127,6 +130,15 @@ def tournament_table(results, wide: bool = False) -> str:
             "fines/game": "-" if m["fines_paid_per_game"] is None
             else f"{m['fines_paid_per_game']:.2f}",
             "promises kept": percent(m["promises_kept_rate"])}
+        d = b["deception"]
+        cell.update({"lied": percent(d["lie_rate"]), "lies caught": percent(d["lies_caught_rate"]),
+                     "lies through": percent(d["lies_through_rate"]),
+                     "precision": percent(d["inspection_precision"]),
+                     "recall": percent(d["inspection_recall"])})
+        for key, head in (("offers_per_game", "offers/game"),
+                          ("offers_accepted_per_game", "accepted/game"),
+                          ("offers_refused_per_game", "refused/game")):
+            cell[head] = "-" if d[key] is None else f"{d[key]:.2f}"
         cell["score (sd)"], cell["rating"] = cell["score mean (sd)"], cell["rating mu (sigma)"]
         cell["lies"] = cell["lies when opened"]
         rows.append([cell[h] for h in (full if wide else short)])
@@ -155,7 +167,10 @@ Wilson on the per-game share. rating: mu (sigma) of openskill Plackett-Luce over
 orders. From the public history: lies = opened crates that held a lie; opens = crates handled
 as inspector that it opened; bribed = crates handled as inspector on which it took a deal.
 A '-' is a figure with nothing to count (a bot that never had a crate opened, never
-inspected, ...). --wide (and --json, --csv) show every metric."""
+inspected, ...). --wide (and --json, --csv) show every metric, and the ground truth that no
+player sees: lied = its crates that held a lie; lies caught / through = of its lies;
+offers, accepted, refused = its let-through offers per game; precision = its opened crates
+that held contraband; recall = contraband found of all in the crates it inspected."""
 
 
 
@@ -237,6 +252,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="ask each language model's endpoint for a reply constrained to a "
                            "JSON schema whose action is one of the legal ids (OpenAI's "
                            "response_format; vLLM, llama.cpp and Ollama honour it too)")
+    tour.add_argument("--llm-tools", action="store_true",
+                      help="ask each language model for its reply as a call of the function "
+                           "tool act (OpenAI's tools; vLLM, llama.cpp and Ollama serve them "
+                           "too), its arguments read by the same parse")
     tour.add_argument("--llm-talk", action="store_true",
                       help="table talk: a language model may add a short public message to its "
                            "action; every other model sees it in its next prompt; records and "

@@ -596,7 +596,7 @@ def world_states(observation: np.ndarray, seeds) -> np.ndarray:
 _SEAT_ROWS = ("hand", "hand_later", "crate", "crate_size", "announced", "crate_status", "wh_up",
               "wh_down", "gold", "main_held", "collected", "res_gold", "res_wh", "bounty_gold",
               "bounty_wh", "bounty_on", "gift_lock", "hist", "seen", "seen_hidden",
-              "raid_taken")
+              "raid_taken", "truth")
 _SEAT_PAIRS = ("promised", "know_hand", "know_down")
 #: Fields whose values are seats (-1: none).
 _SEAT_VALUES = ("turn", "insp", "cur", "raid_thief", "pool_payer")

@@ -81,6 +81,14 @@ def check(s) -> list[str]:
         bad.append("know_down claims face-down cards that are not in the warehouse (R-39)")
     if (s["hist"] < 0).any() or (s["promised"] < 0).any():
         bad.append("negative history counter")
+    t = s["truth"]
+    if (t < 0).any():
+        bad.append("negative truth counter")
+    if (t[:, st.T_LIES_THROUGH] > t[:, st.T_LIES_TOLD]).any():
+        bad.append("more lies passed than told")
+    if (t[:, st.T_CONTRABAND_FOUND] > t[:, st.T_CONTRABAND_HANDLED]).any() or \
+            (t[:, st.T_OPENED_WITH_CONTRABAND] > t[:, st.T_OPENED]).any():
+        bad.append("more contraband found than handled, or more finds than opens")
     if s["phase"] != st.PH_GAME_OVER and not 0 <= s["turn"] < n:
         bad.append(f"turn {s['turn']} is not a seat")
     return bad

@@ -114,10 +114,13 @@ class ChatClient:
             self._http = httpx.Client(timeout=self.timeout, headers=headers)
         return self._http
 
-    def complete(self, messages: list[dict], response_format: dict | None = None) -> Completion:
+    def complete(self, messages: list[dict], response_format: dict | None = None,
+                 tools: list[dict] | None = None) -> Completion:
         """The model's reply to ``messages`` (``[{"role", "content"}, ...]``), constrained by
         ``response_format`` where given (OpenAI's ``{"type": "json_schema", ...}``, which vLLM,
-        llama.cpp's server and Ollama honour too).
+        llama.cpp's server and Ollama honour too); with ``tools`` (OpenAI's function tools),
+        the first one is the call asked for (``tool_choice``), and the reply's text is the
+        arguments of the calls it made (its content where it made none).
 
         Raises:
             BackendError: the endpoint could not be reached or refused, past the retries
@@ -131,6 +134,10 @@ class ChatClient:
             body["max_tokens"] = self.max_tokens
         if response_format is not None:
             body["response_format"] = response_format
+        if tools:
+            body["tools"] = tools
+            body["tool_choice"] = {"type": "function",
+                                   "function": {"name": tools[0]["function"]["name"]}}
         start = time.perf_counter()
         for attempt in range(self.http_retries + 1):
             if attempt:
@@ -155,12 +162,16 @@ class ChatClient:
     def _completion(self, response, seconds: float, tries: int) -> Completion:
         try:
             data = response.json()
-            text = data["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+            message = data["choices"][0]["message"]
+            calls = message.get("tool_calls") or []
+            text = message["content"] if not calls else "\n".join(
+                str(call["function"]["arguments"]) for call in calls)
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise BackendError(f"{self.url} answered 200 without a chat completion "
-                               "(choices[0].message.content): is it OpenAI-compatible?") from None
+                               "(choices[0].message.content or .tool_calls): is it "
+                               "OpenAI-compatible?") from None
         if not isinstance(text, str):
-            text = ""  # (a null content, e.g. a tool call only: a reply without an action)
+            text = ""  # (a null content: a reply without an action)
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         prompt = _count(usage.get("prompt_tokens"))
         completion = _count(usage.get("completion_tokens"))

@@ -16,6 +16,9 @@ array the seat's default prompt ends with) and answers by the model's name:
 * ``flaky-N``: status 503 for the server's first N requests, then as ``random``;
 * ``slow-MS``: as ``random``, after MS milliseconds.
 
+A request with ``tools`` is answered by a call of its first tool, the reply's JSON object as its
+arguments (a reply without one, prose, stays content: a model that ignored the tool).
+
 Every request is kept (:attr:`LocalServer.requests`: its headers and body) so a test can check
 what a seat sent, and :attr:`LocalServer.max_in_flight` is the most requests it answered at once. Run one with ``with LocalServer() as server:`` and seat
 ``f"llm:random@{server.url}"``.
@@ -33,6 +36,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _LIST = re.compile(r"(\[\{\"id\".*\}\])\s*$", re.S)
+_OBJECT = re.compile(r"\{.*\}", re.S)  # a reply's JSON object, for a tool call's arguments
 _BAD_REPLIES = ("I would rather not say.", '{"action": 100000}',
                 '{"action": 0} and {"action": 1}', '{"action": "something else entirely"}',
                 '{"move": 3}', "")
@@ -91,9 +95,17 @@ class LocalServer:
         usage = {"prompt_tokens": sum(len(str(m.get("content", ""))) for m in messages) // 4,
                  "completion_tokens": len(text) // 4 + 1}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        message = {"role": "assistant", "content": text}
+        tools = body.get("tools")
+        found = _OBJECT.search(text) if tools else None
+        if found:
+            name = str(tools[0].get("function", {}).get("name", "act"))
+            message = {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call-{count}", "type": "function",
+                 "function": {"name": name, "arguments": found[0]}}]}
         return 200, {"id": f"local-{count}", "object": "chat.completion", "model": model,
-                     "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": text}}],
+                     "choices": [{"index": 0, "finish_reason": "tool_calls" if found else "stop",
+                                  "message": message}],
                      "usage": usage}
 
 

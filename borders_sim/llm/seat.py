@@ -124,6 +124,9 @@ class LLMBot(Bot):
         structured: ask the endpoint for a reply constrained to a JSON schema (its action one
             of the legal ids: :meth:`schema`), where it supports ``response_format``; the
             parse reads the reply all the same.
+        tools: ask for the reply as a call of the function tool ``act`` whose arguments are
+            that schema's object (:meth:`tool`), where the endpoint supports tool calls; the
+            call's arguments go through the same parse.
         replay: a directory of recorded transcripts to answer from instead of the endpoint
             (:mod:`.transcript`: the seat is found by its seed, each request checked).
         client: a :class:`~.client.ChatClient` to use (default: one made from ``model``,
@@ -137,7 +140,7 @@ class LLMBot(Bot):
 
     def __init__(self, model: str, base_url: str, seed: int = 0, retries: int = 2,
                  fallback: str = "random", legal: str = "list", view: str = "text",
-                 talk: bool = False, structured: bool = False,
+                 talk: bool = False, structured: bool = False, tools: bool = False,
                  replay: str | os.PathLike | None = None,
                  client: ChatClient | None = None, **client_options) -> None:
         from ..agents.bots import make  # (the agents import this package by name)
@@ -154,6 +157,10 @@ class LLMBot(Bot):
         self.view = as_choice(view, "view", VIEWS)
         self.talk = bool(talk)
         self.structured = bool(structured)
+        self.tools = bool(tools)
+        if self.structured and self.tools:
+            raise ValueError("llm seat: structured (a JSON-schema reply) and tools (a tool "
+                             "call) are two ways to ask for the same object: choose one")
         self.fallback_name = fallback
         self.fallback = make(fallback, as_seed(seed))
         if replay is not None:
@@ -217,8 +224,9 @@ class LLMBot(Bot):
         s = self.stats
         s.decisions += 1
         for attempt in range(self.retries + 1):
-            done = self.client.complete(
-                messages, self.schema([a for a, _ in pairs]) if self.structured else None)
+            ids = [a for a, _ in pairs]
+            done = self.client.complete(messages, self.schema(ids) if self.structured else None,
+                                        [self.tool(ids)] if self.tools else None)
             waited = round(done.seconds, 4)  # (as the transcript keeps it: a replay's figures)
             self.transcript["requests"].append({
                 "decision": s.decisions - 1, "try": attempt, "messages": messages[1:],
@@ -251,16 +259,26 @@ class LLMBot(Bot):
         JSON string)."""
         self.heard.append((int(seat), str(words)[:MAX_TALK_CHARS]))
 
-    def schema(self, legal: list[int]) -> dict:
-        """The ``response_format`` of a structured request: an object whose ``action`` is one
-        of the ``legal`` ids (and with talk on, an optional ``talk`` string)."""
+    def decision_schema(self, legal: list[int]) -> dict:
+        """The JSON schema of a reply: an object whose ``action`` is one of the ``legal`` ids
+        (and with talk on, an optional ``talk`` string)."""
         properties: dict = {"action": {"type": "integer", "enum": legal}}
         if self.talk:
             properties["talk"] = {"type": "string", "maxLength": MAX_TALK_CHARS}
+        return {"type": "object", "properties": properties, "required": ["action"],
+                "additionalProperties": False}
+
+    def schema(self, legal: list[int]) -> dict:
+        """The ``response_format`` of a structured request (:meth:`decision_schema`)."""
         return {"type": "json_schema", "json_schema": {
-            "name": "decision", "strict": not self.talk,
-            "schema": {"type": "object", "properties": properties, "required": ["action"],
-                       "additionalProperties": False}}}
+            "name": "decision", "strict": not self.talk, "schema": self.decision_schema(legal)}}
+
+    def tool(self, legal: list[int]) -> dict:
+        """The function tool ``act`` of a tool-call request, its parameters
+        :meth:`decision_schema`."""
+        return {"type": "function", "function": {
+            "name": "act", "description": "Take your decision: one of the legal actions, by id.",
+            "parameters": self.decision_schema(legal)}}
 
     def witness(self, seat: int, action: str) -> None:
         """Seat ``seat`` took ``action`` (its text as this seat saw it): listed in this seat's

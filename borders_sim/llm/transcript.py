@@ -123,10 +123,10 @@ class ReplayClient:
             self.seat = found
         return self.seat
 
-    def complete(self, messages: list[dict], response_format: dict | None = None
-                 ) -> Completion:
-        """The recorded reply to ``messages`` (``response_format`` is the request's, as
-        recorded: it follows from the messages).
+    def complete(self, messages: list[dict], response_format: dict | None = None,
+                 tools: list[dict] | None = None) -> Completion:
+        """The recorded reply to ``messages`` (``response_format`` and ``tools`` are the
+        request's, as recorded: they follow from the messages).
 
         Raises:
             BackendError: no recorded seat of this bot seed and spec, the request is not the

@@ -63,6 +63,10 @@ public history (R-39: crates, offers, deals and played cards are public)
     ``seen[MAX_PLAYERS, 14]`` of each crate settled this round the cards everybody saw (an
     opened crate but a False Bottom card; the legal cards of a passed crate, which go face up),
     ``seen_hidden[MAX_PLAYERS]`` the rest of it, whose types stay private.
+private truth, never observed (R-39): what a crate held and what an inspector declined
+    ``truth[MAX_PLAYERS, NUM_TRUTH]`` per-seat counters for the whole game, indexed by ``T_*``
+    (:data:`TRUTH_COUNTERS`): the lies told whether or not anybody saw them, the contraband
+    carried and found. No observation reads them; tournaments report them as ground truth.
 private knowledge (R-39), certain lower bounds kept as cards move
     ``know_hand[v, o, t]``: viewer ``v`` knows that ``o`` holds at least that many cards of
     type ``t`` in hand (cards ``o`` took from ``v`` with Night Raid); ``know_down[v, o, t]``:
@@ -167,6 +171,28 @@ HISTORY_COUNTERS = (
  H_DEALS_TAKEN, H_PROMISES_MADE, H_PROMISES_KEPT, H_PROMISES_BROKEN, H_PLAYED) = range(17)
 NUM_HIST = len(HISTORY_COUNTERS)  # H_PLAYED + k counts action card k (type FIRST_ACTION + k)
 
+#: Private per-seat counters of ``truth`` (key, meaning), indexed by the ``T_*`` constants below:
+#: the ground truth behind the public history, counted as each crate is settled (R-16) or
+#: answered (P-5.3b). "Contraband" is every good that is not legal (contraband and premium).
+TRUTH_COUNTERS = (
+    ("lies_told", "own crates that did not match the announcement, opened or not"),
+    ("lies_through", "own crates passed that did not match the announcement"),
+    ("contraband_sent", "contraband cards in own crates"),
+    ("contraband_through", "contraband cards in own crates that passed"),
+    ("offers_refused", "own standing let-through offers an inspector answered by opening or "
+                       "passing without the deal"),
+    ("contraband_handled", "contraband cards in crates handled as an inspector"),
+    ("contraband_found", "contraband cards shown by crates opened or joined as an inspector"),
+    ("opened", "crates opened or joined as an inspector, at settlement"),
+    ("opened_with_contraband", "crates opened or joined as an inspector that showed contraband"),
+    ("offers_declined", "standing let-through offers answered by opening or passing without "
+                        "the deal, as an inspector"),
+)
+(T_LIES_TOLD, T_LIES_THROUGH, T_CONTRABAND_SENT, T_CONTRABAND_THROUGH, T_OFFERS_REFUSED,
+ T_CONTRABAND_HANDLED, T_CONTRABAND_FOUND, T_OPENED, T_OPENED_WITH_CONTRABAND,
+ T_OFFERS_DECLINED) = range(10)
+NUM_TRUTH = len(TRUTH_COUNTERS)
+
 STATE_DTYPE = np.dtype([
     ("cfg", np.int32, (CFG_SIZE,)),
     ("menu", np.int32, (MENU_MAX,)),
@@ -241,6 +267,7 @@ STATE_DTYPE = np.dtype([
     ("know_down", np.int8, (MAX_PLAYERS, MAX_PLAYERS, NUM_GOODS)),
     ("raid_thief", np.int32),
     ("raid_taken", np.int8, (MAX_PLAYERS,)),
+    ("truth", np.int64, (MAX_PLAYERS, NUM_TRUTH)),
 ])
 
 

@@ -68,7 +68,7 @@ Layout (top-level keys, in output order; state field in brackets)
 =============================  ====================================================================
 key                            value
 =============================  ====================================================================
-``format``                     ``"borders_sim.state/1"``, the layout version.
+``format``                     ``"borders_sim.state/3"``, the layout version.
 ``config``                     :meth:`GameConfig.to_dict` (``cfg``, ``menu``); every flag required.
 ``round``                      int >= 1, the round being played (``round``).
 ``phase``                      phase name (``phase``).
@@ -107,6 +107,9 @@ key                            value
 ``stats``                      ``{"crates_opened", "crates_passed"}`` (``n_opened``, ``n_passed``).
 ``history``                    the public history (below).
 ``knowledge``                  what players privately know of others' hidden cards (below).
+``truth``                      the private truth counters: one object per seat, ``p0`` first, every
+                               key of :data:`~borders_sim.rules.state.TRUTH_COUNTERS` with an
+                               int >= 0 (``truth``; what crates held, never observed).
 =============================  ====================================================================
 
 History record (public, R-39):
@@ -139,7 +142,8 @@ key                        value
 =========================  ========================================================================
 
 Format ``borders_sim.state/1`` (before history and knowledge were recorded) still loads: its
-history is empty and nothing is privately known, which is true of any game.
+history is empty and nothing is privately known, which is true of any game. Format
+``borders_sim.state/2`` (before the truth counters) loads with every truth counter 0.
 
 Player record (row ``p`` of every per-seat field; rows of seats beyond the player count are
 always empty and are not written):
@@ -236,8 +240,8 @@ from ...rules.config import GameConfig
 from .rebase import rebase
 from .validate import problems
 
-FORMAT = "borders_sim.state/2"
-OLD_FORMATS = ("borders_sim.state/1",)
+FORMAT = "borders_sim.state/3"
+OLD_FORMATS = ("borders_sim.state/1", "borders_sim.state/2")
 
 CRATE_STATUS_NAMES = st.CRATE_STATUS_NAMES
 INSPECTOR_STATUS_NAMES = st.G_STATUS_NAMES
@@ -247,6 +251,7 @@ BADGES = st.BADGES
 
 GOODS_KEYS = CARD_KEYS[:NUM_GOODS]
 HISTORY_KEYS = tuple(k for k, _meaning in st.HISTORY_COUNTERS)
+TRUTH_KEYS = tuple(k for k, _meaning in st.TRUTH_COUNTERS)
 #: Bound on a loaded history counter. The counters are int64 and grow by at most the largest
 #: gold amount (the menu's, at most 1000) per decision, so a game loaded at the bound and played
 #: for max_game_length decisions (far below 2**40 / 1000) stays far from overflow.
@@ -269,14 +274,15 @@ FIELDS = ("cfg", "menu", "rng", "round", "phase", "turn", "steps", "insp", "orde
           "gift_lock", "outcome", "truthful", "fine", "fb_hidden", "lawyer_to", "fund_paid",
           "pool_wh", "pool_crate", "pool_left", "pool_payer",
           "bank_in", "bank_out", "n_opened", "n_passed", "hist", "promised", "seen", "seen_hidden",
-          "know_hand", "know_down", "raid_thief", "raid_taken")
+          "know_hand", "know_down", "raid_thief", "raid_taken", "truth")
 
 #: Per-seat fields and the value their rows beyond the player count keep.
 _SEAT_FIELDS = {"order": 0, "hand": 0, "hand_later": 0, "crate": 0, "crate_size": 0,
                 "announced": -1, "crate_status": 0, "wh_up": 0, "wh_down": 0, "gold": 0,
                 "main_held": 0, "collected": 0, "res_gold": 0, "res_wh": 0, "bounty_gold": 0,
                 "bounty_wh": 0, "bounty_on": 0, "gift_lock": 0, "hist": 0, "promised": 0,
-                "seen": 0, "seen_hidden": 0, "know_hand": 0, "know_down": 0, "raid_taken": 0}
+                "seen": 0, "seen_hidden": 0, "know_hand": 0, "know_down": 0, "raid_taken": 0,
+                "truth": 0}
 #: Fields of the negotiation record; ``null`` means all zero with ``cur == -1``.
 _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", "offer_crate",
                        "offer_promise", "offer_lock", "demand", "deal_gold", "deal_wh",
@@ -288,7 +294,7 @@ _NEGOTIATION_FIELDS = ("cur", "exchange", "g_status", "offer_gold", "offer_wh", 
 _TOP_KEYS = ("format", "config", "round", "phase", "to_move", "steps", "inspectors",
              "round_order", "position", "end_of_game", "draw_pile", "drawn_from_pile",
              "discard_pile", "main_resources_in_middle", "players", "negotiation", "rng", "bank",
-             "stats", "history", "knowledge")
+             "stats", "history", "knowledge", "truth")
 _PLAYER_KEYS = ("seat", "gold", "reserved_gold", "hand", "hand_waiting", "crate", "crate_count",
                 "crate_status", "announced", "warehouse_face_up", "warehouse_face_down",
                 "reserved_warehouse", "main_resources", "collected_this_round")
@@ -498,6 +504,7 @@ def state_to_dict(s) -> dict:
         "stats": {"crates_opened": v["n_opened"], "crates_passed": v["n_passed"]},
         "history": _history_out(v, n),
         "knowledge": _knowledge_out(v, n),
+        "truth": [dict(zip(TRUTH_KEYS, v["truth"][p])) for p in range(n)],
     }
 
 
@@ -795,6 +802,18 @@ def _history_in(v, path, s, n) -> None:
             _fail(ep, f"a crate holds at most {MAX_CRATE} cards")
 
 
+def _truth_in(v, path, s, n) -> None:
+    if v is None:  # an old format: nothing counted
+        return
+    counters = _list(v, path)
+    if len(counters) != n:
+        _fail(path, f"expected {n} objects (one per seat), got {len(counters)}")
+    for p, c in enumerate(counters):
+        c = _obj(c, f"{path}[{p}]", TRUTH_KEYS)
+        for k, key in enumerate(TRUTH_KEYS):
+            s["truth"][p, k] = _int(c[key], f"{path}[{p}].{key}", 0, HISTORY_MAX)
+
+
 def _knowledge_in(v, path, s, n) -> None:
     s["raid_thief"] = -1
     s["raid_taken"][:n] = -1
@@ -852,8 +871,10 @@ def state_from_dict(d: dict, reachable: bool = True) -> np.ndarray:
     """
     if not isinstance(reachable, bool):
         raise TypeError(f"reachable must be a bool, got {reachable!r}")
-    if isinstance(d, dict) and d.get("format") in OLD_FORMATS:
+    if isinstance(d, dict) and d.get("format") == OLD_FORMATS[0]:
         d = {**d, "format": FORMAT, "history": None, "knowledge": None}  # nothing recorded yet
+    if isinstance(d, dict) and d.get("format") in OLD_FORMATS:
+        d = {**d, "format": FORMAT, "truth": None}  # no truth counted yet
     d = _obj(d, "<top>", _TOP_KEYS)
     if d["format"] != FORMAT:
         _fail("format", f"expected {FORMAT!r} (or one of {list(OLD_FORMATS)}), "
@@ -937,6 +958,7 @@ def state_from_dict(d: dict, reachable: bool = True) -> np.ndarray:
     s["n_passed"] = _int(stats["crates_passed"], "stats.crates_passed")
     _history_in(d["history"], "history", s, n)
     _knowledge_in(d["knowledge"], "knowledge", s, n)
+    _truth_in(d["truth"], "truth", s, n)
 
     if not reachable:
         rebase(states)

@@ -37,7 +37,7 @@ from ..state import (CFG_ACCEPT_HOLDS, CFG_ACTION_CARDS, CFG_BOUNTIES, CFG_BOUNT
                     HAGGLE_FULL, HAGGLE_NONE, LOCK_GOLD, LOCK_WITHDRAWN, MENU_MAX,
                     OUT_FALSE_BOTTOM, OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, OUT_PENDING,
                     PH_ANSWER_DEMAND, PH_BOUNTY, PH_COLLECT, PH_JOIN, PH_KEEP_OR_OPEN, PH_OFFER,
-                    PH_REACT, PH_RESPOND)
+                    PH_REACT, PH_RESPOND, T_OFFERS_DECLINED, T_OFFERS_REFUSED)
 
 
 @kernel
@@ -529,6 +529,9 @@ def legal_respond(s, out):
 @kernel
 def apply_respond(s, a):
     g = s.pos
+    if (a == A_OPEN or a == A_PASS) and not offer_is_empty(s, g):  # an offer declined
+        s.truth[s.insp[g], T_OFFERS_DECLINED] += 1
+        s.truth[s.cur, T_OFFERS_REFUSED] += 1
     if a == A_ACCEPT:
         _commit(s, g, s.offer_gold[g], True)
     elif a == A_OPEN:

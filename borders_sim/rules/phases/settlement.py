@@ -23,7 +23,9 @@ from ..state import (CFG_ACTION_CARDS, CFG_LAWYER_CHOICE, CRATE_DONE, G_COMMITTE
                     H_CRATES_OPENED, H_CRATES_PASSED, H_FINES_PAID, H_FINES_RECEIVED,
                     H_LIES_CAUGHT, H_PROMISES_BROKEN, H_PROMISES_KEPT, OUT_FALSE_BOTTOM,
                     OUT_OPENED, OUT_PASSED, OUT_PASSED_SR, PH_BOUNTY_LAWYER, PH_CHOOSE_CRATE,
-                    PH_FUND, PH_LAWYER, PH_LAWYER_GOODS)
+                    PH_FUND, PH_LAWYER, PH_LAWYER_GOODS, T_CONTRABAND_FOUND,
+                    T_CONTRABAND_HANDLED, T_CONTRABAND_SENT, T_CONTRABAND_THROUGH,
+                    T_LIES_THROUGH, T_LIES_TOLD, T_OPENED, T_OPENED_WITH_CONTRABAND)
 
 MAX_FUND_SHARE = 5  # SF-3
 
@@ -44,12 +46,57 @@ def _settle_promises(s, c):
             s.hist[x, H_PROMISES_BROKEN if s.g_status[g] == G_OPENED else H_PROMISES_KEPT] += 1
 
 
+@kernel
+def _contraband(s, c):
+    """The contraband cards (every good that is not legal) in seat ``c``'s crate."""
+    k = 0
+    for t in range(NUM_GOODS):
+        if CARD_CLASS[t] != CLASS_LEGAL:
+            k += s.crate[c, t]
+    return k
+
+
+@kernel
+def _count_truth(s, c):
+    """The private truth of crate ``c`` as it comes to settlement (``truth``, never observed):
+    a lie (any card but the announced type, as the open below judges it), its contraband, for
+    the owner and for each inspector who handled it."""
+    lie = 0
+    for t in range(NUM_GOODS):
+        if t != s.announced[c] and s.crate[c, t] > 0:
+            lie = 1
+    contraband = _contraband(s, c)
+    s.truth[c, T_LIES_TOLD] += lie
+    s.truth[c, T_CONTRABAND_SENT] += contraband
+    if _passed(s):
+        s.truth[c, T_LIES_THROUGH] += lie
+        s.truth[c, T_CONTRABAND_THROUGH] += contraband
+    for g in range(num_inspectors(s)):
+        s.truth[s.insp[g], T_CONTRABAND_HANDLED] += contraband
+
+
+@kernel
+def _count_found(s, c):
+    """Each inspector who opened or joined crate ``c``: the opened crate and the contraband it
+    showed (after a False Bottom took its card away)."""
+    shown = _contraband(s, c)
+    for g in range(num_inspectors(s)):
+        if s.g_status[g] == G_OPENED:
+            x = s.insp[g]
+            s.truth[x, T_OPENED] += 1
+            s.truth[x, T_CONTRABAND_FOUND] += shown
+            if shown > 0:
+                s.truth[x, T_OPENED_WITH_CONTRABAND] += 1
+
+
 @kernel(standalone=True)
 def begin_settlement(s):
     """Step 1: move the crate's cards (4.4-A1, 4.4-B1..B5, FB-2..FB-6, R-08, R-13). What the
-    table saw of the crate is kept in ``seen``/``seen_hidden`` for this round (R-39)."""
+    table saw of the crate is kept in ``seen``/``seen_hidden`` for this round (R-39), and what
+    it held in the private ``truth`` counters."""
     c = s.cur
     _settle_promises(s, c)
+    _count_truth(s, c)
     if _passed(s):
         s.n_passed += 1
         s.hist[c, H_CRATES_PASSED] += 1
@@ -89,6 +136,7 @@ def begin_settlement(s):
                     break
         for t in range(NUM_GOODS):  # the opened cards are shown (R-39)
             s.seen[c, t] = s.crate[c, t]
+        _count_found(s, c)
         a = s.announced[c]
         truthful = True
         for t in range(NUM_GOODS):
