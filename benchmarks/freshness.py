@@ -80,6 +80,8 @@ TABLES: dict[str, tuple[str, ...]] = {
         "borders_sim/envs/single.py", "borders_sim/envs/sb3.py", "benchmarks/train.py"),
     "algorithm-speed": ENGINE + TRAINER + ("benchmarks/algorithms.py",),
     "replay-pages": ENGINE + PICTURES + ("benchmarks/replay.py",),
+    "serve-load": ENGINE + ("borders_sim/serve", "borders_sim/agents", "borders_sim/policies",
+                            "benchmarks/serve_load.py"),
 }
 TABLES["docs/performance.md"] = TABLES["performance"]
 

@@ -102,42 +102,66 @@ def test_the_page_deals_a_secret_seed_and_offers_no_seed_box_by_default():
         wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
 
 
-def test_two_people_play_one_game_to_the_end_each_from_their_own_link():
-    """Two browsers, each opened at its person's join link (``"people"``), and a bot: each page
-    sends its token, offers only its own seat's view, waits for the other person at a bounded
-    rate, and both see the game to its end."""
+def play_people(url: str, body: dict, drivers: dict, rng: random.Random, minutes: float) -> None:
+    """Create the game ``body`` (its ``"people"`` the seats of ``drivers``), open each
+    person's join link in that person's browser and click legal actions in every page until
+    every page shows the final scores: each page offers only its own seat's view."""
     import json
     import urllib.request
 
     from selenium.webdriver.common.by import By
 
-    rng = random.Random(5)
+    request = urllib.request.Request(
+        f"{url}/api/games", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps(body).encode())
+    created = json.loads(urllib.request.urlopen(request, timeout=30).read())
+    links = {p["seat"]: url + p["join"] for p in created["people"]}
+    assert set(links) == set(drivers)
+    for seat, driver in drivers.items():
+        driver.get(links[seat])
+    deadline = time.monotonic() + 60 * minutes
+    done = 0
+    while time.monotonic() < deadline:
+        done = 0
+        for seat, driver in drivers.items():
+            offered = driver.execute_script(  # (read at once: the page redraws)
+                "return [...document.querySelectorAll('#viewer option')].map(o => o.value)")
+            final = driver.find_elements(By.ID, "final")
+            if final and final[0].is_displayed():
+                done += 1
+                continue
+            assert offered in ([], [str(seat)]), offered  # (its own seat only)
+            click_a_legal_action(driver, rng)
+        if done == len(drivers):
+            break
+        time.sleep(0.05)
+    assert done == len(drivers), "the game did not end in every page"
+    for driver in drivers.values():
+        assert console_errors(driver) == []
+
+
+def test_two_people_play_one_game_to_the_end_each_from_their_own_link():
+    """Two browsers, each opened at its person's join link (``"people"``), and a bot: each page
+    sends its token, offers only its own seat's view, waits for the other person at a bounded
+    rate, and both see the game to its end."""
     with running(create_app(Settings(allow_seeds=True))) as url, browser() as one, \
             browser() as two:
-        request = urllib.request.Request(
-            f"{url}/api/games", method="POST", headers={"Content-Type": "application/json"},
-            data=json.dumps({"players": 3, "people": [0, 2], "bots": ["honest"],
-                             "seed": 6}).encode())
-        created = json.loads(urllib.request.urlopen(request, timeout=30).read())
-        links = {p["seat"]: url + p["join"] for p in created["people"]}
-        drivers = {0: one, 2: two}
-        for seat, driver in drivers.items():
-            driver.get(links[seat])
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            done = 0
-            for seat, driver in drivers.items():
-                offered = driver.execute_script(  # (read at once: the page redraws)
-                    "return [...document.querySelectorAll('#viewer option')].map(o => o.value)")
-                final = driver.find_elements(By.ID, "final")
-                if final and final[0].is_displayed():
-                    done += 1
-                    continue
-                assert offered in ([], [str(seat)]), offered  # (its own seat only)
-                click_a_legal_action(driver, rng)
-            if done == 2:
-                break
-            time.sleep(0.05)
-        assert done == 2, "the game did not end in both pages"
-        for driver in drivers.values():
-            assert console_errors(driver) == []
+        play_people(url, {"players": 3, "people": [0, 2], "bots": ["honest"], "seed": 6},
+                    {0: one, 2: two}, random.Random(5), minutes=4)
+
+
+@pytest.mark.slow
+def test_three_people_a_bot_and_a_language_model_play_one_game():
+    """Issue 51's table: three browsers, each at its own join link, a heuristic and a language
+    model's seat (the test server's) play one 5-player game to its end, each page seeing only
+    its own seat."""
+    from borders_sim.llm.local_server import LocalServer
+
+    with LocalServer() as model:
+        spec = f"llm:random@{model.url}"
+        with running(create_app(Settings(allow_seeds=True, bots=(spec,)))) as url, \
+                browser() as one, browser() as two, browser() as three:
+            play_people(url, {"players": 5, "people": [0, 2, 4], "bots": ["honest", spec],
+                              "seed": 8, "action_cards": False},
+                        {0: one, 2: two, 4: three}, random.Random(8), minutes=9)
+        assert model.requests, "the language model's seat never decided"
