@@ -542,3 +542,43 @@ def test_a_language_model_sits_beside_a_person_in_a_served_game():
                     assert c.post(f"/api/games/{game_id}/step").status_code == 200
                 steps += 1
         assert model.requests and status["seats"][1]["name"] == spec
+
+
+def test_an_overdue_persons_turn_is_taken_by_the_declared_stand_in_and_marked():
+    """``--seat-timeout`` / ``--stand-in`` (issue 51, item 1): a person's turn that waits past
+    the timeout is overdue; a step then takes it with the stand-in bot, seeded as a bot in that
+    seat, and the game's status marks the move; within the timeout the step is refused."""
+    import time
+
+    settings = Settings(allow_seeds=True, seat_timeout=0.3, stand_in="strict")
+    with TestClient(create_app(settings)) as c:
+        created = c.post("/api/games", json={"players": 3, "people": [0, 1], "bots": ["honest"],
+                                             "seed": 12}).json()
+        game_id, seed = created["id"], 12
+        local = Game(GameConfig(num_players=3), seed=seed)
+        stand_in = make_spec("strict", bot_seed(seed, local.current_player))
+        honest = make_spec("honest", bot_seed(seed, 2))
+        while local.current_player == 2:  # (the bot's moves first, if it opens the game)
+            assert c.post(f"/api/games/{game_id}/step").status_code == 200
+            local.step(honest.act(observe(local, 2), local.legal_mask()))
+        status = c.get(f"/api/games/{game_id}").json()["game"]
+        assert status["seat_timeout"] == 0.3 and not status["overdue"]
+        refused = c.post(f"/api/games/{game_id}/step")
+        assert refused.status_code == 409 and "after 0.3 s" in refused.json()["error"]
+        time.sleep(0.35)
+        assert c.get(f"/api/games/{game_id}").json()["game"]["overdue"]
+        seat = local.current_player
+        moved = c.post(f"/api/games/{game_id}/step").json()
+        assert moved["stand_in"] == "strict"
+        want = stand_in.act(observe(local, seat), local.legal_mask())
+        assert moved["move"] == seen_action(seat, want, -1, local.config.gold_menu)
+        assert moved["game"]["stood_in"] == [{"move": moved["game"]["moves"] - 1, "seat": seat,
+                                             "bot": "strict"}]
+        local.step(want)
+        assert c.get(f"/api/games/{game_id}").json()["game"]["moves"] == \
+            moved["game"]["moves"]
+    with pytest.raises(ValueError, match="stand-in bot 'nobody'"):
+        create_app(Settings(seat_timeout=5, stand_in="nobody"))
+    status = TestClient(create_app(Settings())).post(
+        "/api/games", json={"players": 3, "seat": 0}).json()["game"]
+    assert status["seat_timeout"] is None and status["overdue"] is False

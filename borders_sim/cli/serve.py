@@ -48,6 +48,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="let a new game choose its seed (to replicate a game); otherwise "
                             "every game's seed is drawn in secret and never shown, so no one "
                             "can deal another's game to see its hands")
+    serve.add_argument("--seat-timeout", type=float_in(0, 86400, "seconds, above 0 and at "
+                                                       "most a day", above=True),
+                       default=None, metavar="SECONDS",
+                       help="a turn that waits longer is overdue: a person's decision is then "
+                            "taken by the --stand-in bot, marked in the game's moves, and any "
+                            "page may step the game (default: turns wait for ever)")
+    serve.add_argument("--stand-in", default="honest", metavar="BOT",
+                       help="the bot that takes an overdue person's decision (a bot the server "
+                            "offers; default: honest)")
     serve.set_defaults(run=run)
 
 
@@ -61,7 +70,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     loopback = args.host in LOOPBACK
     on_path_from_here()  # (--bot MODULE:NAME from the current directory)
     settings = Settings(records=args.records, idle_minutes=args.idle_minutes,
-                        allow_seeds=args.allow_seeds,
+                        allow_seeds=args.allow_seeds, seat_timeout=args.seat_timeout,
+                        stand_in=args.stand_in,
                         max_games=args.max_games, bots=tuple(args.bots),
                         allowed_hosts=LOOPBACK if loopback else ("*",))
     try:

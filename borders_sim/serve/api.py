@@ -70,11 +70,15 @@ class Api:
         records: the directory of the recorded games (``None``: none may be opened).
         max_body: the largest request body, in bytes.
         allow_seeds: whether a request may choose a game's seed (else each is secret).
+        stand_in: the bot that plays an overdue person's turn and the seconds a turn may
+            wait (:class:`~.table.Table`), or ``None``: a turn waits for ever.
     """
 
     def __init__(self, sessions: Sessions, menu: Mapping[str, Seat], records: Path | None,
-                 max_body: int = MAX_BODY, allow_seeds: bool = False) -> None:
+                 max_body: int = MAX_BODY, allow_seeds: bool = False,
+                 stand_in: tuple[Seat, float] | None = None) -> None:
         self.sessions = sessions
+        self.stand_in = stand_in
         self.allow_seeds = allow_seeds
         self.menu = dict(menu)
         self.records = records
@@ -177,7 +181,7 @@ class Api:
             default_lineup(asked.players - len(people))
         config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)
         return play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots],
-                          people=asked.people)
+                          people=asked.people, stand_in=self.stand_in)
 
     def _open_record(self, name: Any) -> Table:
         path = record_files.resolve(self.records, name)

@@ -48,6 +48,10 @@ class Settings:
         allow_seeds: whether a request may choose a game's seed (replication); otherwise
             every seed is drawn from :mod:`secrets` and no answer reveals it, so no one can
             deal another's game to see its hands.
+        seat_timeout: seconds a turn may wait (``None``: for ever); past them the turn is
+            overdue: a person's seat is played for that decision by ``stand_in`` (marked in
+            the game's moves), and any page may step the game.
+        stand_in: the bot (a name of the menu) that plays an overdue person's decision.
     """
 
     records: Path | None = None
@@ -57,6 +61,8 @@ class Settings:
     max_body: int = MAX_BODY
     allowed_hosts: tuple[str, ...] = ("*",)
     allow_seeds: bool = False
+    seat_timeout: float | None = None
+    stand_in: str = "honest"
 
 
 def bot_menu(extra: tuple[str, ...] = ()) -> dict[str, Seat]:
@@ -85,8 +91,14 @@ def create_app(settings: Settings = Settings()) -> Starlette:
             raise ValueError(f"the records directory {str(settings.records)!r} is not a "
                              "directory")
     sessions = Sessions(settings.idle_minutes * 60.0, settings.max_games)
-    api = Api(sessions, bot_menu(settings.bots), records, settings.max_body,
-              settings.allow_seeds)
+    menu = bot_menu(settings.bots)
+    stand_in = None
+    if settings.seat_timeout is not None:
+        if settings.stand_in not in menu:
+            raise ValueError(f"the stand-in bot {settings.stand_in!r} is not one the server "
+                             f"offers ({', '.join(menu)})")
+        stand_in = (menu[settings.stand_in], float(settings.seat_timeout))
+    api = Api(sessions, menu, records, settings.max_body, settings.allow_seeds, stand_in)
     app = Starlette(
         routes=[*page_routes(), *api.routes()],
         middleware=[Middleware(AllowedHosts, hosts=list(settings.allowed_hosts))],

@@ -62,6 +62,11 @@ class Table:
         moves: ``(seat, action id)`` of every decision taken, in order.
         lock: held while a request reads or changes the table.
         used: when a request last used the table (``time.monotonic``).
+        timeout: the seconds a turn may wait before it is overdue (``None``: for ever).
+        stand_ins: the players of the people's seats for their overdue turns, by seat.
+        stand_in_name: what plays those turns (a bot's name).
+        turn_began: when the seat to move got its turn (``time.monotonic``).
+        stood_in: the indices in ``moves`` of the decisions a stand-in took.
     """
 
     game: Game
@@ -76,6 +81,18 @@ class Table:
     #: the people's seats by their tokens, in a game of several people (``"people"``): a
     #: request acts and sees for the seat of the token it carries, and for none without one
     tokens: dict[str, int] = field(default_factory=dict)
+    timeout: float | None = None
+    stand_ins: dict[int, Decider] = field(default_factory=dict)
+    stand_in_name: str | None = None
+    turn_began: float = field(default_factory=time.monotonic)
+    stood_in: list[int] = field(default_factory=list)
+
+    @property
+    def overdue(self) -> bool:
+        """The seat to move has waited past :attr:`timeout`: a person's turn is played by its
+        stand-in, and any request may step the game."""
+        return (self.timeout is not None and not self.game.is_terminal
+                and time.monotonic() - self.turn_began >= self.timeout)
 
     def person_of(self, token: str | None) -> int | None:
         """The seat a request with ``token`` (its ``Authorization: Bearer``) plays: the
@@ -127,6 +144,10 @@ class Table:
                 "to_move": None if over else game.current_player,
                 "your_turn": not over and person is not None and game.current_player == person,
                 "moves": len(self.moves), "over": over,
+                "turn_seconds": round(time.monotonic() - self.turn_began, 1),
+                "seat_timeout": self.timeout, "overdue": self.overdue,
+                "stood_in": [{"move": i, "seat": self.moves[i][0], "bot": self.stand_in_name}
+                             for i in self.stood_in],
                 "scores": game.scores() if over else None,
                 "winners": game.winners() if over else None}
 
@@ -190,27 +211,40 @@ class Table:
         return self._moved(seat, a, person)
 
     def step(self, person: int | None = None) -> dict:
-        """Take the next decision of the bot (or the recording) to move; returns the move, as
-        the person sees it in a ``play`` game, and the status.
+        """Take the next decision of the bot (or the recording) to move, or of the stand-in
+        of a person whose turn is :attr:`overdue`; returns the move, as the person sees it in
+        a ``play`` game, and the status (``"stand_in"``: the bot that stood in).
 
         Raises:
-            Refused: 409 when the game is over or the person is to move.
+            Refused: 409 when the game is over or a person is to move within the timeout.
         """
         self._check_running()
         p = self.game.current_player
-        if self.deciders[p] is None:
-            whose = "your turn" if p == person else f"p{p}'s turn (a person)"
-            raise Refused(409, f"it is {whose}: that seat's POST act takes the decision")
+        deciders = self.deciders
+        if deciders[p] is None:
+            if not (self.overdue and p in self.stand_ins):
+                whose = "your turn" if p == person else f"p{p}'s turn (a person)"
+                wait = "" if self.timeout is None else (
+                    f" (or, after {self.timeout:g} s of its turn, its stand-in's)")
+                raise Refused(409, f"it is {whose}: that seat's POST act takes the "
+                                   f"decision{wait}")
+            deciders = list(deciders)
+            deciders[p] = self.stand_ins[p]
+            self.stood_in.append(len(self.moves))
         moved = []
-        play_turns(self.game, _OneDecision(self.deciders),
+        play_turns(self.game, _OneDecision(deciders),
                    on_step=lambda seat, a: moved.append((seat, a)))
-        return self._moved(*moved[0], person)
+        out = self._moved(*moved[0], person)
+        if deciders is not self.deciders:
+            out["stand_in"] = self.stand_in_name
+        return out
 
     def _moved(self, seat: int, action: int, person: int | None) -> dict:
         """Note the decision ``action`` just taken by ``seat``; returns the move as the
         request's ``person`` sees it (in full once the game is over, and in games without a
         person) and the status."""
         self.moves.append((seat, action))
+        self.turn_began = time.monotonic()
         over = self.game.is_terminal
         # (a request without a seat of its own sees what no seat may hide: -1 is no seat)
         viewer = None if over or self.kind != "play" else (-1 if person is None else person)
@@ -250,12 +284,15 @@ class _OneDecision(Sequence):
 
 
 def play_table(config: GameConfig, seed: int, human: int | None,
-               bots: Sequence[Seat], people: Sequence[int] | None = None) -> Table:
+               bots: Sequence[Seat], people: Sequence[int] | None = None,
+               stand_in: tuple[Seat, float] | None = None) -> Table:
     """A new game dealt from ``seed``: the person in seat ``human`` (``None``: a ``watch``
     game), or with ``people`` a person in each of those seats (each with a token of
     :data:`TOKEN_BYTES` random bytes), and the bots of the seats ``bots`` in the other seats,
     in seat order, each seeded ``bot_seed(seed, seat)`` (as
-    :func:`borders_sim.cli.terminal.play_human` and a tournament seed them)."""
+    :func:`borders_sim.cli.terminal.play_human` and a tournament seed them). With
+    ``stand_in`` (a bot and seconds), a person's turn that waits longer is played by that bot
+    (seeded as a bot in that seat would be)."""
     persons = sorted(people) if people else ([] if human is None else [human])
     bots_left = iter(bots)
     seats: list[Seat | None] = [None if p in persons else next(bots_left)
@@ -265,8 +302,13 @@ def play_table(config: GameConfig, seed: int, human: int | None,
     deciders = [None if seat is None else seat.make(bot_seed(seed, p)).act
                 for p, seat in enumerate(seats)]
     tokens = {secrets.token_urlsafe(TOKEN_BYTES): p for p in persons} if people else {}
-    return Table(Game(config, seed=seed), "play" if persons else "watch", names,
-                 None if people else human, deciders, tokens=tokens)
+    table = Table(Game(config, seed=seed), "play" if persons else "watch", names,
+                  None if people else human, deciders, tokens=tokens)
+    if stand_in is not None:
+        bot, table.timeout = stand_in
+        table.stand_in_name = bot.name
+        table.stand_ins = {p: bot.make(bot_seed(seed, p)).act for p in persons}
+    return table
 
 
 def record_table(trace: Trace, source: str) -> Table:

@@ -209,13 +209,19 @@ function othersStep(game) {
   return game.people.length > 1 && game.human !== game.people[0];
 }
 
+function waitsForOthers(game) {
+  // another person decides, or another page steps the bots; a turn past the server's
+  // --seat-timeout is overdue: any page steps it (a person's by its stand-in bot)
+  return (personToMove(game) || othersStep(game)) && !game.overdue;
+}
+
 function schedule() {
   clearTimeout(page.timer);
   const pace = Number($("pace").value);
   if (!page.id || page.game.over || page.game.your_turn) {
     return;
   }
-  if (personToMove(page.game) || othersStep(page.game)) {  // look again, at a bounded rate
+  if (waitsForOthers(page.game)) {  // look again, at a bounded rate
     page.timer = setTimeout(() => guarded(refresh), WAIT_FOR_PERSON_MS);
   } else if (pace > 0) {
     page.timer = setTimeout(() => guarded(stepOnce), pace);
@@ -237,8 +243,7 @@ async function guarded(work) {
 }
 
 async function stepOnce() {
-  if (!page.game.over && !page.game.your_turn && !personToMove(page.game) &&
-      !othersStep(page.game)) {
+  if (!page.game.over && !page.game.your_turn && !waitsForOthers(page.game)) {
     try {
       await api("POST", `/api/games/${page.id}/step`, {});
     } catch (error) {
