@@ -4,6 +4,7 @@ on games and bodies, and the command line."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -582,3 +583,56 @@ def test_an_overdue_persons_turn_is_taken_by_the_declared_stand_in_and_marked():
     status = TestClient(create_app(Settings())).post(
         "/api/games", json={"players": 3, "seat": 0}).json()["game"]
     assert status["seat_timeout"] is None and status["overdue"] is False
+
+
+def test_a_study_records_each_finished_game_with_people_and_exports_it(tmp_path, capsys):
+    """``serve --study DIR`` (issue 51, item 4): the API says the consent line; a finished game
+    with people is written as a trace that replays, its seats' kinds and each decision's time
+    in it and nothing of the people's tokens; ``borders-sim study DIR --out OUT`` exports it as
+    demonstration shards that load, with a data card."""
+    from borders_sim.agents.demos import load_shard
+    from borders_sim.arena.records import replay
+    from borders_sim.serve.study import CONSENT, Study
+
+    study = tmp_path / "study"
+    with TestClient(create_app(Settings(study=study, seat_timeout=30))) as c:
+        assert c.get("/api/bots").json()["study"] == CONSENT
+        created = c.post("/api/games", json={"players": 3, "people": [0, 2],
+                                             "bots": ["honest"]}).json()
+        game_id = created["id"]
+        auth = {p["seat"]: {"Authorization": f"Bearer {p['token']}"} for p in created["people"]}
+        while not (status := c.get(f"/api/games/{game_id}").json()["game"])["over"]:
+            mover = status["to_move"]
+            if mover in auth:
+                legal = c.get(f"/api/games/{game_id}/legal", headers=auth[mover]).json()
+                c.post(f"/api/games/{game_id}/act", headers=auth[mover],
+                       json={"action": legal["actions"][-1]["id"]})
+            else:
+                assert c.post(f"/api/games/{game_id}/step").status_code == 200
+    record, = sorted(study.glob("game-*.jsonl"))
+    text = record.read_text()
+    assert all(p["token"] not in text for p in created["people"])
+    trace = read_trace(record)
+    replay(trace, echo=lambda _line: None)
+    assert trace.header["seats"] == [{"kind": "person"}, {"kind": "bot", "spec": "honest"},
+                                     {"kind": "person"}]
+    assert trace.header["lineup"] == ["person", "honest", "person"]
+    assert trace.header["study"]["seat_timeout"] == 30 and trace.header["study"]["ended"]
+    lines = [json.loads(line) for line in text.splitlines()[1:-1]]
+    assert len(lines) == status["moves"] and all(line["seconds"] >= 0 for line in lines)
+
+    out = tmp_path / "out"
+    assert cli.main(["study", str(study), "--out", str(out)]) == 0
+    assert "1 games" in capsys.readouterr().out
+    card = json.loads((out / "data_card.json").read_text())
+    assert card["games"] == 1 and card["seats_by_kind"] == {"bot": 1, "person": 2}
+    assert card["decisions"] == len(lines) and card["bots"] == {"honest": 1}
+    shard = load_shard(out / "shard-000000.npz")
+    assert len(shard["action"]) == len(lines) and shard["meta"]["bots"] == ["person", "honest"]
+    people = shard["bot"] == 0
+    assert set(shard["seat"][people]) == {0, 2} and "Data card" in (out / "DATA_CARD.md").read_text()
+    assert cli.main(["study", str(study), "--out", str(out)]) == 1  # (shards there already)
+    assert "already holds 1 shard" in capsys.readouterr().err
+    watched = play_table(GameConfig(num_players=3), 5, None,
+                         [as_seat("honest"), as_seat("strict"), as_seat("honest")])
+    assert Study(study).write(watched) is None  # (a game without a person is no study's)

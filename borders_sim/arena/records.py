@@ -82,10 +82,21 @@ def write_game(directory: Path, t: Tournament, g: int, actions: Sequence[tuple],
     """Write game ``g`` of tournament ``t`` as ``directory / game-NNNNNN.jsonl``: its
     decisions ``(seat, action id)`` in order (``(seat, action id, note)``: the note's entries
     join the decision's line), its final ``scores`` and ``winners`` flags (one per seat)."""
-    menu = t.config.gold_menu
+    return write_trace(directory, t.config, t.seed + g, g, t.seat_names(g), actions, scores,
+                       winners)
+
+
+def write_trace(directory: Path, config: GameConfig, seed: int, g: int, lineup: Sequence[str],
+                actions: Sequence[tuple], scores: Sequence[int], winners: Sequence[int],
+                **header: object) -> Path:
+    """Write a game dealt from ``seed`` with the seats' names ``lineup`` as ``directory /
+    game-NNNNNN.jsonl`` (``g``: its number), as :func:`write_game` describes; ``header``: more
+    fields of the header line (a served study's seat kinds, its date)."""
+    menu = config.gold_menu
     lines = [{"type": "header", "format": FORMAT, "version": VERSION,
-              "borders_sim": __version__, "config": t.config.to_dict(), "seed": t.seed + g,
-              "game": g, "lineup": t.seat_names(g), "bot_seeds": t.bot_seeds(g)}]
+              "borders_sim": __version__, "config": config.to_dict(), "seed": seed,
+              "game": g, "lineup": list(lineup),
+              "bot_seeds": [bot_seed(seed, p) for p in range(config.num_players)], **header}]
     for p, a, *note in actions:
         line = {"type": "action", "seat": p, "action": a, "string": action_to_string(a, menu)}
         lines.append({**line, **{k: v for k, v in (note[0] if note else {}).items()

@@ -13,8 +13,8 @@ import sys
 
 from .. import __version__
 from ..rules.actions import ranges_table
-from . import (bench, demos, exploit, mcp, play, replay, serve, simulate, tournament, train,
-               warmup)
+from . import (bench, demos, exploit, mcp, play, replay, serve, simulate, study, tournament,
+               train, warmup)
 
 
 def _actions(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulator of the card game BORDERS (3-8 players) for RL research.")
     parser.add_argument("--version", action="version", version=f"borders-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (tournament, play, replay, serve, mcp, simulate, train, exploit, demos):
+    for command in (tournament, play, replay, serve, mcp, simulate, train, exploit, demos, study):
         command.add_parser(sub)
     sub.add_parser(
         "actions", help="print the table of action-id ranges (P-0.1)",

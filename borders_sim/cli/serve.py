@@ -57,6 +57,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--stand-in", default="honest", metavar="BOT",
                        help="the bot that takes an overdue person's decision (a bot the server "
                             "offers; default: honest)")
+    serve.add_argument("--study", metavar="DIR", default=None,
+                       help="run a study: the join page shows a consent line, and every "
+                            "finished game with a person is written into DIR as a trace "
+                            "replay reads, with each seat's kind and each decision's time "
+                            "(no token, address or name); borders-sim study DIR exports it")
     serve.set_defaults(run=run)
 
 
@@ -71,7 +76,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     on_path_from_here()  # (--bot MODULE:NAME from the current directory)
     settings = Settings(records=args.records, idle_minutes=args.idle_minutes,
                         allow_seeds=args.allow_seeds, seat_timeout=args.seat_timeout,
-                        stand_in=args.stand_in,
+                        stand_in=args.stand_in, study=args.study,
                         max_games=args.max_games, bots=tuple(args.bots),
                         allowed_hosts=LOOPBACK if loopback else ("*",))
     try:

@@ -58,6 +58,7 @@ from . import record_files
 from .bodies import MAX_BODY, bearer, new_game, only, read_json, same_origin, seat_query
 from .refusals import Refused
 from .sessions import Sessions
+from .study import CONSENT, Study
 from .table import Table, play_table, record_table
 
 
@@ -72,13 +73,16 @@ class Api:
         allow_seeds: whether a request may choose a game's seed (else each is secret).
         stand_in: the bot that plays an overdue person's turn and the seconds a turn may
             wait (:class:`~.table.Table`), or ``None``: a turn waits for ever.
+        study: where finished games with people are recorded (:mod:`.study`), or ``None``.
     """
 
     def __init__(self, sessions: Sessions, menu: Mapping[str, Seat], records: Path | None,
                  max_body: int = MAX_BODY, allow_seeds: bool = False,
-                 stand_in: tuple[Seat, float] | None = None) -> None:
+                 stand_in: tuple[Seat, float] | None = None, study: Study | None = None
+                 ) -> None:
         self.sessions = sessions
         self.stand_in = stand_in
+        self.study = study
         self.allow_seeds = allow_seeds
         self.menu = dict(menu)
         self.records = records
@@ -102,6 +106,7 @@ class Api:
             "bots": list(self.menu),
             "players": list(range(st.MIN_PLAYERS, st.MAX_PLAYERS + 1)),
             "seeds": self.allow_seeds,  # (whether a new game may name its seed)
+            "study": None if self.study is None else CONSENT,  # (the join page shows it)
             # per player count the game accepts: the bots of the other seats when a person
             # plays, and of every seat when the table is watched
             "default_lineups": {n: {"play": list(default_lineup(n - 1)),
@@ -180,8 +185,11 @@ class Api:
         bots = asked.bots if asked.bots is not None else \
             default_lineup(asked.players - len(people))
         config = GameConfig(num_players=asked.players, action_cards=asked.action_cards)
-        return play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots],
-                          people=asked.people, stand_in=self.stand_in)
+        table = play_table(config, asked.seed, asked.seat, [self.menu[name] for name in bots],
+                           people=asked.people, stand_in=self.stand_in)
+        if self.study is not None:
+            table.on_end = self.study.write
+        return table
 
     def _open_record(self, name: Any) -> Table:
         path = record_files.resolve(self.records, name)

@@ -28,6 +28,7 @@ from .hosts import AllowedHosts
 from .page import page_routes
 from .refusals import Refused
 from .sessions import Sessions
+from .study import Study
 
 log = logging.getLogger("borders_sim.serve")
 
@@ -52,6 +53,8 @@ class Settings:
             overdue: a person's seat is played for that decision by ``stand_in`` (marked in
             the game's moves), and any page may step the game.
         stand_in: the bot (a name of the menu) that plays an overdue person's decision.
+        study: a study's directory (``None``: none): the join page shows its consent line and
+            every finished game with a person is recorded there (:mod:`.study`).
     """
 
     records: Path | None = None
@@ -63,6 +66,7 @@ class Settings:
     allow_seeds: bool = False
     seat_timeout: float | None = None
     stand_in: str = "honest"
+    study: Path | None = None
 
 
 def bot_menu(extra: tuple[str, ...] = ()) -> dict[str, Seat]:
@@ -98,7 +102,9 @@ def create_app(settings: Settings = Settings()) -> Starlette:
             raise ValueError(f"the stand-in bot {settings.stand_in!r} is not one the server "
                              f"offers ({', '.join(menu)})")
         stand_in = (menu[settings.stand_in], float(settings.seat_timeout))
-    api = Api(sessions, menu, records, settings.max_body, settings.allow_seeds, stand_in)
+    study = None if settings.study is None else Study(settings.study)
+    api = Api(sessions, menu, records, settings.max_body, settings.allow_seeds, stand_in,
+              study)
     app = Starlette(
         routes=[*page_routes(), *api.routes()],
         middleware=[Middleware(AllowedHosts, hosts=list(settings.allowed_hosts))],

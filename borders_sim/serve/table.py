@@ -27,7 +27,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,10 @@ class Table:
         stand_in_name: what plays those turns (a bot's name).
         turn_began: when the seat to move got its turn (``time.monotonic``).
         stood_in: the indices in ``moves`` of the decisions a stand-in took.
+        seed: the seed the game was dealt from (``None``: a recorded game's).
+        seconds: how long each decision of ``moves`` took, from its seat's turn.
+        notes: a bot's note on a decision (a language model's tries and talk), by move index.
+        on_end: called with the table once its game is over (a study writes its record).
     """
 
     game: Game
@@ -86,6 +90,10 @@ class Table:
     stand_in_name: str | None = None
     turn_began: float = field(default_factory=time.monotonic)
     stood_in: list[int] = field(default_factory=list)
+    seed: int | None = None
+    seconds: list[float] = field(default_factory=list)
+    notes: dict[int, dict] = field(default_factory=dict)
+    on_end: Callable[[Table], None] | None = None
 
     @property
     def overdue(self) -> bool:
@@ -234,6 +242,9 @@ class Table:
         moved = []
         play_turns(self.game, _OneDecision(deciders),
                    on_step=lambda seat, a: moved.append((seat, a)))
+        note = getattr(getattr(deciders[p], "__self__", None), "last_note", None)
+        if isinstance(note, dict) and note:  # (a language model's tries, talk, fallback)
+            self.notes[len(self.moves)] = dict(note)
         out = self._moved(*moved[0], person)
         if deciders is not self.deciders:
             out["stand_in"] = self.stand_in_name
@@ -244,8 +255,12 @@ class Table:
         request's ``person`` sees it (in full once the game is over, and in games without a
         person) and the status."""
         self.moves.append((seat, action))
-        self.turn_began = time.monotonic()
+        now = time.monotonic()
+        self.seconds.append(round(now - self.turn_began, 3))
+        self.turn_began = now
         over = self.game.is_terminal
+        if over and self.on_end is not None:
+            self.on_end(self)
         # (a request without a seat of its own sees what no seat may hide: -1 is no seat)
         viewer = None if over or self.kind != "play" else (-1 if person is None else person)
         return {"move": seen_action(seat, action, viewer, self.game.config.gold_menu),
@@ -303,7 +318,7 @@ def play_table(config: GameConfig, seed: int, human: int | None,
                 for p, seat in enumerate(seats)]
     tokens = {secrets.token_urlsafe(TOKEN_BYTES): p for p in persons} if people else {}
     table = Table(Game(config, seed=seed), "play" if persons else "watch", names,
-                  None if people else human, deciders, tokens=tokens)
+                  None if people else human, deciders, tokens=tokens, seed=seed)
     if stand_in is not None:
         bot, table.timeout = stand_in
         table.stand_in_name = bot.name

@@ -90,6 +90,10 @@ async function loadStart() {
   page.defaults = bots.default_lineups;
   page.seeds = bots.seeds;
   $("seed-box").hidden = !bots.seeds;  // (a secret seed unless the server allows a choice)
+  if (bots.study) {  // a study's server: its consent line, before anyone plays
+    $("consent").textContent = bots.study;
+    $("consent").hidden = false;
+  }
   for (const n of bots.players) {
     $("players").append(option(String(n), String(n), n === 4));
   }
