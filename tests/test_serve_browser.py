@@ -111,7 +111,7 @@ def play_people(url: str, body: dict, drivers: dict, rng: random.Random, minutes
     import urllib.request
 
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     request = urllib.request.Request(
         f"{url}/api/games", method="POST", headers={"Content-Type": "application/json"},
@@ -121,6 +121,8 @@ def play_people(url: str, body: dict, drivers: dict, rng: random.Random, minutes
     assert set(links) == set(drivers)
     for seat, driver in drivers.items():
         driver.get(links[seat])
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "table").is_displayed())
+        Select(driver.find_element(By.ID, "pace")).select_by_value("40")  # (the bots' pace)
     deadline = time.monotonic() + 60 * minutes
     while True:  # (the game's status is public: only the page of the seat to move is used)
         assert time.monotonic() < deadline, "the game did not end in time"
