@@ -131,12 +131,17 @@ def play_people(url: str, body: dict, drivers: dict, rng: random.Random, minutes
         if status["over"]:
             break
         driver = drivers.get(status["to_move"])
-        if driver is None or not click_a_legal_action(driver, rng):
+        if driver is None:
             time.sleep(0.05)  # (a bot's move, stepped by the first person's page)
             continue
         offered = driver.execute_script(  # (read at once: the page redraws)
             "return [...document.querySelectorAll('#viewer option')].map(o => o.value)")
-        assert offered in ([], [str(status["to_move"])]), offered  # (its own seat only)
+        if offered not in ([], [str(status["to_move"])]):  # (its own seat only, while it runs)
+            ended = json.loads(urllib.request.urlopen(f"{url}/api/games/{created['id']}",
+                                                      timeout=30).read())["game"]["over"]
+            assert ended, offered
+        if not click_a_legal_action(driver, rng):
+            time.sleep(0.05)
     for driver in drivers.values():
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "final").is_displayed())
         assert console_errors(driver) == []
