@@ -133,10 +133,14 @@ def behaviour(totals: np.ndarray, games: int) -> dict[str, float | None]:
     counts["games"] = games
     counts["promises_due"] = counts["promises_kept"] + counts["promises_broken"]
     counts["cards_played"] = int(totals[st.H_PLAYED:].sum())
-    out: dict[str, float | None] = {}
-    for key, (num, den, _) in BEHAVIOUR.items():
-        out[key] = counts[num] / counts[den] if counts[den] else None
-    return out
+    return _rates(BEHAVIOUR, counts)
+
+
+def _rates(metrics: dict, counts: dict[str, int]) -> dict[str, float | None]:
+    """Each metric of ``metrics`` (key -> numerator, denominator, meaning) from ``counts``;
+    ``None`` where the denominator is 0."""
+    return {key: counts[num] / counts[den] if counts[den] else None
+            for key, (num, den, _) in metrics.items()}
 
 
 def deception(hist: np.ndarray, truth: np.ndarray, games: int) -> dict[str, float | None]:
@@ -146,8 +150,7 @@ def deception(hist: np.ndarray, truth: np.ndarray, games: int) -> dict[str, floa
     counts = {key: int(hist[k]) for key, k in _COUNTER.items()}
     counts.update({key: int(truth[k]) for key, k in _TRUTH.items()})
     counts["games"] = games
-    return {key: counts[num] / counts[den] if counts[den] else None
-            for key, (num, den, _) in DECEPTION.items()}
+    return _rates(DECEPTION, counts)
 
 
 def summarize(names: list[str], entry: np.ndarray, scores: np.ndarray, winners: np.ndarray,

@@ -32,7 +32,7 @@ from ..npzfile import write_npz
 from ..rules.observation import OBS_SIZE_V1
 from ..rules.rewards import final_rewards_at, reward_mode
 from ..rules.state import MAX_PLAYERS
-from .records import TraceError, read_trace
+from .records import TraceError, read_trace, replay
 
 _GAMES = "game-*.jsonl"
 _SHARDS = "shard-*.npz"
@@ -88,7 +88,7 @@ def export_study(directory: str | os.PathLike, out: str | os.PathLike,
             raise ValueError(str(err)) from None
         n = trace.config.num_players
         kinds = _kinds(trace.header, n)
-        rows = _replay(trace, kinds, mode)
+        rows = _replay(trace, mode)
         notes = _notes(trace.path, [d[0] for d in trace.actions])
         key = json.dumps(trace.config.to_dict(), sort_keys=True)
         groups.setdefault(key, []).append((trace, rows))
@@ -127,30 +127,30 @@ def export_study(directory: str | os.PathLike, out: str | os.PathLike,
     return card
 
 
-def _replay(trace, kinds: list[dict], mode: int) -> dict[str, np.ndarray]:
-    """Every decision of ``trace`` replayed: what its seat saw, chose, and got at the end."""
-    game = Game(trace.config, seed=trace.header["seed"])
-    obs, masks, actions, seats, steps = [], [], [], [], []
-    for i, (number, seat, action, _string) in enumerate(trace.actions):
-        if game.is_terminal or game.current_player != seat:
-            raise ValueError(f"{trace.path} line {number}: seat {seat} is not to move")
-        mask = game.legal_mask().astype(bool)
-        if not mask[action]:
-            raise ValueError(f"{trace.path} line {number}: action {action} is not legal")
-        obs.append(observe(game, seat)[:OBS_SIZE_V1].astype(np.int16))
-        masks.append(np.packbits(mask, bitorder="little"))
-        actions.append(action)
-        seats.append(seat)
-        steps.append(i)
-        game.step(action)
-    if not game.is_terminal:
-        raise ValueError(f"{trace.path}: the game does not end with its last decision")
+def _replay(trace, mode: int) -> dict[str, np.ndarray]:
+    """Every decision of ``trace``, replayed and checked as ``borders-sim replay`` checks it
+    (:func:`~.records.replay`): what its seat saw, chose, and got at the end."""
+    obs, masks, seats = [], [], []
+
+    def seen(game: Game) -> None:  # (the position of the next decision, if any)
+        if not game.is_terminal:
+            seat = game.current_player
+            obs.append(observe(game, seat)[:OBS_SIZE_V1].astype(np.int16))
+            masks.append(np.packbits(game.legal_mask().astype(bool), bitorder="little"))
+            seats.append(seat)
+
+    seen(Game(trace.config, seed=trace.header["seed"]))  # (the deal replay starts from)
+    try:
+        game = replay(trace, echo=lambda _line: None, on_step=lambda g, *_: seen(g))
+    except TraceError as err:
+        raise ValueError(str(err)) from None
     rewards = np.zeros(MAX_PLAYERS)
     final_rewards_at(game.state, 0, mode, rewards)
     seat = np.array(seats, dtype=np.int8)
     return {"obs": np.array(obs, dtype=np.int16).reshape(-1, OBS_SIZE_V1),
-            "mask": np.array(masks, dtype=np.uint8), "action": np.array(actions, np.int16),
-            "seat": seat, "step": np.array(steps, dtype=np.int32),
+            "mask": np.array(masks, dtype=np.uint8),
+            "action": np.array([a for _, _, a, _ in trace.actions], np.int16),
+            "seat": seat, "step": np.arange(len(seat), dtype=np.int32),
             "reward": rewards[seat].astype(np.float32)}
 
 
