@@ -11,20 +11,20 @@ from borders_sim.batch.loop import EXTERNAL, deal_states
 from borders_sim.batch.rollouts import make_batch
 from borders_sim.batch.seats import seat_table
 from borders_sim.policies.dispatch import BOT_NET, COMPILED_BOTS
-from borders_sim.policies.network import NetPlayer, shipped_policy
+from borders_sim.policies.network import NetPlayer, net_player, shipped_policy
 from borders_sim.rules.engine import MASK_SIZE, advance
 
 
 def test_the_seat_vocabulary_gives_one_kind_per_member():
     net = NetPlayer("mine", shipped_policy(), 0.5)
-    table = seat_table(["honest", "ppo:argmax", "external:me", net, "random"])
+    table = seat_table(["honest", net_player("ppo:argmax"), "external:me", net, "random"])
     assert table.kinds.tolist() == [COMPILED_BOTS.index("honest"), BOT_NET, EXTERNAL,
                                     BOT_NET + 1, COMPILED_BOTS.index("random")]
     assert table.nets.temp.tolist() == [0.0, 0.5]
     assert table.players[2] == "external:me" and table.players[3] is net
 
 
-@pytest.mark.parametrize("member", ["honset", "external:", "ismcts", 3, None])
+@pytest.mark.parametrize("member", ["honset", "external:", "ismcts", 3, None, "ppo"])
 def test_a_member_outside_the_vocabulary_is_refused_with_the_known_ones(member):
     with pytest.raises(ValueError, match=r"cannot play in a compiled seat.*honest, bluffer"):
         seat_table(["honest", member])

@@ -187,6 +187,31 @@ def test_network_members_play_in_the_kernel(tmp_path):
         env.replace_policy(1, random_policy(7, hidden=(4, 4)))
 
 
+def test_seats_join_the_pool_at_its_door_and_play_as_their_names_do(tmp_path):
+    """A :class:`Seat` of a compiled bot or of a network is the member its name or spec is:
+    the same games, the spec read once at the env's door (the batch below reads no spec)."""
+    from borders_sim.agents import Seat, as_seat
+    from borders_sim.batch.seats import seat_table
+
+    path = tmp_path / "p.npz"
+    save_policy(path, random_policy(5))
+    named = TrainingEnv(4, opponents=("honest", f"ppo:argmax@{path}"), seed=3)
+    seats = TrainingEnv(4, opponents=(as_seat("honest"), as_seat(f"ppo:argmax@{path}")), seed=3)
+    net = TrainingEnv(4, opponents=(Seat("honest", spec="honest"),
+                                    Seat("mine", net=NetPlayer("mine", random_policy(5), 0.0))),
+                      seed=3)
+    assert named.opponents == seats.opponents == ("honest", f"ppo:argmax@{path}")
+    assert net.opponents == ("honest", "mine")
+    for a, b, c in zip(play(named, 60), play(seats, 60), play(net, 60)):
+        for x, y, z in zip(a, b, c):
+            np.testing.assert_array_equal(x, y)
+            np.testing.assert_array_equal(x, z)
+    with pytest.raises(ValueError, match="opponent 'ismcts' is a Python bot, and TrainingEnv"):
+        TrainingEnv(2, opponents=(as_seat("ismcts"),))
+    with pytest.raises(ValueError, match="cannot play in a compiled seat.*NetPlayer"):
+        seat_table(["ppo"])
+
+
 def test_lineups_follow_the_weights_and_the_learning_seat():
     env = TrainingEnv(64, opponents=POOL, weights=[0, 1, 0], seat=2, seed=5)
     env.reset()

@@ -277,6 +277,24 @@ def test_league_prefers_the_members_it_beats_least():
     assert w[1] > 5 * w[0] and w.sum() == pytest.approx(1.0)
 
 
+def test_the_config_reads_each_network_spec_once_into_the_league(tmp_path):
+    """The run's settings are the edge: its network specs become policy networks there, once,
+    and the league hands the training env values (no spec is read below the config)."""
+    from borders_sim.policies.network import NetPlayer, save_policy
+    from tests.test_ppo_bot import random_policy
+
+    path = tmp_path / "p.npz"
+    save_policy(path, random_policy(5))
+    config = TrainConfig(players=4, opponents=("honest", f"ppo:argmax@{path}", "ppo"))
+    league = config.league(random_policy(5))
+    honest, mine, shipped = league.bots
+    assert honest == "honest" and isinstance(mine, NetPlayer) and isinstance(shipped, NetPlayer)
+    assert (mine.name, mine.temperature) == (f"ppo:argmax@{path}", 0.0)
+    assert league.names == ["honest", f"ppo:argmax@{path}", "ppo"]
+    members = league.members()
+    assert members[0] == "honest" and members[1] is mine and members[2] is shipped
+
+
 def test_a_run_writes_its_files_and_is_repeatable(tmp_path):
     a = train(TrainConfig(seed=3, **TINY), tmp_path / "a", progress=False)
     b = train(TrainConfig(seed=3, **TINY), tmp_path / "b", progress=False)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..checks import as_seed
-from ..batch.seats import is_compiled, seat_table
+from ..batch.seats import seat_table
+from ..policies.dispatch import COMPILED_BOTS
 from ..policies.network import (NetPlayer, NetStack, is_net_spec, load_policy, net_player,
                                 parse_net_spec)
 from ..policies.zoo import is_zoo_spec
@@ -94,6 +95,12 @@ def make_spec(spec: str, seed: int = 0) -> Bot:
     return bot_factory(spec)(as_seed(seed))
 
 
+def _compiled_name(name: str) -> bool:
+    """Whether the bot ``name`` (a spec's name, options split off) has a compiled twin: a
+    compiled bot or a network."""
+    return name in COMPILED_BOTS or is_net_spec(name)
+
+
 def compiled_kinds(specs: Sequence[str | NetPlayer]
                    ) -> tuple[dict[str | int, int], NetStack] | None:
     """The compiled kind of every distinct entry of ``specs`` (a spec, or a policy network in
@@ -105,7 +112,7 @@ def compiled_kinds(specs: Sequence[str | NetPlayer]
     distinct = {spec if isinstance(spec, str) else id(spec): spec for spec in specs}
     for spec in distinct.values():
         if isinstance(spec, str) and (not known(spec) or is_plugin(spec)
-                                      or not is_compiled(split_spec(spec)[0])):
+                                      or not _compiled_name(split_spec(spec)[0])):
             return None
     members = [net_player(s) if isinstance(s, str) and is_net_spec(s) else s
                for s in distinct.values()]

@@ -4,16 +4,18 @@ One vocabulary for every caller (the training env's pool, a tournament's compile
 
 * a compiled bot name (:data:`~borders_sim.policies.dispatch.COMPILED_BOTS`: ``"random"``,
   ``"honest"``, ...): its index;
-* a network spec (``"ppo"``, ``"ppo:argmax@PATH"``, the rest of
-  :func:`~borders_sim.policies.network.parse_net_spec`) or a
-  :class:`~borders_sim.policies.network.NetPlayer`: ``BOT_NET + j``, network ``j`` of the
-  table's :class:`~borders_sim.policies.network.NetStack` (the networks of one table share
-  their hidden sizes);
+* a :class:`~borders_sim.policies.network.NetPlayer`, a policy network at its temperature:
+  ``BOT_NET + j``, network ``j`` of the table's
+  :class:`~borders_sim.policies.network.NetStack` (the networks of one table share their hidden
+  sizes);
 * where the caller plays some seats itself, ``"external:NAME"`` (:data:`EXTERNAL_PREFIX`):
   :data:`~.loop.EXTERNAL`, a seat whose decisions come back to the caller.
 
 Anything else is refused with a ``ValueError`` naming it and the known members, so a typo
-(``"honset"``) is an error, never a seat silently handed to someone else.
+(``"honset"``) is an error, never a seat silently handed to someone else. Nothing here reads a
+spec: a caller's door turns a network spec (``"ppo:argmax@PATH"``) into its
+:class:`~borders_sim.policies.network.NetPlayer` first
+(:func:`~borders_sim.policies.network.net_player`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 
 from ..checks import shown
 from ..policies.dispatch import BOT_NET, COMPILED_BOTS
-from ..policies.network import NetPlayer, NetStack, is_net_spec, net_player, stack_nets
+from ..policies.network import NetPlayer, NetStack, stack_nets
 from .loop import EXTERNAL
 
 #: The prefix of an external member's name (``"external:ismcts"``).
@@ -43,27 +45,17 @@ class SeatTable(NamedTuple):
     nets: NetStack
 
 
-def is_compiled(member: object) -> bool:
-    """Whether ``member`` plays inside a kernel: a compiled bot name, a network spec or a
-    :class:`NetPlayer` (unchecked: :func:`seat_table` checks a network spec)."""
-    return isinstance(member, NetPlayer) or (isinstance(member, str) and (
-        member in COMPILED_BOTS or is_net_spec(member)))
-
-
 def seat_table(members: Sequence[str | NetPlayer], external: bool = True,
                what: str = "member") -> SeatTable:
-    """The :class:`SeatTable` of ``members`` (module docstring), with the policy files of
-    network specs read. ``external``: whether ``"external:NAME"`` members are allowed; ``what``
-    names a member in messages.
+    """The :class:`SeatTable` of ``members`` (module docstring). ``external``: whether
+    ``"external:NAME"`` members are allowed; ``what`` names a member in messages.
 
     Raises:
         ValueError: a member outside the vocabulary (the message names it and the known ones),
-            a bad network spec or policy file, networks of different hidden sizes.
+            networks of different hidden sizes.
     """
     kinds, players, nets = [], [], []
     for m in members:
-        if isinstance(m, str) and is_net_spec(m):
-            m = net_player(m)
         if isinstance(m, NetPlayer):
             kinds.append(BOT_NET + len(nets))
             nets.append(m)
@@ -75,8 +67,8 @@ def seat_table(members: Sequence[str | NetPlayer], external: bool = True,
         else:
             also = f", or '{EXTERNAL_PREFIX}NAME' for one the caller plays" if external else ""
             raise ValueError(f"{what} {shown(m)} cannot play in a compiled seat: a {what} is a "
-                             f"compiled bot ({', '.join(COMPILED_BOTS)}), a network spec "
-                             f"('ppo', 'ppo:argmax', 'ppo@PATH', ...) or a NetPlayer{also}")
+                             f"compiled bot ({', '.join(COMPILED_BOTS)}) or a policy network "
+                             f"(a NetPlayer: net_player('ppo:argmax@PATH') reads a spec){also}")
         players.append(m)
     return SeatTable(np.array(kinds, dtype=np.int64), tuple(players),
                      stack_nets([p.policy for p in nets], [p.temperature for p in nets]))

@@ -6,9 +6,10 @@ of opponents drawn per game from a *pool* of members. A member is either
 * a compiled bot, played inside the kernel with the seat's observation and mask, exactly as in
   a tournament game: a name of :data:`~borders_sim.agents.COMPILED_BOTS`, a network spec
   (``"ppo"``, the shipped policy sampled as the ``ppo`` bot plays it; ``"ppo:argmax@PATH"``
-  and the rest of :func:`~borders_sim.policies.network.parse_net_spec`), or a
+  and the rest of :func:`~borders_sim.policies.network.parse_net_spec`), a
   :class:`~borders_sim.policies.network.NetPlayer` (any policy network, e.g. a frozen snapshot
-  of the learner, at a temperature); or
+  of the learner, at a temperature), or a :class:`~borders_sim.agents.Seat` of one of these
+  (:func:`pool_member`: a name or spec is read once, here); or
 * an *external* member, named ``"external:NAME"``
   (:data:`~borders_sim.batch.seats.EXTERNAL_PREFIX`): its decisions come back to Python like the
   learner's, and the caller plays them in the same batch.
@@ -131,10 +132,11 @@ from .._compile.rowcopy import put_row
 from ..batch.games import IllegalBotAction
 from ..batch.loop import BOT_ILLEGAL as BOT_CHOSE_ILLEGAL
 from ..batch.loop import EXTERNAL, blank_record, deal, play_seats
+from ..agents.seats import Seat
 from ..batch.seats import seat_table
 from ..batch.seeds import derived_seed, seed_bots, seed_lineup
-from ..policies.dispatch import BOT_NET
-from ..policies.network import NetPlayer, Policy
+from ..policies.dispatch import BOT_NET, COMPILED_BOTS
+from ..policies.network import NetPlayer, Policy, is_net_spec, net_player
 from ..policies.registry import roster
 from ..rules.actions import NUM_ACTIONS, illegal_action_message
 from ..checks import (ArgumentTypeError, as_action_batch, as_bool, as_float, as_int,
@@ -326,6 +328,32 @@ def first_illegal(actions, masks, skip):
     return -1
 
 
+def pool_member(member: Any) -> Any:
+    """A pool member as the batch seats it (:func:`~borders_sim.batch.seats.seat_table`): a
+    network spec or a :class:`~borders_sim.agents.Seat` of a network becomes its
+    :class:`~borders_sim.policies.network.NetPlayer` (a policy file is read here, once), a seat
+    of a compiled bot its name; anything else is passed on as it is (the table checks it).
+
+    Raises:
+        ValueError: a seat of a Python bot (the env's opponents play inside its compiled call),
+            a bad network spec or policy file.
+    """
+    if isinstance(member, Seat):
+        if member.net is not None:
+            return member.net
+        if member.spec in COMPILED_BOTS:
+            return member.spec
+        if member.spec is not None and is_net_spec(member.spec):
+            return net_player(member.spec)
+        raise ValueError(f"opponent {member.name!r} is a Python bot, and TrainingEnv's "
+                         f"opponents play inside its compiled call: compiled bots "
+                         f"({', '.join(COMPILED_BOTS)}) and policy networks only; play it with "
+                         f"SingleSeatEnv(opponents=...), or seat it in a tournament")
+    if isinstance(member, str) and is_net_spec(member):
+        return net_player(member)
+    return member
+
+
 class TrainingEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of BORDERS, one learning seat each, opponents played in the kernel.
 
@@ -388,7 +416,7 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # each instance sets its own mode
 
     def __init__(self, num_envs: int, num_players: int = 4,
-                 opponents: Sequence[str | NetPlayer] = DEFAULT_OPPONENTS,
+                 opponents: Sequence[str | NetPlayer | Seat] = DEFAULT_OPPONENTS,
                  weights: Sequence[float] | None = None,
                  mixed: float = DEFAULT_MIXED, deviator: float = 0.0,
                  seat: int | str = "random", reward: str = "win",
@@ -405,7 +433,8 @@ class TrainingEnv(gymnasium.vector.VectorEnv):
                               "a list of pool members (one member is a list of one: ['honest'])")
         if not members:
             raise ValueError("opponents must name at least one pool member")
-        self._pool_kinds, players, self._nets = seat_table(members, what="opponent")
+        self._pool_kinds, players, self._nets = seat_table([pool_member(m) for m in members],
+                                                           what="opponent")
         self.opponents = tuple(m.name if isinstance(m, NetPlayer) else m for m in players)
         self._players = {j: m for j, m in enumerate(players) if isinstance(m, NetPlayer)}
         self._seat_mode = -1 if isinstance(seat, str) and seat == "random" else as_int(

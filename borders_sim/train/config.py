@@ -14,7 +14,7 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..policies.network import MAX_HIDDEN, Policy, is_net_spec
+from ..policies.network import MAX_HIDDEN, Policy, is_net_spec, net_player
 from ..policies.dispatch import COMPILED_BOTS
 from ..rules.actions import NUM_ACTIONS
 from ..checks import SEED_MAX, SEED_RANGE, as_mapping, as_sequence, as_str
@@ -384,13 +384,16 @@ class TrainConfig:
                 for name, value in flat.items() if name not in free}
 
     def league(self, initial: Policy) -> League:
-        """The league of ``opponents`` (``league`` expands to the league bots plus self-play)."""
-        bots, selfplay = [], 0
+        """The league of ``opponents`` (``league`` expands to the league bots plus self-play),
+        each network spec read here, once, into its policy network (a
+        :class:`~borders_sim.policies.network.NetPlayer` named by the spec)."""
+        names, selfplay = [], 0
         for name in self.opponents:
             if name == "league":
-                bots += [b for b in LEAGUE_BOTS if b not in bots]
+                names += [b for b in LEAGUE_BOTS if b not in names]
                 selfplay = self.snapshots
-            elif name not in bots:
-                bots.append(name)
+            elif name not in names:
+                names.append(name)
+        bots = [net_player(name) if is_net_spec(name) else name for name in names]
         return League(tuple(bots), self.players, selfplay, self.snapshot_every, initial,
                       self.exploiter_slots if self.exploiter_every else 0)

@@ -1,8 +1,10 @@
 """The league: the pool of opponents a run trains against, and how often it meets each.
 
 Members are compiled bots (:data:`~borders_sim.policies.dispatch.COMPILED_BOTS`), frozen
-policy networks (network specs: ``ppo``, the shipped policy; ``ppo@PATH``, a policy
-file; ``ppo:argmax``, greedy; :func:`~borders_sim.policies.network.parse_net_spec`) and, with
+policy networks (:class:`~borders_sim.policies.network.NetPlayer`, read once from the network
+specs of the run's settings by :meth:`~borders_sim.train.config.TrainConfig.league`: ``ppo``,
+the shipped policy; ``ppo@PATH``, a policy file; ``ppo:argmax``, greedy;
+:func:`~borders_sim.policies.network.parse_net_spec`) and, with
 self-play, ``snapshots`` of the learner itself: every ``snapshot_every`` updates the learner's
 current policy is frozen into the oldest snapshot slot (the slots fill up first), so the
 learner plays its own past. Every network plays at its temperature through the one compiled
@@ -37,8 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..policies.network import (SAMPLE_TEMPERATURE, NetPlayer, Policy, net_player,
-                              parse_net_spec)
+from ..policies.network import SAMPLE_TEMPERATURE, NetPlayer, Policy, parse_net_spec
 from ..policies.dispatch import COMPILED_BOTS
 from ..policies.registry import roster
 from ..agents import REGISTRY
@@ -83,12 +84,13 @@ def check_member(name: str) -> str:
 
 @dataclass
 class League:
-    """The pool (module docstring). ``bots``: compiled bot names and ``ppo`` specs; with
+    """The pool (module docstring). ``bots``: compiled bot names and policy networks
+    (:class:`~borders_sim.policies.network.NetPlayer`, named as the tables show them); with
     ``snapshots`` > 0, that many self-play slots, and with ``exploiters`` > 0 that many slots
     for the main exploiter's policies (:mod:`.trainer`), all filled from ``initial`` at the
     start (so the pool's shapes are fixed) but drawn only once a policy was put in them."""
 
-    bots: tuple[str, ...]
+    bots: tuple[str | NetPlayer, ...]
     players: int
     snapshots: int = 0
     snapshot_every: int = 10
@@ -102,8 +104,9 @@ class League:
     next_exploiter: int = 0
 
     def __post_init__(self) -> None:
-        for name in self.bots:
-            check_member(name)
+        for bot in self.bots:
+            if not isinstance(bot, NetPlayer):
+                check_member(bot)
         if (self.snapshots or self.exploiters) and self.initial is None:
             raise ValueError("self-play and exploiter slots need the initial policy")
         m = len(self.bots) + self.snapshots + self.exploiters
@@ -114,13 +117,13 @@ class League:
 
     @property
     def names(self) -> list[str]:
-        return (list(self.bots) + [f"self-{k}" for k in range(self.snapshots)]
+        return ([b.name if isinstance(b, NetPlayer) else b for b in self.bots]
+                + [f"self-{k}" for k in range(self.snapshots)]
                 + [f"exploiter-{k}" for k in range(self.exploiters)])
 
     def members(self) -> list[str | NetPlayer]:
         """The pool for :class:`~borders_sim.envs.training.TrainingEnv`, in member order."""
-        out: list[str | NetPlayer] = [b if b in COMPILED_BOTS else net_player(b)
-                                      for b in self.bots]
+        out = list(self.bots)
         out += [NetPlayer(name, self.initial, SAMPLE_TEMPERATURE)
                 for name in self.names[len(self.bots):]]
         return out
