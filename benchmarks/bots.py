@@ -39,12 +39,12 @@ from borders_sim.cli.simulate import MAX_BATCH
 from borders_sim.rules.limits import max_game_length
 from borders_sim.batch.rollouts import make_batch
 from borders_sim.rules.state import MAX_PLAYERS, PH_GAME_OVER
-from harness import add_shared, load, machine_line, parse
+from harness import add_shared, load, machine_line, run
 
 MIXED = "mixed"
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int_in(1, MAX_BATCH), default=None,
                         help="games per player count and bot (default 1000; --quick 200)")
@@ -55,14 +55,17 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "(default 3; --quick 1)")
     parser.add_argument("--seed", type=seed_arg(), default=0,
                         help="first deal seed, 0 <= S and S+games-1 <= 2**64-1 (default 0)")
-    add_shared(parser)  # --quick: fewer games and repeats
-    args = parse(parser, argv)
+    add_shared(parser, json=True)  # --quick: fewer games and repeats
+    return parser
+
+
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The defaults that depend on ``--quick``, and the seeds' range checked."""
     if args.games is None:
         args.games = 200 if args.quick else 1000
     if args.repeat is None:
         args.repeat = 1 if args.quick else 3
     check_seed_run(parser, args.seed, args.games)
-    return args
 
 
 def lineups(bot: str, games: int, n: int) -> np.ndarray:
@@ -89,22 +92,17 @@ def time_bots(template, kinds, seeds, threads: int, repeat: int, cap: int):
     return statistics.median(times), int(out.sum()), states
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def measure(args: argparse.Namespace) -> dict:
+    """Every bot's (and the mixed lineup's) games at each player count, on one thread and on
+    all: the table's rows, whether both gave the same games, the unfinished games."""
     all_threads = numba.config.NUMBA_NUM_THREADS
-    print("# borders_sim bot rollout benchmark\n")
-    print(f"- machine: {machine_line(load())} (other work on the machine skews the figures)")
-    print(f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
-          f"{numba.__version__} ({all_threads} threads)")
-    print(f"- {args.games} games per player count and bot, median of {args.repeat} runs, "
-          f"seeds from {args.seed}; rulebook rules", flush=True)
+    start = load()
     t0 = time.perf_counter()
     states, seeds = make_batch(GameConfig(num_players=3), 0, 1)
     for kind in range(len(COMPILED_BOTS)):
-        run_bot_games(states.copy(), np.full((1, MAX_PLAYERS), kind), np.zeros(1, dtype=np.uint64), 10**6)
-    print(f"- first call, excluded below: {time.perf_counter() - t0:.1f} s (compile or cache "
-          "load)", flush=True)
-
+        run_bot_games(states.copy(), np.full((1, MAX_PLAYERS), kind),
+                      np.zeros(1, dtype=np.uint64), 10**6)
+    first = time.perf_counter() - t0
     rows, same, unfinished = [], True, 0
     for n in args.players:
         config = GameConfig(num_players=n)
@@ -125,17 +123,37 @@ def main(argv=None) -> int:
             rows.append([str(n), bot, f"{dec / args.games:.0f}", f"{args.games / t1:,.0f}",
                          si(rate1), f"{args.games / tn:,.0f}", si(dec_n / tn),
                          f"{rate1 / base:.2f}"])
+    return {"threads": all_threads, "load": start, "first_call": first, "rows": rows,
+            "same": bool(same), "unfinished": unfinished,
+            "threading_layer": numba.threading_layer()}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    threads = figures["threads"]
     headers = ["players", "bots", "decisions/game", "1 thread games/s", "1 thread decisions/s",
-               f"{all_threads} threads games/s", f"{all_threads} threads decisions/s",
+               f"{threads} threads games/s", f"{threads} threads decisions/s",
                "decisions/s vs random"]
-    print()
-    print(markdown_table(headers, rows))
-    print()
-    print(f"- threading layer: {numba.threading_layer()}; same games with 1 and {all_threads} "
-          f"threads: {'yes' if same else 'NO (batch results depend on threads!)'}")
-    if unfinished:
-        print(f"- ERROR: {unfinished} games hit max_game_length without ending")
-    return 0 if same and not unfinished else 1
+    lines = [
+        "# borders_sim bot rollout benchmark", "",
+        f"- machine: {machine_line(figures['load'])} (other work on the machine skews the "
+        f"figures)",
+        f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
+        f"{numba.__version__} ({threads} threads)",
+        f"- {args.games} games per player count and bot, median of {args.repeat} runs, "
+        f"seeds from {args.seed}; rulebook rules",
+        f"- first call, excluded below: {figures['first_call']:.1f} s (compile or cache load)",
+        "", markdown_table(headers, figures["rows"]), "",
+        f"- threading layer: {figures['threading_layer']}; same games with 1 and {threads} "
+        f"threads: {'yes' if figures['same'] else 'NO (batch results depend on threads!)'}"]
+    if figures["unfinished"]:
+        lines.append(f"- ERROR: {figures['unfinished']} games hit max_game_length without "
+                     f"ending")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    figures = run(parser(), measure, render, argv, check=settle)
+    return 0 if figures["same"] and not figures["unfinished"] else 1
 
 
 if __name__ == "__main__":

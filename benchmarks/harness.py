@@ -8,10 +8,11 @@ checkout's with the README's editable install (:func:`parse` says so when it is 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     add_shared(parser, quick={"games": 20}, docs="the table of docs/speed.md", json=True)
-    args = parse(parser, argv)            # --quick applied; --quick --write-docs refused
-    ...
-    if args.write_docs:
-        replace_section("replay", text)
+    run(parser, measure, render, section="replay")
+
+``measure(args)`` returns the figures (JSON-able), ``render(figures, args)`` the text:
+:func:`run` parses the options (``--quick`` applied, ``--quick --write-docs`` refused),
+measures, prints the text and writes it and the figures where the options say.
 
 **Options.** ``--quick``: the smallest setting (CI runs every script once with it, so a moved
 function breaks the run, not a reader's first try; its figures mean nothing and it never
@@ -38,6 +39,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +83,33 @@ def parse(parser: argparse.ArgumentParser, argv: list[str] | None = None
         print(f"note: measuring the borders_sim installed at {package}, not this checkout's "
               f"(pip install -e . measures the checkout)", file=sys.stderr, flush=True)
     return args
+
+
+def run(parser: argparse.ArgumentParser, measure: Callable[[argparse.Namespace], Any],
+        render: Callable[[Any, argparse.Namespace], str | dict[str, str]],
+        argv: list[str] | None = None, section: str | None = None,
+        check: Callable[[argparse.ArgumentParser, argparse.Namespace], None] | None = None
+        ) -> Any:
+    """A benchmark's run, the same for every script: its options parsed (:func:`parse`; then
+    ``check(parser, args)``, which may settle defaults or call ``parser.error``), the
+    figures measured (``measure(args)``: JSON-able data, its progress on stderr), the text
+    rendered from them (``render(figures, args)``) and printed; with ``--write-docs`` the text
+    goes into ``section`` (or ``render`` gives ``{section: text}`` for several), with ``--json
+    FILE`` the figures into FILE. Returns the figures (for the script's exit status)."""
+    args = parse(parser, argv)
+    if check is not None:
+        check(parser, args)
+    figures = measure(args)
+    text = render(figures, args)
+    texts = text if isinstance(text, dict) else {section: text}
+    print("\n\n".join(texts.values()), flush=True)
+    if args.write_docs:
+        for name, body in texts.items():
+            if name is None:
+                raise SystemExit("this script names no section to write")
+            print(f"{replace_section(name, body).relative_to(ROOT)} updated", file=sys.stderr)
+    write_json(args.json, figures)
+    return figures
 
 
 def write_json(path: Path | None, data: Any) -> None:

@@ -35,19 +35,17 @@ import importlib.util
 import os
 import sys
 import time
-from pathlib import Path
 
 from borders_sim.arena import default_lineup, run_tournament
 from borders_sim.cli.common import int_in
 from borders_sim.report import markdown_table, percent
-from harness import add_shared, parse, replace_section, stamp
+from harness import add_shared, run, stamp
 
-ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 4
 HEURISTICS = ("honest", "bluffer", "collector")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int_in(1, 10**8), default=8400,
                         help="games of the compiled bots' tournament (default: 8400)")
@@ -66,15 +64,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int_in(0, 2**62), default=0, help="first seed")
     add_shared(parser, quick=dict(games=84, strong_games=8, search_games=1, slow_games=1,
                                   openspiel_games=1, openspiel_sims=5),
-               docs="replace the ladder section of docs/bots.md")
-    return parse(parser, argv)
+               docs="replace the ladder section of docs/bots.md", json=True)
+    return parser
 
 
-def ladder_table(results) -> str:
-    """The compiled bots' tournament: one row per bot, best win rate first, with a line that
-    explains the short headers."""
+def ladder_table(bots: list[dict]) -> str:
+    """The compiled bots' tournament (its results' ``bots``): one row per bot, best win rate
+    first, with a line that explains the short headers."""
     rows = []
-    for b in sorted(results.bots, key=lambda b: -b["win_rate"]):
+    for b in sorted(bots, key=lambda b: -b["win_rate"]):
         lo, hi = b["win_rate_ci95"]
         rows.append([b["name"], f"{percent(b['win_rate'])} [{percent(lo)}, {percent(hi)}]",
                      f"{b['mean_score']:.1f} ({b['sd_score']:.1f})",
@@ -116,14 +114,12 @@ def matchup_table(rows: list[list[str]], players: int = PLAYERS) -> str:
         f"no better than the {players - 1} others."])
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def measure(args: argparse.Namespace) -> dict:
+    """The compiled bots' tournament and every matchup: rows, and the slow ones' seconds."""
     lineup = default_lineup(PLAYERS)
     t0 = time.perf_counter()
+    print(f"the compiled bots' tournament, {args.games} games ...", file=sys.stderr, flush=True)
     results = run_tournament(PLAYERS, lineup, args.games, args.seed)
-    parts = [f"The compiled heuristics and random play, {PLAYERS} players, lineup "
-             f"{','.join(lineup)}, {args.games} games (seats rotating):", "",
-             ladder_table(results)]
     fast = [("ppo", other, args.strong_games) for other in HEURISTICS + ("strict",)]
     slow = [("ismcts", other, args.search_games) for other in HEURISTICS]
     if not args.no_openspiel and importlib.util.find_spec("pyspiel") is not None:
@@ -138,24 +134,34 @@ def main(argv=None) -> int:
             workers = os.cpu_count() or 1  # the Python path's worker processes
             times.append([label(bot), other, f"{seconds * workers / games:.1f}"])
         print(f"  {row[0]} vs 3 {row[1]}: {row[3]}", file=sys.stderr, flush=True)
-    spiels = sorted({bot for bot, _, _ in slow if bot != label(bot)})
+    return {"lineup": lineup, "bots": results.bots, "matchups": rows, "slow": times,
+            "spiels": sorted({bot for bot, _, _ in slow if bot != label(bot)}),
+            "workers": os.cpu_count() or 1, "minutes": (time.perf_counter() - t0) / 60,
+            "stamp": stamp()}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    parts = [f"The compiled heuristics and random play, {PLAYERS} players, lineup "
+             f"{','.join(figures['lineup'])}, {args.games} games (seats rotating):", "",
+             ladder_table(figures["bots"])]
     parts += ["", f"Each bot against {PLAYERS - 1} copies of another"
-              + "".join(f" ({label(bot)} is `{bot}`)" for bot in spiels) + ":", "",
-              matchup_table(rows), "",
-              f"Seconds a game took in the slow matchups ({os.cpu_count() or 1} games at a time "
+              + "".join(f" ({label(bot)} is `{bot}`)" for bot in figures["spiels"]) + ":", "",
+              matchup_table(figures["matchups"]), "",
+              f"Seconds a game took in the slow matchups ({figures['workers']} games at a time "
               "in worker processes):", "",
-              markdown_table(["bot", "against", "s per game"], times)]
+              markdown_table(["bot", "against", "s per game"], figures["slow"])]
     command = (f"python benchmarks/ladder.py --games {args.games} --strong-games "
                f"{args.strong_games} --search-games {args.search_games} --slow-games "
                f"{args.slow_games} --openspiel-games "
                f"{args.openspiel_games} --openspiel-sims {args.openspiel_sims} --seed "
                f"{args.seed}")
-    parts += ["", f"Made by `{command}` ({(time.perf_counter() - t0) / 60:.0f} min here); "
-              f"{stamp()}"]
-    text = "\n".join(parts)
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('ladder', text).name} updated", file=sys.stderr)
+    parts += ["", f"Made by `{command}` ({figures['minutes']:.0f} min here); "
+              f"{figures['stamp']}"]
+    return "\n".join(parts)
+
+
+def main(argv=None) -> int:
+    run(parser(), measure, render, argv, section="ladder")
     return 0
 
 

@@ -30,7 +30,7 @@ from borders_sim.report import markdown_table
 from borders_sim.rules.limits import max_game_length
 from borders_sim.batch.rollouts import final_scores, make_batch
 from borders_sim.rules.state import MAX_PLAYERS
-from harness import add_shared, parse
+from harness import add_shared, run
 
 
 def play(config: GameConfig, lineups: list[list[int]], seed: int):
@@ -51,18 +51,15 @@ def share_ci(x: np.ndarray) -> str:
     return f"{m:.1%} ± {half:.1%}"
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    add_shared(parser, quick=dict(games=40))
-    args = parse(parser, argv)
+def measure(args: argparse.Namespace) -> dict:
+    """Every pairing's games and the all-together games: their table rows, and the seconds."""
     n = args.players
     config = GameConfig(num_players=n)
     t0 = time.perf_counter()
-    rows = []
+    pairs = []
     for a, b in itertools.combinations(range(len(COMPILED_BOTS)), 2):
+        print(f"playing {COMPILED_BOTS[a]} against {COMPILED_BOTS[b]} ...", file=sys.stderr,
+              flush=True)
         lineups = []
         for g in range(args.games):
             pattern = [a if (i + (g // n) % 2 * (n % 2)) % 2 == 0 else b for i in range(n)]
@@ -71,12 +68,10 @@ def main(argv=None) -> int:
             lineups.append(pattern[rot:] + pattern[:rot])
         shares, scores, kinds = play(config, lineups, args.seed)
         share_a = (shares * (kinds == a)).sum(axis=1)
-        rows.append([COMPILED_BOTS[a], COMPILED_BOTS[b], share_ci(share_a),
-                     f"{scores[kinds == a].mean():.1f}", f"{scores[kinds == b].mean():.1f}"])
-    print(f"# borders_sim bot ladder: {n} players, {args.games} seat-rotated games per pairing\n")
-    print(markdown_table(["A", "B", "A's share of wins (95% CI)", "A mean score",
-                          "B mean score"], rows))
+        pairs.append([COMPILED_BOTS[a], COMPILED_BOTS[b], share_ci(share_a),
+                      f"{scores[kinds == a].mean():.1f}", f"{scores[kinds == b].mean():.1f}"])
     k = len(COMPILED_BOTS)
+    together = None
     if n >= k:
         lineups = []
         for g in range(args.games):
@@ -84,15 +79,35 @@ def main(argv=None) -> int:
             rot = g % n
             lineups.append(base[rot:] + base[:rot])
         shares, scores, kinds = play(config, lineups, args.seed)
-        rows = []
+        together = []
         for i, name in enumerate(COMPILED_BOTS):
             per_game = (shares * (kinds == i)).sum(axis=1)
-            rows.append([name, str(int((kinds == i).sum(axis=1)[0])), share_ci(per_game),
-                         f"{scores[kinds == i].mean():.1f}", f"{scores[kinds == i].std():.1f}"])
-        print(f"\n## all bots together, {args.games} seat-rotated games\n")
-        print(markdown_table(["bot", "seats", "share of wins (95% CI)", "mean score", "sd score"],
-                             rows))
-    print(f"\n({time.perf_counter() - t0:.0f} s)")
+            together.append([name, str(int((kinds == i).sum(axis=1)[0])), share_ci(per_game),
+                             f"{scores[kinds == i].mean():.1f}",
+                             f"{scores[kinds == i].std():.1f}"])
+    return {"players": n, "games": args.games, "pairs": pairs, "together": together,
+            "seconds": time.perf_counter() - t0}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    lines = [f"# borders_sim bot ladder: {figures['players']} players, {figures['games']} "
+             f"seat-rotated games per pairing", "",
+             markdown_table(["A", "B", "A's share of wins (95% CI)", "A mean score",
+                             "B mean score"], figures["pairs"])]
+    if figures["together"] is not None:
+        lines += ["", f"## all bots together, {figures['games']} seat-rotated games", "",
+                  markdown_table(["bot", "seats", "share of wins (95% CI)", "mean score",
+                                  "sd score"], figures["together"])]
+    return "\n".join(lines + ["", f"({figures['seconds']:.0f} s)"])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    add_shared(parser, quick=dict(games=40), json=True)
+    run(parser, measure, render, argv)
     return 0
 
 

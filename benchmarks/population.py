@@ -30,12 +30,12 @@ import time
 
 
 from borders_sim.arena import run_tournament
-from borders_sim.arena.population import POPULATION_SEED, population
+from borders_sim.arena.population import POPULATION_SEED, Population, population
 from borders_sim.report import markdown_table, markdown_tables, percent
 from borders_sim.arena.population_tables import population_text
 from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path
-from harness import add_shared, parse, replace_section, stamp
+from harness import add_shared, run, stamp
 
 HEURISTICS = ("honest", "bluffer", "collector", "strict")
 
@@ -49,10 +49,14 @@ def learned_zoo() -> list[str]:
             if any(policy_meta(zoo_path(name)).get(k) != shipped.get(k) for k in keys)]
 
 
-def mixed_tables(policy: str, members: list[str], games: int, backend: str) -> str:
-    """The table of part 2, for ``policy`` (``ppo`` or another spec)."""
-    header = ["X", "games", "ppo win rate [95% CI]", "X win rate [95% CI]",
-              "ppo - X, points [95% CI]", "ppo ahead of X"]
+#: The columns of part 2's and part 3's tables.
+MIXED = ["X", "games", "ppo win rate [95% CI]", "X win rate [95% CI]",
+         "ppo - X, points [95% CI]", "ppo ahead of X"]
+NOTEBOOK = ["X", "games", "X win rate [95% CI]", "ppo win rate [95% CI]", "ppo wins most"]
+
+
+def mixed_rows(policy: str, members: list[str], games: int, backend: str) -> list[list[str]]:
+    """The rows of part 2, for ``policy`` (``ppo`` or another spec)."""
     rows = []
     for x in members:
         result = population((policy, x, *HEURISTICS), 4, games, POPULATION_SEED,
@@ -62,13 +66,13 @@ def mixed_tables(policy: str, members: list[str], games: int, backend: str) -> s
         rows.append([x, str(pair.games), interval(ppo), interval(other),
                      f"{100 * pair.difference:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
                      + (" yes" if lo > 0 else ""), percent(pair.ahead)])
-    return markdown_tables(header, rows)
+    return rows
 
 
-def notebook_tables(policy: str, members: list[str], games: int, backend: str) -> str:
-    """The table of part 3: each notebook-recipe member ``X`` in the notebook's own lineup,
+def notebook_rows(policy: str, members: list[str], games: int, backend: str
+                  ) -> list[list[str]]:
+    """The rows of part 3: each notebook-recipe member ``X`` in the notebook's own lineup,
     ``X, policy, honest, bluffer``, seats rotating."""
-    header = ["X", "games", "X win rate [95% CI]", "ppo win rate [95% CI]", "ppo wins most"]
     rows = []
     for x in members:
         result = run_tournament(4, (x, policy, "honest", "bluffer"), games, POPULATION_SEED,
@@ -77,12 +81,47 @@ def notebook_tables(policy: str, members: list[str], games: int, backend: str) -
         best = max(result.bots, key=lambda b: b["win_rate"])["name"]
         rows.append([x, str(result.games_played), interval(by_name[x]),
                      interval(by_name[policy]), "yes" if best == policy else "no"])
-    return markdown_table(header, rows)
+    return rows
 
 
 def interval(member: dict) -> str:
     lo, hi = member["win_rate_ci95"]
     return f"{percent(member['win_rate'])} [{percent(lo)}, {percent(hi)}]"
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """The whole population's games, the mixed tables and the notebook's table."""
+    start = time.perf_counter()
+    zoo = learned_zoo()
+    pool = (args.policy, *zoo, *HEURISTICS)
+    print(f"population of {len(pool)}: {', '.join(pool)}", file=sys.stderr, flush=True)
+    whole = population(pool, 4, args.population_games, POPULATION_SEED, backend=args.backend)
+    print("mixed tables, one zoo member at a time ...", file=sys.stderr, flush=True)
+    pairs = mixed_rows(args.policy, zoo, args.games, args.backend)
+    print("the notebook's table ...", file=sys.stderr, flush=True)
+    notebook = notebook_rows(args.policy, [x for x in zoo if "/notebook-" in x],
+                             args.notebook_games, args.backend)
+    return {"population": whole.to_dict(), "mixed": pairs, "notebook": notebook,
+            "minutes": (time.perf_counter() - start) / 60, "stamp": stamp(zoo=True)}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    whole = Population.from_dict(figures["population"])
+    command = shlex.join(["python", "benchmarks/population.py", "--games", str(args.games),
+                          "--notebook-games", str(args.notebook_games),
+                          "--population-games", str(args.population_games), "--backend",
+                          args.backend, "--write-docs"])
+    return (f"**The population** ({args.population_games} games, 4 players, tables of "
+            f"different members drawn from {len(whole.pool)}, seats rotating):\n\n"
+            f"{population_text(whole)}\n\n**Mixed tables, one zoo member at a time** "
+            f"({args.games} games each of tables {{ppo, X, two of {', '.join(HEURISTICS)}}}; "
+            f"'yes': ppo wins more than X, the interval above 0):\n\n"
+            f"{markdown_tables(MIXED, figures['mixed'])}\n\n"
+            f"**The notebook's table** ({args.notebook_games} games each of the lineup "
+            f"X, ppo, honest, bluffer, seats rotating, X a policy of the notebook's recipe):"
+            f"\n\n{markdown_table(NOTEBOOK, figures['notebook'])}\n\n"
+            f"Made by `{command}` ({figures['minutes']:.1f} min, "
+            f"{args.backend} backend), seeds from {POPULATION_SEED}; {figures['stamp']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,38 +138,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the policy in ppo's place, e.g. ppo@runs/x (default: ppo; the "
                              "tables of docs/bots.md are ppo's)")
     add_shared(parser, quick=dict(games=20, notebook_games=20, population_games=40),
-               docs="put the tables in docs/bots.md's population section")
-    args = parse(parser, argv)
+               docs="put the tables in docs/bots.md's population section", json=True)
+    run(parser, measure, render, argv, section="population", check=shipped_only)
+    return 0
+
+
+def shipped_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.write_docs and args.policy != "ppo":
         parser.error("--write-docs writes the shipped ppo's tables: leave --policy out")
-    start = time.perf_counter()
-    zoo = learned_zoo()
-    pool = (args.policy, *zoo, *HEURISTICS)
-    print(f"population of {len(pool)}: {', '.join(pool)}", file=sys.stderr, flush=True)
-    whole = population(pool, 4, args.population_games, POPULATION_SEED, backend=args.backend)
-    print("mixed tables, one zoo member at a time ...", file=sys.stderr, flush=True)
-    pairs = mixed_tables(args.policy, zoo, args.games, args.backend)
-    print("the notebook's table ...", file=sys.stderr, flush=True)
-    notebook = notebook_tables(args.policy, [x for x in zoo if "/notebook-" in x],
-                               args.notebook_games, args.backend)
-    command = shlex.join(["python", "benchmarks/population.py", "--games", str(args.games),
-                          "--notebook-games", str(args.notebook_games),
-                          "--population-games", str(args.population_games), "--backend",
-                          args.backend, "--write-docs"])
-    text = (f"**The population** ({args.population_games} games, 4 players, tables of "
-            f"different members drawn from {len(pool)}, seats rotating):\n\n"
-            f"{population_text(whole)}\n\n**Mixed tables, one zoo member at a time** "
-            f"({args.games} games each of tables {{ppo, X, two of {', '.join(HEURISTICS)}}}; "
-            f"'yes': ppo wins more than X, the interval above 0):\n\n{pairs}\n\n"
-            f"**The notebook's table** ({args.notebook_games} games each of the lineup "
-            f"X, ppo, honest, bluffer, seats rotating, X a policy of the notebook's recipe):"
-            f"\n\n{notebook}\n\n"
-            f"Made by `{command}` ({(time.perf_counter() - start) / 60:.1f} min, "
-            f"{args.backend} backend), seeds from {POPULATION_SEED}; {stamp(zoo=True)}")
-    print(text)
-    if args.write_docs:
-        replace_section("population", text)
-    return 0
 
 
 if __name__ == "__main__":

@@ -30,9 +30,8 @@ from typing import Any
 from borders_sim.report import markdown_table
 from borders_sim.policies.network import SHIPPED_WEIGHTS, policy_meta
 from borders_sim.policies.zoo import PREFIX, ZOO, zoo_path
-from harness import add_shared, parse, replace_section
+from harness import add_shared, run
 
-ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = ("seed", "updates", "learner_steps")
 
 
@@ -85,24 +84,43 @@ def opponents(meta: dict[str, Any]) -> str:
     return ",".join(others) + (f" + {len(zoo)} zoo" if zoo else "")
 
 
-def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
-    """The section: the stages' table, the zoo runs they play against, the total, the commands."""
-    names, runs = zip(*stages(policy_meta(weights)))
-    needed = sorted({o[len(PREFIX):] for meta in runs for o in meta["opponents"]
+def read(weights: Path = SHIPPED_WEIGHTS) -> dict:
+    """The recipe of the policy file ``weights``: its stages, ``[zoo member, meta]`` first
+    stage first, and the zoo runs they play against that are no stage (the same pairs)."""
+    found = stages(policy_meta(weights))
+    names = [name for name, _ in found]
+    needed = sorted({o[len(PREFIX):] for _, meta in found for o in meta["opponents"]
                      if o.startswith(PREFIX)} - set(names))
+    return {"stages": [[name, meta] for name, meta in found],
+            "zoo": [[name, policy_meta(zoo_path(name))] for name in needed]}
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """The shipped policy's recipe (:func:`read`)."""
+    return read()
+
+
+def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
+    """The section of the policy file ``weights`` (:func:`render` of :func:`read`)."""
+    return render(read(weights))
+
+
+def render(figures: dict, args: argparse.Namespace | None = None) -> str:
+    """The section: the stages' table, the zoo runs they play against, the total, the commands."""
+    names, runs = zip(*figures["stages"])
+    needed = [name for name, _ in figures["zoo"]]
     rows, previous = [], None
     for k, (name, meta) in enumerate(zip(names, runs), 1):
         rows.append([str(k), name, str(meta["seed"]), start_of(meta, previous),
                      opponents(meta), f"{meta['updates']:,}",
                      f"{meta['learner_steps'] / 1e6:.2f}M", f"{minutes(meta):.1f}"])
         previous = str(k)
-    for name in needed:
-        meta = policy_meta(zoo_path(name))
+    for name, meta in figures["zoo"]:
         rows.append(["-", name, str(meta["seed"]), start_of(meta, None),
                      opponents(meta), f"{meta['updates']:,}",
                      f"{meta['learner_steps'] / 1e6:.2f}M", f"{minutes(meta):.1f}"])
     stage_minutes = sum(minutes(meta) for meta in runs)
-    all_minutes = stage_minutes + sum(minutes(policy_meta(zoo_path(n))) for n in needed)
+    all_minutes = stage_minutes + sum(minutes(meta) for _, meta in figures["zoo"])
     table = markdown_table(["stage", "run", "seed", "start", "opponents", "updates",
                             "steps", "min"], rows)
     lines = [
@@ -127,13 +145,8 @@ def recipe_text(weights: Path = SHIPPED_WEIGHTS) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     # the recipe reads one file: --quick reads it as it is
-    add_shared(parser, docs="replace the recipe section of docs/training.md")
-    args = parse(parser, argv)
-    text = recipe_text()
-    print(text)
-    if args.write_docs:
-        written = replace_section("recipe", text)
-        print(f"{written.relative_to(ROOT)} updated", file=sys.stderr)
+    add_shared(parser, docs="replace the recipe section of docs/training.md", json=True)
+    run(parser, measure, render, argv, section="recipe")
     return 0
 
 

@@ -26,20 +26,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import json
 import random
 import socket
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import httpx
 
 from borders_sim.report import markdown_table
 from freshness import measured_at
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 #: The loopback addresses the clients come from (the server allows 32 connections an address).
 ADDRESSES = tuple(f"127.0.0.{k}" for k in range(1, 9))
@@ -120,8 +118,12 @@ async def load_run(base: str, clients: int, seconds: float) -> tuple[list, int]:
     return out, sum(finished)
 
 
-def measure(clients: int, seconds: float) -> dict:
-    """Run the server and the clients; every request's route, seconds and status."""
+def measure(args: argparse.Namespace) -> dict:
+    """Run the server and ``args.clients`` clients for ``args.seconds``: every request's
+    route, seconds and status, the load average at the start and the table's stamp."""
+    start, stamp = load(), measured_at("serve-load")
+    clients, seconds = args.clients, args.seconds
+    print(f"serving {clients} clients for {seconds:g} s ...", file=sys.stderr, flush=True)
     port = free_port()
     server = start_server(port, max_games=2 * clients + 16)
     try:
@@ -132,7 +134,8 @@ def measure(clients: int, seconds: float) -> dict:
     finally:
         server.terminate()
         server.wait(30)
-    return {"clients": clients, "seconds": wall, "games_finished": finished,
+    return {"clients": clients, "seconds": wall, "games_finished": finished, "load": start,
+            "stamp": stamp,
             "requests": [[route, round(s, 6), code] for route, s, code in requests]}
 
 
@@ -141,7 +144,7 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def render(figures: dict, start: float, stamp: str) -> str:
+def render(figures: dict, args: argparse.Namespace) -> str:
     """The table of :func:`measure`'s figures and the lines around it."""
     requests = figures["requests"]
     routes: dict[str, list[float]] = {}
@@ -157,7 +160,8 @@ def render(figures: dict, start: float, stamp: str) -> str:
     refused = sum(400 <= code < 500 for *_, code in requests)
     return "\n".join([
         f"**A shared server under load** (`python benchmarks/serve_load.py --write-docs`, "
-        f"{datetime.date.today()}, {stamp}; {machine_line(start)}): {figures['clients']} "
+        f"{datetime.date.today()}, {figures['stamp']}; {machine_line(figures['load'])}): "
+        f"{figures['clients']} "
         f"clients at once on loopback for {figures['seconds']:.0f} s, each a person playing "
         f"4-player games against three heuristics as the page does, the server "
         f"(`borders-sim serve`) in a process of its own:", "",
@@ -173,18 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="how long they play (default 60)")
     add_shared(parser, quick={"clients": 20, "seconds": 5.0},
                docs="put the table in the serve-load section of docs/speed.md", json=True)
-    args = parse(parser, argv)
-    start = load()
-    stamp = measured_at("serve-load")
-    print(f"serving {args.clients} clients for {args.seconds:g} s ...", file=sys.stderr,
-          flush=True)
-    figures = measure(args.clients, args.seconds)
-    text = render(figures, start, stamp)
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('serve-load', text).name} updated", file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(json.dumps(figures) + "\n")
+    figures = run(parser, measure, render, argv, section="serve-load")
     errors = sum(code >= 500 for *_, code in figures["requests"])
     return 1 if errors else 0
 

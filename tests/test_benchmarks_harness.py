@@ -24,7 +24,8 @@ SHARED = re.compile(r'add_argument\(\s*"--(quick|json|write-docs|write-readme)"'
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_every_script_takes_its_shared_options_from_the_harness(script):
     text = script.read_text(encoding="utf-8")
-    assert "add_shared(" in text and "parse(parser" in text, f"{script.name}: no harness"
+    assert "add_shared(" in text and ("parse(parser" in text or "run(parser" in text), \
+        f"{script.name}: no harness"
     assert not SHARED.search(text), f"{script.name} defines its own"
 
 

@@ -14,6 +14,7 @@ from borders_sim.arena.alpharank import alpharank, fixation_probability
 from borders_sim.arena.population import (POPULATION_SEED, Population, check_pool, draw_tables,
                                           population, summarize_population)
 from borders_sim.cli import main as cli_main
+from borders_sim.arena.population_tables import population_text
 
 POOL = ("honest", "bluffer", "collector", "strict", "random")
 
@@ -66,7 +67,8 @@ def test_a_population_is_reproducible_and_its_figures_agree():
     assert pair.ahead + back.ahead == pytest.approx(1.0)
     assert pair.difference_ci95[0] <= pair.difference <= pair.difference_ci95[1]
     assert not same(population(POOL, games=42, seed=8, focus="honest"), one)
-    json.dumps(one.to_dict())  # JSON-ready
+    back = Population.from_dict(json.loads(json.dumps(one.to_dict())))  # JSON-ready
+    assert back == one and population_text(back) == population_text(one)
 
 
 def test_the_summary_on_constructed_games():

@@ -97,7 +97,7 @@ def bot_record(name: str) -> dict:
 
 def test_the_ladder_tables_fit():
     ladder = benchmark("ladder")
-    assert_narrow(ladder.ladder_table(SimpleNamespace(bots=[bot_record(b) for b in WIDE_BOTS])))
+    assert_narrow(ladder.ladder_table([bot_record(b) for b in WIDE_BOTS]))
     spiel = "openspiel-ismcts:sims=5000:rollout=honest"
     rows = [[ladder.label(bot), other, "1000000", "100.0% [99.6%, 100.0%]", "999.9", "yes"]
             for bot in (spiel, "ppo:argmax") for other in WIDE_BOTS]

@@ -109,12 +109,23 @@ class Population:
                            "ahead": "chance of finishing ahead at a shared table, ties half",
                            "alpharank": f"alpha {self.alpha}, population {POPULATION_SIZE}, "
                                         "over the pairwise 'ahead' meta-game",
-                           "seconds": self.seconds},
+                           "alpha": self.alpha, "seconds": self.seconds},
                 "members": self.members,
                 "pairs": [{**p.__dict__, "difference_ci95": list(p.difference_ci95)}
                           for p in self.pairs],
                 "tables": [{"seating": list(seating), "games": n}
                            for seating, n in self.tables]}
+
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Population:
+        """The population of :meth:`to_dict`'s ``data`` (a ``--json`` file read back)."""
+        c = data["config"]
+        return cls(tuple(c["pool"]), tuple(c["focus"]), c["players"], c["games"], c["seed"],
+                   c["alpha"], list(data["members"]),
+                   [Pair(**{**p, "difference_ci95": tuple(p["difference_ci95"])})
+                    for p in data["pairs"]],
+                   [(tuple(t["seating"]), t["games"]) for t in data["tables"]], c["seconds"])
 
 
 def draw_tables(pool: Sequence[str], focus: Sequence[str], players: int, blocks: int,
