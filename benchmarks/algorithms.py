@@ -40,13 +40,12 @@ from borders_sim.report import markdown_table
 from borders_sim.train import A2C, PPO, A2CSettings, PPOSettings, TrainConfig, evaluate  # noqa: E501
 from borders_sim.train.trainer import EVAL_BOTS, Trainer
 from freshness import measured_at
-from harness import add_shared, parse, replace_section
+from harness import add_shared, run
 
-DOCS = ROOT / "docs" / "own-algorithm.md"
 OPPONENTS = "honest,bluffer,collector"
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--algorithms", default="ppo,a2c", help="algorithms (default: ppo,a2c)")
     parser.add_argument("--rows", type=int, nargs=2, default=[32, 64], metavar=("ENVS", "STEPS"),
@@ -62,9 +61,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="directory of the runs (one per algorithm)")
     add_shared(parser, quick=dict(rows=[4, 8], repeats=2, max_updates="2", games=4,
                                   out=str(ROOT / "runs" / "algorithms-quick")),
-               docs="replace the tables of docs/own-algorithm.md")
-    args = parse(parser, argv)
-    return args
+               docs="replace the tables of docs/own-algorithm.md", json=True)
+    return parser
 
 
 def step_times(envs: int, steps: int, repeats: int) -> dict[str, float]:
@@ -115,33 +113,42 @@ def trained(name: str, args: argparse.Namespace) -> list[str]:
               f"{rates[bot]['win_rate_ci95'][1]:.0%}]" for bot in EVAL_BOTS)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def measure(args: argparse.Namespace) -> dict:
+    """Each rule's milliseconds a gradient step, then each algorithm's run and evaluation."""
     torch.set_num_threads(1)
-    names = args.algorithms.split(",")
-    envs, steps = args.rows
     stamp = measured_at("algorithm-speed")
-    ms = step_times(envs, steps, args.repeats)
+    print("timing a gradient step of each rule ...", file=sys.stderr, flush=True)
+    ms = step_times(*args.rows, args.repeats)
+    rows = []
+    for name in args.algorithms.split(","):
+        print(f"training with {name} ...", file=sys.stderr, flush=True)
+        rows.append(trained(name, args))
+    return {"ms": ms, "stamp": stamp, "trained": rows}
+
+
+def render(figures: dict, args: argparse.Namespace) -> dict[str, str]:
+    """The two sections: the speed table (``algorithm-speed``), the trained table
+    (``algorithm-figures``)."""
+    ms, (envs, steps) = figures["ms"], args.rows
     speed = markdown_table(
         ["algorithm", "ms / gradient step", "vs ppo"],
         [[name, f"{ms[name]:.1f}", f"{ms[name] / ms['ppo']:.2f}x"] for name in ms])
     speed += (f"\n\nOne gradient step on {envs * steps:,} decisions ({envs} games x {steps} "
               f"steps against {OPPONENTS}), median of {args.repeats}, one torch thread: "
-              f"`python benchmarks/algorithms.py --write-docs`, {stamp}.")
-    rows = [trained(name, args) for name in names]
+              f"`python benchmarks/algorithms.py --write-docs`, {figures['stamp']}.")
     table = markdown_table(["algorithm", "updates", "minutes",
-                            *(f"vs 3 {bot}" for bot in EVAL_BOTS)], rows)
+                            *(f"vs 3 {bot}" for bot in EVAL_BOTS)], figures["trained"])
     shown = " ".join(train_command("NAME", args)).replace(str(ROOT) + "/", "")
     table += (f"\n\nEach: `borders-sim {shown}` (NAME the algorithm; 128 games x {args.steps} steps an "
               f"update: PPO makes 8 gradient steps of it, A2C one), then `borders_sim.train.evaluate(DIR/policy.npz, 4, {args.games})`: "
               f"the policy's win rate, sampled, against 3 copies of each heuristic "
               f"({args.games} seat-rotated games each, 95% interval; a fair share is 25%). "
               f"Made by `python benchmarks/algorithms.py --write-docs`.")
-    print(speed + "\n\n" + table)
-    if args.write_docs:
-        replace_section("algorithm-speed", speed, DOCS)
-        replace_section("algorithm-figures", table, DOCS)
-        print(f"{DOCS.relative_to(ROOT)} updated", file=sys.stderr)
+    return {"algorithm-speed": speed, "algorithm-figures": table}
+
+
+def main(argv: list[str] | None = None) -> int:
+    run(parser(), measure, render, argv)
     return 0
 
 

@@ -34,7 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import add_shared, parse
+from borders_sim.report import markdown_table
+from harness import add_shared, run
 
 PROBES = ("rollouts", "bots", "vector 1t", "vector 2t", "training", "search")
 
@@ -136,6 +137,47 @@ def rate(tree: Path, probe: str, seconds: float) -> float:
     return float(done.stdout.split()[-1])
 
 
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The tree to compare against (``--quick``: this checkout against itself), the probes
+    checked."""
+    if args.before is None:
+        if not args.quick:
+            parser.error("the tree to compare against is missing (or --quick: this checkout "
+                         "against itself)")
+        args.before = args.after
+    args.probes = [p.strip() for p in args.probes.split(",")]
+    unknown = sorted(set(args.probes) - set(PROBES))
+    if unknown:
+        parser.error(f"unknown probe(s) {unknown}; the probes are {', '.join(PROBES)}")
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """Each probe's pairs of rates, ``[before, after]``, run back to back."""
+    trees = [args.before.resolve(), args.after.resolve()]
+    print(f"before: {trees[0]}\nafter:  {trees[1]}\n{args.pairs} pairs of "
+          f"{args.seconds:g} s runs per probe", file=sys.stderr)
+    for probe in args.probes:  # compile or load each tree's kernels first
+        for tree in trees:
+            rate(tree, probe, 0.1)
+    pairs = {}
+    for probe in args.probes:
+        print(f"timing {probe} ...", file=sys.stderr, flush=True)
+        pairs[probe] = [[rate(tree, probe, args.seconds) for tree in trees]
+                        for _ in range(args.pairs)]
+    return {"before": str(trees[0]), "after": str(trees[1]), "pairs": pairs}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    rows = []
+    for probe, pairs in figures["pairs"].items():
+        ratios = sorted(b / a for a, b in pairs)
+        rows.append([probe, f"{statistics.median(a for a, _ in pairs):,.0f}",
+                     f"{statistics.median(b for _, b in pairs):,.0f}",
+                     f"{statistics.median(ratios):.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}]"])
+    return markdown_table(["probe", "before (decisions/s)", "after",
+                           "after / before: median [min, max]"], rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before", type=Path, nargs="?", default=None,
@@ -146,34 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.5, help="timed seconds per run")
     parser.add_argument("--probes", default=",".join(PROBES),
                         help=f"comma-separated, of: {', '.join(PROBES)}")
-    add_shared(parser, quick=dict(pairs=1, seconds=0.2, probes="rollouts"))
-    args = parse(parser, argv)
-    if args.before is None:
-        if not args.quick:
-            parser.error("the tree to compare against is missing (or --quick: this checkout "
-                         "against itself)")
-        args.before = args.after
-    probes = [p.strip() for p in args.probes.split(",")]
-    unknown = sorted(set(probes) - set(PROBES))
-    if unknown:
-        parser.error(f"unknown probe(s) {unknown}; the probes are {', '.join(PROBES)}")
-    trees = [args.before.resolve(), args.after.resolve()]
-    print(f"before: {trees[0]}\nafter:  {trees[1]}\n{args.pairs} pairs of "
-          f"{args.seconds:g} s runs per probe", file=sys.stderr)
-    for probe in probes:  # compile or load each tree's kernels first
-        for tree in trees:
-            rate(tree, probe, 0.1)
-    print("| probe | before (decisions/s) | after | after / before: median [min, max] |")
-    print("|---|---:|---:|---|")
-    for probe in probes:
-        pairs = []
-        for _ in range(args.pairs):
-            pairs.append([rate(tree, probe, args.seconds) for tree in trees])
-        ratios = sorted(b / a for a, b in pairs)
-        print(f"| {probe} | {statistics.median(a for a, _ in pairs):,.0f} | "
-              f"{statistics.median(b for _, b in pairs):,.0f} | "
-              f"{statistics.median(ratios):.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}] |",
-              flush=True)
+    add_shared(parser, quick=dict(pairs=1, seconds=0.2, probes="rollouts"), json=True)
+    run(parser, measure, render, argv, check=settle)
     return 0
 
 

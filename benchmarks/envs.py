@@ -39,7 +39,7 @@ from borders_sim import Game, GameConfig
 from borders_sim.cli.common import player_counts
 from borders_sim.report import markdown_table, si
 from borders_sim.envs import VectorEnv, borders_v0, observe
-from harness import add_shared, parse
+from harness import add_shared, run
 
 
 def aec_rate(env, seconds: float) -> float:
@@ -153,7 +153,7 @@ def peers(seconds: float, repeat: int) -> dict[str, tuple[float, float]]:
     return out
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default=None, type=player_counts,
                         help="'all' (3..8) or a list such as 4,8 (default: all; --quick: 4)")
@@ -163,8 +163,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="timed runs per figure, the median is reported (default 3; --quick 1)")
     parser.add_argument("--vector-envs", type=int, default=1024,
                         help="games stepped together by VectorEnv (default 1024)")
-    add_shared(parser)  # --quick: one player count, short runs
-    args = parse(parser, argv)
+    add_shared(parser, json=True)  # --quick: one player count, short runs
+    return parser
+
+
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The defaults that depend on ``--quick``, and the bounds checked."""
     if args.players is None:
         args.players = (4,) if args.quick else tuple(range(3, 9))
     if args.seconds is None:
@@ -174,11 +178,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     if not (0 < args.seconds <= 600 and 1 <= args.repeat <= 100
             and 1 <= args.vector_envs <= 1 << 16):
         parser.error("--seconds must be in (0, 600], --repeat 1..100, --vector-envs 1..65536")
-    return args
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def measure(args: argparse.Namespace) -> dict:
+    """Each player count's rates (AEC raw and wrapped, observe, VectorEnv on 1 thread and
+    all), and the peers' in the same loop."""
     secs, rep, cores = args.seconds, args.repeat, numba.config.NUMBA_NUM_THREADS
     print(f"borders_sim environments: {secs:g} s per run, median of {rep}; numba "
           f"{numba.__version__}, {cores} threads; VectorEnv with {args.vector_envs} games",
@@ -187,27 +191,39 @@ def main(argv=None) -> int:
         aec_rate(borders_v0.raw_env(num_players=n), 0.05)
         vector_rate(n, 8, 1, 0.05)
     peer = peers(secs, rep)
-    texas = peer.get("texas_holdem_v4")
     rows = []
     for n in args.players:
         raw = median(lambda: aec_rate(borders_v0.raw_env(num_players=n), secs), rep)
         wrapped = median(lambda: aec_rate(borders_v0.env(num_players=n), secs), rep)
         obs = median(lambda: observe_rate(n, secs), rep)
         v1, vn, share1 = vector_rates(n, args.vector_envs, cores, secs, rep)
-        rows.append([str(n), si(raw), si(wrapped),
-                     f"{raw / texas[0]:.1f}x" if texas else "-",
-                     f"{wrapped / texas[1]:.1f}x" if texas else "-",
-                     si(obs), si(v1), si(vn), f"{vn / v1:.2f}x"])
+        rows.append({"players": n, "raw": raw, "wrapped": wrapped, "observe": obs,
+                     "vector_1": v1, "vector_all": vn})
         print(f"  {n} players done (action choice took {share1:.0%} of the 1-thread "
               "VectorEnv loop, excluded)", file=sys.stderr)
-    print(markdown_table(
+    return {"threads": cores, "rows": rows, "peers": peer}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    peer, cores = figures["peers"], figures["threads"]
+    texas = peer.get("texas_holdem_v4")
+    rows = [[str(r["players"]), si(r["raw"]), si(r["wrapped"]),
+             f"{r['raw'] / texas[0]:.1f}x" if texas else "-",
+             f"{r['wrapped'] / texas[1]:.1f}x" if texas else "-",
+             si(r["observe"]), si(r["vector_1"]), si(r["vector_all"]),
+             f"{r['vector_all'] / r['vector_1']:.2f}x"] for r in figures["rows"]]
+    text = markdown_table(
         ["players", "AEC raw steps/s", "AEC wrapped steps/s", "raw / texas raw",
          "wrapped / texas wrapped", "observe() calls/s", "VectorEnv 1 thread steps/s",
-         f"VectorEnv {cores} threads steps/s", "scaling"], rows))
+         f"VectorEnv {cores} threads steps/s", "scaling"], rows)
     if peer:
-        print()
-        print(markdown_table(["peer (same loop)", "raw steps/s", "wrapped steps/s"],
-                             [[name, si(r), si(w)] for name, (r, w) in peer.items()]))
+        text += "\n\n" + markdown_table(["peer (same loop)", "raw steps/s", "wrapped steps/s"],
+                                        [[name, si(r), si(w)] for name, (r, w) in peer.items()])
+    return text
+
+
+def main(argv=None) -> int:
+    run(parser(), measure, render, argv, check=settle)
     return 0
 
 

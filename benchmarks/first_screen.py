@@ -38,7 +38,7 @@ import time
 from itertools import groupby
 from pathlib import Path
 
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,9 +116,10 @@ def section(rows: list[tuple[str, str, float, str]], stamp: str) -> str:
     return "\n".join(table) + "\n\n" + stamp
 
 
-def measure(slow: bool, quick: bool = False) -> str:
-    """Run the commands on a fresh copy (``quick``: :data:`QUICK` instead); the README
-    section's text."""
+def measure(args: argparse.Namespace) -> dict:
+    """Run the commands on a fresh copy (``--quick``: :data:`QUICK` instead; ``--slow``: the
+    slow tests too): each part's seconds and test counts, and the stamp's facts."""
+    slow, quick = args.slow, args.quick
     start = load()
     with tempfile.TemporaryDirectory(prefix="borders-first-screen-") as tmp:
         work = Path(tmp)
@@ -142,11 +143,17 @@ def measure(slow: bool, quick: bool = False) -> str:
         if slow:
             seconds, out = run_part(SLOW, src, env)
             rows.append(("", SLOW, seconds, tests_of(out)))
-    stamp = (f"Made by `python benchmarks/first_screen.py{' --slow' if slow else ''} "
-             f"--write-docs` on {time.strftime('%Y-%m-%d', time.gmtime())} from {commit}: "
-             f"{machine_line(start)}, Python {platform.python_version()}; a fresh copy and "
-             f"venv, an empty kernel build cache, pip's download cache as it was.")
-    return section(rows, stamp)
+    return {"rows": rows, "commit": commit, "load": start,
+            "date": time.strftime('%Y-%m-%d', time.gmtime())}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    """The README section's text."""
+    stamp = (f"Made by `python benchmarks/first_screen.py{' --slow' if args.slow else ''} "
+             f"--write-docs` on {figures['date']} from {figures['commit']}: "
+             f"{machine_line(figures['load'])}, Python {platform.python_version()}; a fresh "
+             f"copy and venv, an empty kernel build cache, pip's download cache as it was.")
+    return section([tuple(row) for row in figures["rows"]], stamp)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,12 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", action="store_true",
                         help="also time the slow tests, python -m pytest -m slow")
     add_shared(parser, quick=dict(slow=False),
-               docs="put the table in README.md's first-screen section")
-    args = parse(parser, argv)
-    text = measure(args.slow, args.quick)
-    print(text)
-    if args.write_docs:
-        replace_section("first-screen", text)
+               docs="put the table in README.md's first-screen section", json=True)
+    run(parser, measure, render, argv, section="first-screen")
     return 0
 
 

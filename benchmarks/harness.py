@@ -86,28 +86,39 @@ def parse(parser: argparse.ArgumentParser, argv: list[str] | None = None
 
 
 def run(parser: argparse.ArgumentParser, measure: Callable[[argparse.Namespace], Any],
-        render: Callable[[Any, argparse.Namespace], str | dict[str, str]],
+        render: Callable[[Any, argparse.Namespace], str | dict[str | Path | None, str]],
         argv: list[str] | None = None, section: str | None = None,
         check: Callable[[argparse.ArgumentParser, argparse.Namespace], None] | None = None
         ) -> Any:
     """A benchmark's run, the same for every script: its options parsed (:func:`parse`; then
-    ``check(parser, args)``, which may settle defaults or call ``parser.error``), the
-    figures measured (``measure(args)``: JSON-able data, its progress on stderr), the text
-    rendered from them (``render(figures, args)``) and printed; with ``--write-docs`` the text
-    goes into ``section`` (or ``render`` gives ``{section: text}`` for several), with ``--json
-    FILE`` the figures into FILE. Returns the figures (for the script's exit status)."""
+    ``check(parser, args)``, which may settle defaults or call ``parser.error``), the figures
+    measured (``measure(args)``: JSON-able data, its progress on stderr), the text rendered
+    from them (``render(figures, args)``) and printed; with ``--write-docs`` the text goes into
+    ``section``, with ``--json FILE`` the figures into FILE. Returns the figures (for the
+    script's exit status).
+
+    ``render`` may give several texts, ``{key: text}``: a section's name (printed and written
+    into that section), a :class:`~pathlib.Path` (a whole generated page, written only), or
+    ``None`` (printed only; then the sections are not printed)."""
     args = parse(parser, argv)
     if check is not None:
         check(parser, args)
     figures = measure(args)
     text = render(figures, args)
     texts = text if isinstance(text, dict) else {section: text}
-    print("\n\n".join(texts.values()), flush=True)
+    sections = {k: v for k, v in texts.items() if not isinstance(k, Path)}
+    shown = [sections[None]] if None in sections else list(sections.values())
+    print("\n\n".join(shown), flush=True)
     if args.write_docs:
-        for name, body in texts.items():
-            if name is None:
+        for key, body in texts.items():
+            if key is None and len(texts) == 1:
                 raise SystemExit("this script names no section to write")
-            print(f"{replace_section(name, body).relative_to(ROOT)} updated", file=sys.stderr)
+            if isinstance(key, Path):
+                key.write_text(body, encoding="utf-8")
+                print(f"{key.relative_to(ROOT)} written", file=sys.stderr)
+            elif key is not None:
+                print(f"{replace_section(key, body).relative_to(ROOT)} updated",
+                      file=sys.stderr)
     write_json(args.json, figures)
     return figures
 

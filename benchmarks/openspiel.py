@@ -53,7 +53,7 @@ from borders_sim.report import markdown_tables
 from borders_sim.openspiel import CompiledRolloutEvaluator
 from rollouts import openspiel_python_loop
 from freshness import measured_at
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 #: The command that writes the ``openspiel-costs`` section of docs/env-openspiel.md.
 DOCS_COMMAND = "python benchmarks/openspiel.py --write-docs"
@@ -175,15 +175,8 @@ def costs_text(header: str, pairs: int, seconds: float, sims: int, loops: list[d
         f"comparison of two ways to roll out this game, not of the two libraries' engines).")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="3,5,8", help="player counts (default 3,5,8)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per run")
-    parser.add_argument("--pairs", type=int, default=5, help="rounds of back-to-back runs")
-    parser.add_argument("--sims", type=int, default=50, help="IS-MCTS simulations")
-    add_shared(parser, quick=dict(players="3", seconds=0.2, pairs=1, sims=5),
-               docs="write the openspiel-costs section of docs/env-openspiel.md")
-    args = parse(parser, argv)
+def measure(args: argparse.Namespace) -> dict:
+    """The loops' decisions/s and the calls' microseconds at each player count."""
     counts = [int(x) for x in args.players.split(",")]
     started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     stamp = measured_at("openspiel-costs")
@@ -220,11 +213,24 @@ def main(argv: list[str] | None = None) -> int:
             "ismcts": ismcts_seconds(game, args.sims, 5)})
         print(f"{n} players done", file=sys.stderr, flush=True)
     loads.append(load())
-    text = costs_text(run_line(started, loads, (time.perf_counter() - t0) / 60, stamp), args.pairs,
-                      args.seconds, args.sims, loops, calls)
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('openspiel-costs', text).name} updated", file=sys.stderr)
+    return {"header": run_line(started, loads, (time.perf_counter() - t0) / 60, stamp),
+            "loops": loops, "calls": calls}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    return costs_text(figures["header"], args.pairs, args.seconds, args.sims, figures["loops"],
+                      figures["calls"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", default="3,5,8", help="player counts (default 3,5,8)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per run")
+    parser.add_argument("--pairs", type=int, default=5, help="rounds of back-to-back runs")
+    parser.add_argument("--sims", type=int, default=50, help="IS-MCTS simulations")
+    add_shared(parser, quick=dict(players="3", seconds=0.2, pairs=1, sims=5),
+               docs="write the openspiel-costs section of docs/env-openspiel.md", json=True)
+    run(parser, measure, render, argv, section="openspiel-costs")
     return 0
 
 

@@ -42,7 +42,7 @@ from borders_sim.rules.limits import max_game_length
 from borders_sim.rules.piles import next_below
 from borders_sim.batch.rollouts import make_batch, play_batch
 from borders_sim.rules.state import CFG_SKIP_FORCED, PH_GAME_OVER, PHASE_NAMES
-from harness import add_shared, parse
+from harness import add_shared, run
 
 NUM_PHASES = len(PHASE_NAMES)
 
@@ -130,12 +130,12 @@ def time_step(work, actions, mask):
         E.step(work[i], actions[i], mask)
 
 
-def best_ns(calls: int, run, repeat: int = 5) -> float:
-    """Best of ``repeat`` timings of ``run()``, in ns per call."""
+def best_ns(calls: int, timed, repeat: int = 5) -> float:
+    """Best of ``repeat`` timings of ``timed()``, in ns per call."""
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
-        run()
+        timed()
         best = min(best, time.perf_counter() - t0)
     return best / calls * 1e9
 
@@ -158,13 +158,9 @@ def sample_states(config: GameConfig, per_phase: int, games: int = 60, seed: int
     return states, actions
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=5, choices=range(3, 9))
-    parser.add_argument("--games", type=int, default=400, help="games of the census")
-    parser.add_argument("--samples", type=int, default=2000, help="sampled states per phase")
-    add_shared(parser, quick=dict(games=20, samples=50))
-    args = parse(parser, argv)
+def measure(args: argparse.Namespace) -> dict:
+    """The census of random games, then each phase's kernels timed on sampled states, then
+    whole games on one thread: the table's rows and the totals."""
     numba.set_num_threads(1)
     config = GameConfig(num_players=args.players)
 
@@ -176,11 +172,6 @@ def main(argv=None) -> int:
     dec = counts["decisions"]
     total = int(dec.sum())
     g = args.games
-    print(f"# borders_sim engine profile: {args.players} players, random play\n")
-    print(f"- census of {g} games: {total / g:.0f} decisions, "
-          f"{counts['forced'].sum() / g:.0f} forced moves and {counts['seeks'].sum() / g:.0f} "
-          "seeks that move on per game\n")
-
     samples, actions = sample_states(config, args.samples)
     mask = E.new_mask()
     rows, model = [], 0.0
@@ -224,9 +215,6 @@ def main(argv=None) -> int:
                      f"{max(t_count, 0):.0f}", f"{t_choose:.0f}", f"{t_apply:.0f}",
                      f"{t_advance:.0f}", f"{t_step:.0f}",
                      f"{share * (t_step + t_choose):.0f}"])
-    print(markdown_table(["phase", "decisions", "forced/game", "legal/decision", "span",
-                          "legal_mask ns", "count ns", "choose ns", "apply ns", "advance ns",
-                          "step ns", "weighted ns/decision"], rows))
     template, seeds = make_batch(config, 0, 1000)
     cap = max_game_length(config)
     play_batch(template[:2].copy(), seeds[:2], cap)
@@ -236,8 +224,32 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         out = play_batch(work, seeds, cap)
         best = max(best, out.sum() / (time.perf_counter() - t0))
-    print(f"\n- model: {model:.0f} ns per decision ({1e3 / model:.2f} M decisions/s); "
-          f"random_games on 1 thread: {best / 1e6:.2f} M decisions/s ({1e9 / best:.0f} ns)")
+    return {"games": g, "decisions": total, "forced": int(counts["forced"].sum()),
+            "seeks": int(counts["seeks"].sum()), "rows": rows, "model_ns": model,
+            "random_games": best}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    g, total, model, best = (figures["games"], figures["decisions"], figures["model_ns"],
+                             figures["random_games"])
+    return "\n".join([
+        f"# borders_sim engine profile: {args.players} players, random play", "",
+        f"- census of {g} games: {total / g:.0f} decisions, {figures['forced'] / g:.0f} forced "
+        f"moves and {figures['seeks'] / g:.0f} seeks that move on per game", "",
+        markdown_table(["phase", "decisions", "forced/game", "legal/decision", "span",
+                        "legal_mask ns", "count ns", "choose ns", "apply ns", "advance ns",
+                        "step ns", "weighted ns/decision"], figures["rows"]), "",
+        f"- model: {model:.0f} ns per decision ({1e3 / model:.2f} M decisions/s); "
+        f"random_games on 1 thread: {best / 1e6:.2f} M decisions/s ({1e9 / best:.0f} ns)"])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=5, choices=range(3, 9))
+    parser.add_argument("--games", type=int, default=400, help="games of the census")
+    parser.add_argument("--samples", type=int, default=2000, help="sampled states per phase")
+    add_shared(parser, quick=dict(games=20, samples=50), json=True)
+    run(parser, measure, render, argv)
     return 0
 
 

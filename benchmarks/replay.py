@@ -36,7 +36,7 @@ from borders_sim.arena.records import read_trace
 from borders_sim.arena.viewer import PAGES_A_WORKER
 from borders_sim.report import markdown_table
 from freshness import measured_at
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,15 +108,8 @@ def worktree(commit: str, where: Path) -> Path:
     return where
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="games recorded (default 12)")
-    parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
-    parser.add_argument("--against", metavar="COMMIT",
-                        help="also time the pages with this commit's code")
-    add_shared(parser, quick=dict(games=2),
-               docs="put the table in the replay-pages section of docs/speed.md")
-    args = parse(parser, argv)
+def measure(args: argparse.Namespace) -> dict:
+    """The games recorded, then each side's seconds and bytes a page (:func:`time_pages`)."""
     stamp = measured_at("replay-pages")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     start = load()
@@ -142,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                                 str(tree)], check=False)
+    return {"decisions": decisions, "sides": sides, "stamp": stamp, "started": started,
+            "load": start, "minutes": (time.perf_counter() - t0) / 60}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    decisions, sides = figures["decisions"], figures["sides"]
     pictures = sum((d + 1) * 5 for d in decisions)  # every step, 4 seats' views and the table
     rows = []
     for name, side in sides.items():
@@ -152,9 +151,9 @@ def main(argv: list[str] | None = None) -> int:
                      f"{pictures / total:,.0f}", f"{statistics.median(side['bytes']) / 1000:,.0f}"])
     ours = sum(sides["this checkout"]["seconds"])
     text = (f"**Replay pages** (`python benchmarks/replay.py"
-            f"{' --against ' + args.against if args.against else ''} --write-docs`, {started}, "
-            f"{stamp}; {machine_line(start)}; "
-            f"{(time.perf_counter() - t0) / 60:.1f} min). "
+            f"{' --against ' + args.against if args.against else ''} --write-docs`, "
+            f"{figures['started']}, {figures['stamp']}; {machine_line(figures['load'])}; "
+            f"{figures['minutes']:.1f} min). "
             f"{len(decisions)} recorded 4-player games ({sum(decisions):,} decisions), each "
             f"written as `borders-sim replay FILE --html` writes it (the game replayed and "
             f"checked, every step drawn from each seat's view and the whole table: "
@@ -177,9 +176,18 @@ def main(argv: list[str] | None = None) -> int:
             text += (f" {name}, in one process: this checkout writes the same pages "
                      f"{theirs / ours:.1f} times as fast in one process, "
                      f"{theirs / with_workers:.1f} times with its workers.")
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('replay-pages', text).name} updated", file=sys.stderr)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games recorded (default 12)")
+    parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="also time the pages with this commit's code")
+    add_shared(parser, quick=dict(games=2),
+               docs="put the table in the replay-pages section of docs/speed.md", json=True)
+    run(parser, measure, render, argv, section="replay-pages")
     return 0
 
 

@@ -30,7 +30,6 @@ layers of 256, the trainer's size) and 4-player games against honest, bluffer an
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -42,7 +41,7 @@ import torch
 
 from borders_sim.report import markdown_table, si
 from freshness import measured_at
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 POOL = ["honest", "bluffer", "collector"]
 
@@ -145,21 +144,18 @@ def summary(rates: dict[tuple[str, str], float]) -> str:
             f"collection and update at 128 games), so they are shown as figures, not compared.")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_shared(parser, docs="replace the rllib-throughput section of docs/env-rllib.md",
-               json=True)  # --quick: shorter measurements
-    args = parse(parser, argv)
+def measure(args: argparse.Namespace) -> dict:
+    """Every row's env steps/s, with the run's line and Ray's version."""
     torch.set_num_threads(1)
     import ray
     import borders_sim.envs.rllib as rl
     seconds = 2.0 if args.quick else 5.0
     header = run_line()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    rows: list[tuple[str, str, float]] = []  # (route, how, steps/s)
+    rows: list[dict] = []
 
     def row(route: str, how: str, rate: float) -> None:
-        rows.append((route, how, rate))
+        rows.append({"route": route, "envs": how, "steps_per_s": rate})
         print(f"{route}, {how}: {si(rate)} steps/s", file=sys.stderr, flush=True)
 
     for route in ("multi_agent", "single_seat"):
@@ -177,21 +173,25 @@ def main(argv: list[str] | None = None) -> int:
     whole, collecting = trainer_rates(1 if args.quick else 2)
     row("library trainer (borders-sim train): collection", "128 games", collecting)
     row("library trainer: collection + update", "128 games", whole)
+    return {"machine": header, "ray": ray.__version__, "rows": rows}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    rows = [(r["route"], r["envs"], r["steps_per_s"]) for r in figures["rows"]]
     table = markdown_table(["route (one runner, one torch thread)", "envs", "env steps/s"],
                            [[r, h, si(v)] for r, h, v in rows])
-    text = (f"**Throughput**: one run of `python benchmarks/rllib.py --write-docs`, {header}; "
-            f"Ray {ray.__version__}, RLlib's default 256x256 network (the trainer's size). Env "
-            f"steps/s of one env runner, sampling only unless the row says, 4 players; "
-            f"opponents honest, bluffer and collector (every seat learns in `multi_agent`):"
-            f"\n\n{table}\n\n{summary({(r, h): v for r, h, v in rows})}")
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('rllib-throughput', text).name} updated", file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(json.dumps(
-            {"machine": header, "ray": ray.__version__,
-             "rows": [{"route": r, "envs": h, "steps_per_s": v} for r, h, v in rows]},
-            indent=1) + "\n")
+    return (f"**Throughput**: one run of `python benchmarks/rllib.py --write-docs`, "
+            f"{figures['machine']}; Ray {figures['ray']}, RLlib's default 256x256 network (the "
+            f"trainer's size). Env steps/s of one env runner, sampling only unless the row says, "
+            f"4 players; opponents honest, bluffer and collector (every seat learns in "
+            f"`multi_agent`):\n\n{table}\n\n{summary({(r, h): v for r, h, v in rows})}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_shared(parser, docs="replace the rllib-throughput section of docs/env-rllib.md",
+               json=True)  # --quick: shorter measurements
+    run(parser, measure, render, argv, section="rllib-throughput")
     return 0
 
 

@@ -52,12 +52,12 @@ from borders_sim.report import markdown_table, si
 from borders_sim.rules.limits import max_game_length
 from borders_sim.batch.rollouts import make_batch, play_batch, random_chunk
 from borders_sim.rules.state import PH_GAME_OVER
-from harness import add_shared, load, machine_line, parse
+from harness import add_shared, load, machine_line, parse, run
 
 GOAL = 10e6  # decisions/s per core
 
 
-def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argparse.Namespace:
+def parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The command line's options; ``prog`` names the command in usage lines and errors (the
     script's file name unless given: ``borders-sim bench`` passes its own)."""
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
@@ -79,8 +79,12 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
                              "the kernel at 5 players on one thread (default 7; --quick 2)")
     parser.add_argument("--no-action-cards", action="store_true",
                         help="play with a goods-only deck (action_cards=False) to see their cost")
-    add_shared(parser)  # --quick: fewer games and repeats
-    args = parse(parser, argv)
+    add_shared(parser, json=True)  # --quick: fewer games and repeats
+    return parser
+
+
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The defaults that depend on ``--quick``, and the seeds' range checked."""
     quick = args.quick
     if args.games is None:
         args.games = 200 if quick else 1000
@@ -91,6 +95,13 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
     if args.pairs is None:
         args.pairs = 2 if quick else 7
     check_seed_run(parser, args.seed, max(args.games, args.py_games))
+
+
+def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argparse.Namespace:
+    """The options of ``argv`` as :func:`main` reads them (:func:`parser`, :func:`settle`)."""
+    options = parser(prog)
+    args = parse(options, argv)
+    settle(options, args)
     return args
 
 
@@ -281,24 +292,13 @@ def time_sheriff(repeat: int, budget: float = 1.0) -> str:
             f"{si(s)} decisions/s")
 
 
-def main(argv: list[str] | None = None, prog: str | None = None) -> int:
-    """Run the benchmark with ``argv`` (``sys.argv[1:]`` if None), print its table; the exit
-    status (1 where the threads changed a game or a game did not end)."""
-    args = parse_args(argv, prog)
-    all_threads = numba.config.NUMBA_NUM_THREADS
-    print("# borders_sim rollout benchmark\n")
-    print(f"- machine: {machine_line(load())} (other work on the machine skews the figures)")
-    print(f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
-          f"{numba.__version__} ({all_threads} threads), borders_sim {borders_sim.__version__} "
-          f"from {Path(borders_sim.__file__).parent}")
-    print(f"- action cards: {'off' if args.no_action_cards else 'on'}")
-    print(f"- {args.games} games per player count for the kernel, {args.py_games} for the "
-          f"Python loop; median of {args.repeat} runs; seeds from {args.seed}", flush=True)
+def measure(args: argparse.Namespace) -> dict:
+    """The first calls, then each player count's kernel (1 thread and all) and Python loop,
+    then OpenSpiel's sheriff beside the kernel."""
+    start = load()
     kernel_first, how, api_first = first_calls()
-    print(f"- first call, excluded below: rollout kernel {kernel_first:.1f} s ({how}), "
-          f"Game API {api_first:.1f} s", flush=True)
-
-    rows, best, same, unfinished = [], 0.0, True, 0
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    rows, same, unfinished = [], True, 0
     for n in args.players:
         print(f"  {n} players ...", file=sys.stderr, flush=True)
         config = GameConfig(num_players=n, action_cards=not args.no_action_cards)
@@ -309,27 +309,64 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         same &= dec == dec_n and s1.tobytes() == sn.tobytes()
         unfinished += int(np.sum(s1["phase"] != PH_GAME_OVER))
         tp, dec_p = time_python_loop(config, args.py_games, args.seed, args.repeat)
-        rate1, rate_n, rate_p = dec / t1, dec_n / tn, dec_p / tp
+        rows.append({"players": n, "decisions": int(dec), "seconds_1": t1,
+                     "decisions_all": int(dec_n), "seconds_all": tn, "python_decisions": dec_p,
+                     "python_seconds": tp})
+    print("  OpenSpiel's sheriff ...", file=sys.stderr, flush=True)
+    return {"load": start, "threads": all_threads, "kernel_first": kernel_first, "how": how,
+            "api_first": api_first, "rows": rows, "same": bool(same), "unfinished": unfinished,
+            "threading_layer": numba.threading_layer(),
+            "sheriff": time_sheriff(args.repeat),
+            "sheriff_pairs": sheriff_cpp_pairs(args.pairs, args.games, args.seed,
+                                               not args.no_action_cards)}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    threads = figures["threads"]
+    rows, best = [], 0.0
+    for r in figures["rows"]:
+        rate1 = r["decisions"] / r["seconds_1"]
+        rate_n = r["decisions_all"] / r["seconds_all"]
+        rate_p = r["python_decisions"] / r["python_seconds"]
         best = max(best, rate1)
-        rows.append([str(n), str(args.games), f"{dec / args.games:.0f}",
-                     f"{args.games / t1:,.0f}", si(rate1),
-                     f"{args.games / tn:,.0f}", si(rate_n), f"{rate_n / rate1:.2f}x",
-                     si(rate_p), f"{rate1 / rate_p:,.0f}x"])
+        rows.append([str(r["players"]), str(args.games), f"{r['decisions'] / args.games:.0f}",
+                     f"{args.games / r['seconds_1']:,.0f}", si(rate1),
+                     f"{args.games / r['seconds_all']:,.0f}", si(rate_n),
+                     f"{rate_n / rate1:.2f}x", si(rate_p), f"{rate1 / rate_p:,.0f}x"])
     headers = ["players", "games", "decisions/game", "1 thread games/s", "1 thread decisions/s",
-               f"{all_threads} threads games/s", f"{all_threads} threads decisions/s", "scaling",
+               f"{threads} threads games/s", f"{threads} threads decisions/s", "scaling",
                "Python loop decisions/s", "kernel (1 thread) / Python loop"]
-    print()
-    print(markdown_table(headers, rows))
-    print()
-    print(f"- threading layer: {numba.threading_layer()}; same games with 1 and {all_threads} "
-          f"threads: {'yes' if same else 'NO (batch results depend on threads!)'}")
-    print("- project goal: >= 10M decisions/s per core")
-    print(f"- best single-thread rate here: {si(best)} decisions/s ({best / GOAL:.1%} of the goal)")
-    print(f"- {time_sheriff(args.repeat)}")
-    print(f"- {sheriff_cpp_pairs(args.pairs, args.games, args.seed, not args.no_action_cards)}")
-    if unfinished:
-        print(f"- ERROR: {unfinished} games hit max_game_length without ending")
-    return 0 if same and not unfinished else 1
+    lines = [
+        "# borders_sim rollout benchmark", "",
+        f"- machine: {machine_line(figures['load'])} (other work on the machine skews the "
+        f"figures)",
+        f"- Python {platform.python_version()}, numpy {np.__version__}, numba "
+        f"{numba.__version__} ({threads} threads), borders_sim {borders_sim.__version__} "
+        f"from {Path(borders_sim.__file__).parent}",
+        f"- action cards: {'off' if args.no_action_cards else 'on'}",
+        f"- {args.games} games per player count for the kernel, {args.py_games} for the "
+        f"Python loop; median of {args.repeat} runs; seeds from {args.seed}",
+        f"- first call, excluded below: rollout kernel {figures['kernel_first']:.1f} s "
+        f"({figures['how']}), Game API {figures['api_first']:.1f} s", "",
+        markdown_table(headers, rows), "",
+        f"- threading layer: {figures['threading_layer']}; same games with 1 and {threads} "
+        f"threads: {'yes' if figures['same'] else 'NO (batch results depend on threads!)'}",
+        "- project goal: >= 10M decisions/s per core",
+        f"- best single-thread rate here: {si(best)} decisions/s ({best / GOAL:.1%} of the "
+        f"goal)",
+        f"- {figures['sheriff']}",
+        f"- {figures['sheriff_pairs']}"]
+    if figures["unfinished"]:
+        lines.append(f"- ERROR: {figures['unfinished']} games hit max_game_length without "
+                     f"ending")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Run the benchmark with ``argv`` (``sys.argv[1:]`` if None), print its table; the exit
+    status (1 where the threads changed a game or a game did not end)."""
+    figures = run(parser(prog), measure, render, argv, check=settle)
+    return 0 if figures["same"] and not figures["unfinished"] else 1
 
 
 if __name__ == "__main__":

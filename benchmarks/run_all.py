@@ -74,7 +74,7 @@ import borders_sim
 from borders_sim import GameConfig
 from borders_sim.agents import COMPILED_BOTS
 from borders_sim.cli.common import player_counts
-from borders_sim.report import si
+from borders_sim.report import markdown_table, si
 from borders_sim.rules.limits import max_game_length
 from borders_sim.rules.observation import OBS_SIZE
 from borders_sim.batch.rollouts import make_batch
@@ -86,7 +86,7 @@ import envs as envs_bench
 import rollouts as rollouts_bench
 import startup
 from freshness import measured_at
-from harness import add_shared, cpu_model, load, parse, replace_section, usable_cores
+from harness import add_shared, cpu_model, load, run, usable_cores
 
 FULL_REPORT = ROOT / "docs" / "performance.md"
 START, END = "<!-- performance:start -->", "<!-- performance:end -->"
@@ -96,7 +96,7 @@ HEURISTICS = tuple(b for b in COMPILED_BOTS if b != "random")
 
 
 # --- settings -------------------------------------------------------------------------------
-def parse_args(argv=None) -> argparse.Namespace:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=player_counts, default=None,
                         help="'all' (3..8) or a list such as 4,8 (default all; --quick 5)")
@@ -121,14 +121,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--profile-compile", type=int, default=12, metavar="N",
                         help="rows of the per-function compile times of the cold start "
                              "(default 12)")
-    parser.add_argument("--markdown", type=Path, metavar="FILE",
-                        help="write the report as Markdown")
     parser.add_argument("--from-json", type=Path, metavar="FILE",
                         help="measure nothing: report the results saved by --json FILE")
     # --quick: 5 players, few games, short runs, no cold start (the defaults below)
     add_shared(parser, docs=f"replace the text between {START} and {END} of docs/speed.md",
                json=True)
-    args = parse(parser, argv)
+    return parser
+
+
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The defaults that depend on ``--quick``, and the bounds checked."""
     quick = args.quick
     defaults = {"players": (HEADLINE_PLAYERS,) if quick else tuple(range(3, 9)),
                 "games": 40 if quick else 500, "py_games": 1 if quick else 3,
@@ -145,7 +147,6 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("out of range: --games 1..16384, --py-games 1..1000, --repeat 1..100, "
                      "--seconds (0, 600], --vector-envs 1..65536, --profile-compile 0..1000, "
                      "--pairs 1..100")
-    return args
 
 
 def load_or_none() -> float | None:
@@ -457,7 +458,13 @@ def headline(rows: list[dict], paired: list[dict]) -> list[dict]:
              "ours": got} for m, unit, ours_game, peer_game, got in out if got]
 
 
-def measure(args) -> dict:
+def measure(args: argparse.Namespace) -> dict:
+    """Every figure of the report (:func:`report`), or with ``--from-json`` those of a saved
+    run (its headline as this version shows it)."""
+    if args.from_json:
+        data = json.loads(args.from_json.read_text())
+        data["headline"] = headline(data["rows"], data["paired"])
+        return data
     threads = numba.config.NUMBA_NUM_THREADS
     head = header()
     say(f"borders_sim run_all: {head['date']}, {head['cpu']}, {threads} numba threads")
@@ -490,19 +497,6 @@ def measure(args) -> dict:
 
 
 # --- reports --------------------------------------------------------------------------------
-def table(headers: list[str], rows: list[list[str]]) -> str:
-    """A markdown table, the first column (names) left-aligned and the others right-aligned."""
-    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) if j == 0 else c.rjust(w)
-                                 for j, (c, w) in enumerate(zip(cells, widths))) + " |"
-
-    rule = "|:" + "-" * (widths[0] + 1) + "|" + "|".join("-" * (w + 1) + ":"
-                                                         for w in widths[1:]) + "|"
-    return "\n".join([line(headers), rule] + [line(r) for r in rows])
-
-
 def fmt(x, unit: str = "") -> str:
     if x is None:
         return "-"
@@ -538,7 +532,7 @@ def main_table(data: dict) -> str:
                      "-" if r["games_many"] is None else f"{r['games_many']:,.0f}", ratio])
     headers = ["measure", "players", "unit", "1 thread", f"{threads} threads", "scaling",
                "games/s, 1 thread", f"games/s, {threads} threads", "ours / peer (paired)"]
-    return table(headers, rows)
+    return markdown_table(headers, rows, names_left=True)
 
 
 def paired_table(data: dict) -> str:
@@ -547,8 +541,8 @@ def paired_table(data: dict) -> str:
             for p in data.get("paired", [])]
     if not rows:
         return ""
-    return table(["ours / peer, measured alternately (1 thread)", "players", "pairs",
-                  "median ratio", "lowest", "highest"], rows)
+    return markdown_table(["ours / peer, measured alternately (1 thread)", "players", "pairs",
+                  "median ratio", "lowest", "highest"], rows, names_left=True)
 
 
 def headline_table(data: dict) -> str:
@@ -557,8 +551,8 @@ def headline_table(data: dict) -> str:
     each side runs is :func:`sides_note`'s."""
     rows = [[h["measure"], h["unit"], h["our_game"], h["peer_game"], h["ours"]]
             for h in data["headline"]]
-    return table([f"{HEADLINE_PLAYERS} players", "unit", f"BORDERS {HEADLINE_PLAYERS}p",
-                  "peer's game", "ours (÷ peer)"], rows)
+    return markdown_table([f"{HEADLINE_PLAYERS} players", "unit", f"BORDERS {HEADLINE_PLAYERS}p",
+                  "peer's game", "ours (÷ peer)"], rows, names_left=True)
 
 
 def sides_note(data: dict) -> str:
@@ -614,8 +608,10 @@ def profile_table(data: dict, top: int) -> str:
             f"each function on its first call with new argument types: {stages}). Per module "
             f"and per function (own seconds exclude the nested compilations of the functions "
             f"it calls):\n\n"
-            + table(["module", "compilations", "own s"], shown) + "\n\n"
-            + table(["function", "compilations", "own s", "with nested s"], rows))
+            + markdown_table(["module", "compilations", "own s"], shown, names_left=True)
+            + "\n\n"
+            + markdown_table(["function", "compilations", "own s", "with nested s"], rows,
+                             names_left=True))
 
 
 def notes(data: dict) -> list[str]:
@@ -688,23 +684,15 @@ def target_line(data: dict) -> str:
     return text + "."
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
-    if args.from_json:
-        data = json.loads(args.from_json.read_text())
-        data["headline"] = headline(data["rows"], data["paired"])  # as this version shows it
-    else:
-        data = measure(args)
+def render(data: dict, args: argparse.Namespace) -> dict:
+    """The report (printed, and the whole of :data:`FULL_REPORT`) and the performance
+    section of docs/speed.md."""
     text = report(data, args.profile_compile)
-    print(text)
-    if args.json and not args.from_json:
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
-    if args.markdown:
-        args.markdown.write_text(text)
-    if args.write_docs:
-        written = replace_section("performance", readme_section(data))
-        FULL_REPORT.write_text(text, encoding="utf-8")
-        say(f"{written.relative_to(ROOT)} and {FULL_REPORT.relative_to(ROOT)} updated")
+    return {None: text, "performance": readme_section(data), FULL_REPORT: text}
+
+
+def main(argv=None) -> int:
+    data = run(parser(), measure, render, argv, check=settle)
     c = data["checks"]
     return 0 if c["same_games"] and not c["unfinished"] else 1
 

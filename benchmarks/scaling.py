@@ -43,7 +43,7 @@ from borders_sim.train.machine import default_torch_threads, max_threads, usable
 from freshness import measured_at
 from rollouts import time_kernel
 from train import POOL, env_rate, trainer_rate
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 
 def thread_counts(cores: int) -> list[int]:
@@ -97,6 +97,69 @@ def cell(rate: float, base: float | None, threads: int) -> str:
     return f"{si(rate)} {rate / base:.2f}x {rate / base / threads:.2f}"
 
 
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The thread counts and the trainer's batches, from the machine and ``--device``."""
+    cores = usable_cores()
+    args.threads = (thread_counts(min(2, cores)) if args.quick
+                    else args.threads or thread_counts(cores))
+    if max(args.threads) > max_threads():
+        parser.error(f"argument --threads: at most {max_threads()} here (numba's maximum; "
+                     f"set NUMBA_NUM_THREADS before starting to allow more)")
+    args.trainer_batches = args.trainer_batches or (
+        [128, 1024, 4096] if args.device.startswith("cuda") else [128, 1024])
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """Each figure at each batch and thread count: ``[kind, games, threads, rate]`` rows."""
+    start = load()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    stamp = measured_at("scaling")
+    gpu = (f", {torch.cuda.get_device_name(0)}" if args.device.startswith("cuda")
+           and torch.cuda.is_available() else "")
+    t0 = time.perf_counter()
+    rates: list[list] = []
+    for batch in sorted(set(args.batches) | set(args.trainer_batches)):
+        for t in args.threads:
+            numba.set_num_threads(t)
+            found = {}
+            if batch in args.batches:
+                found["rollouts"] = rollout_rate(batch, args.seconds)
+                found["env"] = env_rate(4, batch, args.seconds)
+            if batch in args.trainer_batches:
+                found["trainer"] = learner_rate(batch, t, args.device, args.updates)
+            rates += [[kind, batch, t, rate] for kind, rate in found.items()]
+            print(f"{batch} games, {t} threads: " + ", ".join(
+                f"{k} {si(rate)}/s" for k, rate in found.items()), file=sys.stderr, flush=True)
+    return {"rates": rates, "load": start, "started": started, "stamp": stamp, "gpu": gpu,
+            "minutes": (time.perf_counter() - t0) / 60}
+
+
+def render(figures: dict, args: argparse.Namespace) -> str:
+    rates = {(kind, batch, t): rate for kind, batch, t, rate in figures["rates"]}
+    threads = args.threads
+    rows = []
+    for batch in sorted(set(args.batches) | set(args.trainer_batches)):
+        for t in threads:
+            row = [str(t), f"{batch:,}"]
+            for kind in ("rollouts", "env", "trainer"):
+                base = rates.get((kind, batch, threads[0])) if threads[0] == 1 else None
+                row.append(cell(rates.get((kind, batch, t), 0.0), base, t))
+            rows.append(row)
+    head = ["threads", "games", "rollouts, decisions/s", "env, steps/s",
+            "trainer, learner steps/s"]
+    command = "python benchmarks/scaling.py" + (f" --device {args.device}"
+                                                if args.device != "cpu" else "")
+    return (f"**Scaling** (`{command} --write-docs`, {figures['started']}, {figures['stamp']}; "
+            f"{machine_line(figures['load'])}{figures['gpu']}; numba {numba.__version__} up to "
+            f"{max_threads()} threads, torch {torch.__version__} with "
+            f"{default_torch_threads(args.device)} thread(s) for the update on "
+            f"{args.device}; {figures['minutes']:.1f} min). Random 4-player "
+            f"rollouts, the training env against compiled heuristics and random, and the "
+            f"trainer end to end. Each cell: the figure, its speed-up over one thread at the "
+            f"same number of games, and that speed-up per thread (1.00: perfect scaling):\n\n"
+            f"{markdown_table(head, rows)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=ints, default=None,
@@ -114,57 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="timed trainer updates per figure, after a warm-up one (default: 2)")
     add_shared(parser, quick=dict(batches=[128], trainer_batches=[128], seconds=0.3,
                                   updates=1),
-               docs="replace the scaling section of docs/speed.md")
-    args = parse(parser, argv)
-    cores = usable_cores()
-    threads = thread_counts(min(2, cores)) if args.quick else args.threads or thread_counts(cores)
-    if max(threads) > max_threads():
-        parser.error(f"argument --threads: at most {max_threads()} here (numba's maximum; "
-                     f"set NUMBA_NUM_THREADS before starting to allow more)")
-    trainer_batches = args.trainer_batches or (
-        [128, 1024, 4096] if args.device.startswith("cuda") else [128, 1024])
-    start = load()
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    stamp = measured_at("scaling")
-    gpu = (f", {torch.cuda.get_device_name(0)}" if args.device.startswith("cuda")
-           and torch.cuda.is_available() else "")
-    t0 = time.perf_counter()
-    rates: dict[tuple[str, int, int], float] = {}
-    for batch in sorted(set(args.batches) | set(trainer_batches)):
-        for t in threads:
-            numba.set_num_threads(t)
-            if batch in args.batches:
-                rates["rollouts", batch, t] = rollout_rate(batch, args.seconds)
-                rates["env", batch, t] = env_rate(4, batch, args.seconds)
-            if batch in trainer_batches:
-                rates["trainer", batch, t] = learner_rate(batch, t, args.device, args.updates)
-            print(f"{batch} games, {t} threads: " + ", ".join(
-                f"{k} {si(rates[k, batch, t])}/s" for k in ("rollouts", "env", "trainer")
-                if (k, batch, t) in rates), file=sys.stderr, flush=True)
-    rows = []
-    for batch in sorted(set(args.batches) | set(trainer_batches)):
-        for t in threads:
-            row = [str(t), f"{batch:,}"]
-            for kind in ("rollouts", "env", "trainer"):
-                base = rates.get((kind, batch, threads[0])) if threads[0] == 1 else None
-                row.append(cell(rates.get((kind, batch, t), 0.0), base, t))
-            rows.append(row)
-    head = ["threads", "games", "rollouts, decisions/s", "env, steps/s",
-            "trainer, learner steps/s"]
-    command = "python benchmarks/scaling.py" + (f" --device {args.device}"
-                                                if args.device != "cpu" else "")
-    text = (f"**Scaling** (`{command} --write-docs`, {started}, {stamp}; "
-            f"{machine_line(start)}{gpu}; numba {numba.__version__} up to {max_threads()} "
-            f"threads, torch {torch.__version__} with "
-            f"{default_torch_threads(args.device)} thread(s) for the update on "
-            f"{args.device}; {(time.perf_counter() - t0) / 60:.1f} min). Random 4-player "
-            f"rollouts, the training env against compiled heuristics and random, and the "
-            f"trainer end to end. Each cell: the figure, its speed-up over one thread at the "
-            f"same number of games, and that speed-up per thread (1.00: perfect scaling):\n\n"
-            f"{markdown_table(head, rows)}")
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('scaling', text).name} updated", file=sys.stderr)
+               docs="replace the scaling section of docs/speed.md", json=True)
+    run(parser, measure, render, argv, section="scaling", check=settle)
     return 0
 
 

@@ -68,7 +68,7 @@ import time
 from pathlib import Path
 
 from freshness import measured_at
-from harness import add_shared, load, machine, parse, replace_section, usable_cores
+from harness import add_shared, load, machine, parse, run, usable_cores
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKS = ("import", "game_step", "batch", "tournament", "warmup")
@@ -296,7 +296,7 @@ def run_child(cache_dir: str | None, warmup: bool, profile: bool, timeout: float
     return _marks(_child_json(argv, env, timeout), t0)
 
 
-def measure(cold: bool = True, warmup: bool = True) -> dict:
+def measure_starts(cold: bool = True, warmup: bool = True) -> dict:
     """``{"cold": child result or None, "warm": child result}``; cold uses a new empty cache
     (deleted afterwards) and warm the same cache once filled; without ``cold``, warm is a start
     with this process's own cache setting."""
@@ -449,15 +449,15 @@ def _ratio_figures(runs: dict, ours: str, other: str) -> dict[str, tuple[float, 
 def startup_text(data: dict) -> str:
     """The ``startup`` section of docs/speed.md from one run's ``data`` (``main`` collects it):
     keys ``machine`` (:func:`machine_line`), ``jobs``, ``target`` (the wheel's kernel target)
-    and the results of each part that ran: ``cold`` and ``warm`` (:func:`measure`),
-    ``helpers`` (``{(jobs, tournament_only): marks}``), ``install`` (:func:`measure_install`),
+    and the results of each part that ran: ``cold`` and ``warm`` (:func:`measure_starts`),
+    ``helpers`` (``[{"jobs", "tournament_only", "marks"}]``), ``install`` (:func:`measure_install`),
     ``parallel`` (:func:`measure_parallel`), ``portable`` (:func:`measure_speed`, with
     ``pairs``, ``games`` and ``versus``). A figure of a part that did not run is ``-``, a
     sentence of one is left out."""
     jobs = data["jobs"]
     cold, warm = data.get("cold"), data.get("warm")
-    helpers, install, parallel = data.get("helpers", {}), data.get("install"), \
-        data.get("parallel")
+    helpers = {(h["jobs"], h["tournament_only"]): h["marks"] for h in data.get("helpers", [])}
+    install, parallel = data.get("install"), data.get("parallel")
 
     def mark(run: dict | None, name: str) -> float | None:
         return None if run is None else run["marks"].get(name)
@@ -580,53 +580,74 @@ def main(argv=None) -> int:
     parser.add_argument("--tournament-only", action="store_true", help=argparse.SUPPRESS)
     add_shared(parser, quick=dict(warm=True, no_warmup=True, pairs=1, games=20),
                docs="write the startup section of docs/speed.md from this run (needs "
-                    f"the parts {', '.join(DOCS_PARTS)} and the warm-up)")
-    args = parse(parser, argv)
+                    f"the parts {', '.join(DOCS_PARTS)} and the warm-up)", json=True)
+    if {"--child", "--child-installed", "--child-speed"} & set(sys.argv[1:] if argv is None
+                                                            else argv):
+        return child_main(parse(parser, argv))
+    run(parser, measure, render, argv, section="startup", check=settle)
+    return 0
+
+
+def child_main(args: argparse.Namespace) -> int:
+    """A measured child process (``--child*``): one start, or one speed figure."""
     if args.child or args.child_installed:
         child(not args.no_warmup, args.profile, installed=args.child_installed,
               tournament_only=args.tournament_only)
         return 0
     if args.child_speed:
         speed_child(args.child_speed, args.games)
-        return 0
-    parts = PARTS[:1] if args.warm else [p.strip() for p in args.only.split(",") if p.strip()]
-    unknown = set(parts) - set(PARTS)
+    return 0
+
+
+def say(text: str) -> None:
+    """A line of the run's progress (stderr: stdout holds the section)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def settle(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The parts to measure (``args.parts``), checked, and whether they can write the docs."""
+    args.parts = PARTS[:1] if args.warm else [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = set(args.parts) - set(PARTS)
     if unknown:
         parser.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
-    missing = [p for p in DOCS_PARTS if p not in parts]
+    missing = [p for p in DOCS_PARTS if p not in args.parts]
     if args.write_docs and (missing or args.warm or args.no_warmup):
         parser.error("--write-docs needs the parts " + ", ".join(DOCS_PARTS) + " (--only) and "
                      "the warm-up (no --warm, no --no-warmup): the section holds every figure")
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """Every part of ``args.parts``: its figures, as :func:`startup_text` reads them."""
     jobs = args.jobs or max(2, usable_cores())
     started, t_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     started += f", {measured_at('startup')}"
     data: dict = {"jobs": jobs, "target": args.target}
-    print(f"{os.cpu_count()} cores, {_load()} at start", flush=True)
-    if "cold" in parts:
-        result = measure(cold=not args.warm, warmup=not args.no_warmup)
+    say(f"{os.cpu_count()} cores, {_load()} at start")
+    if "cold" in args.parts:
+        result = measure_starts(cold=not args.warm, warmup=not args.no_warmup)
         data.update(result)
         for kind in ("cold", "warm"):
             if result[kind] is not None:
                 marks = result[kind]["marks"]
                 how = " (one process)" if kind == "cold" else ""
-                print(f"{kind}{how}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
+                say(f"{kind}{how}: " + ", ".join(f"{MARK_NAMES[m]} {marks[m]:.1f} s"
                                                for m in MARKS if m in marks))
         if result["cold"] is not None:
             cold = result["cold"]
-            print("compiling per stage of the cold start: " + ", ".join(
+            say("compiling per stage of the cold start: " + ", ".join(
                 f"{MARK_NAMES[m]}: {n} compilations, {sec:.1f} s"
                 for m, (n, sec) in cold["compiled"].items()))
-            print("slowest compilations (own seconds, without nested ones):")
+            say("slowest compilations (own seconds, without nested ones):")
             for c in cold["compiles"][:15]:
-                print(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
+                say(f"  {c['self']:6.1f} s  {c['function']} (x{c['count']}, "
                       f"{c['inclusive']:.1f} s with nested)")
-            print("its compilation per phase of numba's pipeline: " + ", ".join(
+            say("its compilation per phase of numba's pipeline: " + ", ".join(
                 f"{phase} {sec:.1f} s" for phase, sec in cold["phases"].items()))
-        print(f"({_load()})", flush=True)
-    if "cold" in parts and not args.warm:
+        say(f"({_load()})")
+    if "cold" in args.parts and not args.warm:
         # the first uses again with helper processes, and a tournament game as the first use
         # with and without them
-        data["helpers"] = {}
+        data["helpers"] = []
         for n, tournament_only in ((jobs, False), (1, True), (jobs, True)):
             where = tempfile.mkdtemp(prefix="borders_sim-coldstart-")
             try:
@@ -634,48 +655,49 @@ def main(argv=None) -> int:
                                   tournament_only=tournament_only)
             finally:
                 shutil.rmtree(where, ignore_errors=True)
-            data["helpers"][n, tournament_only] = first["marks"]
+            data["helpers"].append({"jobs": n, "tournament_only": tournament_only,
+                                    "marks": first["marks"]})
             how = ("in one process" if n == 1 else
                    f"with helpers (BORDERS_SIM_COMPILE_JOBS={n})")
             what = "a tournament game as the first use" if tournament_only else "first uses"
-            print(f"cold, {what}, {how}: " + ", ".join(
+            say(f"cold, {what}, {how}: " + ", ".join(
                 f"{MARK_NAMES[m]} {first['marks'][m]:.1f} s" for m in MARKS
-                if m in first["marks"] and m != "import") + f" ({_load()})", flush=True)
-    if "install" in parts:
+                if m in first["marks"] and m != "import") + f" ({_load()})")
+    if "install" in args.parts:
         r = data["install"] = measure_install(args.target)
         m, n = r["first"]["marks"], r["first"]["compiled"]
-        print(f"install ({args.target} kernels): pip wheel {r['wheel']:.0f} s (with the kernels' "
+        say(f"install ({args.target} kernels): pip wheel {r['wheel']:.0f} s (with the kernels' "
               f"compilation), pip install of the wheel {r['install']:.1f} s; {r['files']} shipped "
               f"cache files, {r['MB']:.1f} MB (wheel {r['wheel_MB']:.1f} MB)")
-        print("installed, empty user cache: " + ", ".join(
+        say("installed, empty user cache: " + ", ".join(
             f"{MARK_NAMES[k]} {m[k]:.1f} s ({n[k][0]} compilations)"
             for k in ("import", "game_step", "tournament")))
-        print(f"({_load()})", flush=True)
-    if "parallel" in parts:
+        say(f"({_load()})")
+    if "parallel" in args.parts:
         r = data["parallel"] = measure_parallel(jobs)
-        print(f"warm-up on an empty cache: 1 process {r[1]:.0f} s, {jobs} processes "
-              f"{r[jobs]:.0f} s: {r[1] / r[jobs]:.2f}x ({_load()})", flush=True)
-    if "portable" in parts:
+        say(f"warm-up on an empty cache: 1 process {r[1]:.0f} s, {jobs} processes "
+              f"{r[jobs]:.0f} s: {r[1] / r[jobs]:.2f}x ({_load()})")
+    if "portable" in args.parts:
         variants = {"native": (str(ROOT), {}), "portable x86-64": (str(ROOT), PORTABLE_ENV),
                     "x86-64-v3": (str(ROOT), {**PORTABLE_ENV, "NUMBA_CPU_NAME": "x86-64-v3"})}
         if args.versus:
             variants["versus"] = (str(Path(args.versus).resolve()), {})
         runs = measure_speed(variants, args.pairs, args.games)
         data.update(portable=runs, pairs=args.pairs, games=args.games, versus=args.versus)
-        print("portable x86-64 / native, 1 thread, 5 players: "
+        say("portable x86-64 / native, 1 thread, 5 players: "
               + _ratios(runs, "portable x86-64", "native"))
-        print("x86-64-v3 / native, 1 thread, 5 players: " + _ratios(runs, "x86-64-v3", "native"))
+        say("x86-64-v3 / native, 1 thread, 5 players: " + _ratios(runs, "x86-64-v3", "native"))
         if args.versus:
-            print(f"this checkout / {args.versus}, 1 thread, 5 players: "
+            say(f"this checkout / {args.versus}, 1 thread, 5 players: "
                   + _ratios(runs, "native", "versus"))
-        print(f"({_load()})", flush=True)
+        say(f"({_load()})")
     _load()
     data["machine"] = run_line(started, (time.perf_counter() - t_start) / 60)
-    text = startup_text(data)
-    print(f"\nThe startup section of docs/speed.md from this run:\n\n{text}")
-    if args.write_docs:
-        print(f"{replace_section('startup', text).name} updated", file=sys.stderr)
-    return 0
+    return data
+
+
+def render(data: dict, args: argparse.Namespace) -> str:
+    return startup_text(data)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.util
-import json
 import sys
 import time
 from dataclasses import replace
@@ -59,7 +58,7 @@ from borders_sim.envs.training import TrainingEnv
 from borders_sim.train import TrainConfig
 from borders_sim.train.model import PolicyValueNet
 from borders_sim.train.trainer import Trainer
-from harness import add_shared, load, machine_line, parse, replace_section
+from harness import add_shared, load, machine_line, run
 
 POOL = ("honest", "bluffer", "collector", "random")
 #: The trainer's time split's parts, as the docs' sentence names them.
@@ -195,64 +194,69 @@ def throughput_text(rows: list[list[str]], config: TrainConfig) -> str:
         f"SingleSeatEnv against random opponents and on SB3VecEnv."])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_shared(parser, docs="put the table in the train-throughput section of docs/training.md",
-               json=True)  # --quick: short runs
-    args = parse(parser, argv)
-    start = load()
-    stamp = measured_at("train-throughput")
+#: The trainer's rows: the key of its figures and its label.
+TRAINERS = (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer"),
+            ("trainer_overlap", "sparse, --overlap"))
+#: The trainer's settings every row runs at.
+CONFIG = TrainConfig(opponents=POOL, eval_every=0, checkpoint_every=10**9, snapshots=0)
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """Every row's learner steps/s (the trainer's with its time split), and the ratios."""
+    out = {"load": load(), "stamp": measured_at("train-throughput")}
     torch.set_num_threads(1)
     seconds = 1.0 if args.quick else 3.0
-    rows, out = [], {}
     for n in (3, 4, 5, 8):
-        rate = env_rate(n, 256, seconds)
-        out[f"env_{n}p"] = rate
-        rows.append([f"training env, {n} players", si(rate), "-"])
-    config = TrainConfig(opponents=("honest", "bluffer", "collector", "random"), eval_every=0,
-                         checkpoint_every=10**9, snapshots=0)
-    for key, label in (("trainer", "sparse first layer"), ("trainer_dense", "dense first layer"),
-                       ("trainer_overlap", "sparse, --overlap")):
+        print(f"timing the training env, {n} players ...", file=sys.stderr, flush=True)
+        out[f"env_{n}p"] = env_rate(n, 256, seconds)
+    for key, label in TRAINERS:
+        print(f"timing the trainer, {label} ...", file=sys.stderr, flush=True)
         sparse_inputs = PolicyValueNet.inputs
         if key == "trainer_dense":
             PolicyValueNet.inputs = dense_inputs
         try:
-            tr = trainer_rate(2 if args.quick else 6,
-                              replace(config, overlap=key == "trainer_overlap"))
+            out[key] = trainer_rate(2 if args.quick else 6,
+                                    replace(CONFIG, overlap=key == "trainer_overlap"))
         finally:
             PolicyValueNet.inputs = sparse_inputs
-        out[key] = tr
-        split = ", ".join(f"{k} {v:.0%}" for k, v in tr["split"].items())
-        rows.append([f"trainer, {label}", si(tr["steps_per_s"]), split])
-    tr = out["trainer"]
+    print("timing your own loop and MaskablePPO ...", file=sys.stderr, flush=True)
     out["own_loop"] = own_loop_rate(2 if args.quick else 6, POOL)
-    own_share = out["own_loop"] / tr["steps_per_s"]
-    rows.append(["your own loop, examples/ppo_loop.py", si(out["own_loop"]), "-"])
     steps = 2048 if args.quick else 4096
-    single = maskable_rate(SingleSeatEnv(num_players=4), steps)
-    out["maskable_single"] = single
-    rows.append(["MaskablePPO defaults, SingleSeatEnv", si(single), "-"])
-    vec = maskable_rate(SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4,
-                        n_steps=128)
-    out["maskable_compiled"] = vec
-    rows.append(["MaskablePPO defaults, SB3VecEnv, 16", si(vec), "-"])
-    rollout = config.num_envs * config.steps
-    matched = maskable_rate(SB3VecEnv(config.num_envs, num_players=4, opponents=POOL, seed=0),
-                            rollout * (1 if args.quick else 3), **matched_kwargs(config))
-    out["maskable_matched"] = matched
-    rows.append([f"MaskablePPO matched, SB3VecEnv, {config.num_envs}", si(matched), "-"])
-    out["ratio_trainer_to_maskable_matched"] = tr["steps_per_s"] / matched
-    out["ratio_trainer_to_maskable"] = tr["steps_per_s"] / single
+    out["maskable_single"] = maskable_rate(SingleSeatEnv(num_players=4), steps)
+    out["maskable_compiled"] = maskable_rate(
+        SB3VecEnv(16, num_players=4, opponents=POOL, seed=0), steps * 4, n_steps=128)
+    rollout = CONFIG.num_envs * CONFIG.steps
+    out["maskable_matched"] = maskable_rate(
+        SB3VecEnv(CONFIG.num_envs, num_players=4, opponents=POOL, seed=0),
+        rollout * (1 if args.quick else 3), **matched_kwargs(CONFIG))
+    trainer = out["trainer"]["steps_per_s"]
+    out["ratio_trainer_to_maskable_matched"] = trainer / out["maskable_matched"]
+    out["ratio_trainer_to_maskable"] = trainer / out["maskable_single"]
+    return out
+
+
+def render(out: dict, args: argparse.Namespace) -> str:
+    rows = [[f"training env, {n} players", si(out[f"env_{n}p"]), "-"] for n in (3, 4, 5, 8)]
+    for key, label in TRAINERS:
+        split = ", ".join(f"{k} {v:.0%}" for k, v in out[key]["split"].items())
+        rows.append([f"trainer, {label}", si(out[key]["steps_per_s"]), split])
+    rows += [["your own loop, examples/ppo_loop.py", si(out["own_loop"]), "-"],
+             ["MaskablePPO defaults, SingleSeatEnv", si(out["maskable_single"]), "-"],
+             ["MaskablePPO defaults, SB3VecEnv, 16", si(out["maskable_compiled"]), "-"],
+             [f"MaskablePPO matched, SB3VecEnv, {CONFIG.num_envs}", si(out["maskable_matched"]),
+              "-"]]
+    tr = out["trainer"]
+    own_share = out["own_loop"] / tr["steps_per_s"]
     sparse_gain = tr["steps_per_s"] / out["trainer_dense"]["steps_per_s"]
-    text = "\n".join([
-        f"**Throughput** ({datetime.date.today()}, {stamp}; {machine_line(start)}, one torch "
-        f"thread; every figure from this run):", "",
-        throughput_text(rows, config), "",
+    return "\n".join([
+        f"**Throughput** ({datetime.date.today()}, {out['stamp']}; "
+        f"{machine_line(out['load'])}, one torch thread; every figure from this run):", "",
+        throughput_text(rows, CONFIG), "",
         f"trainer / MaskablePPO at matched settings (same env, batch, epochs, minibatches "
         f"and network): **{out['ratio_trainer_to_maskable_matched']:.1f}x**; against "
         f"MaskablePPO's defaults, which do more gradient work per step: "
         f"{out['ratio_trainer_to_maskable']:.1f}x on SingleSeatEnv, "
-        f"{tr['steps_per_s'] / vec:.1f}x on SB3VecEnv; the "
+        f"{tr['steps_per_s'] / out['maskable_compiled']:.1f}x on SB3VecEnv; the "
         f"sparse first layer / the dense one: {sparse_gain:.2f}x; collection beside the "
         f"update (`--overlap`, whose parts overlap in time, so its split sums past 100%) / "
         f"without: {out['trainer_overlap']['steps_per_s'] / tr['steps_per_s']:.2f}x; your own "
@@ -263,11 +267,13 @@ def main(argv: list[str] | None = None) -> int:
                     sorted(tr["split"].items(), key=lambda kv: -kv[1]))
         + f"; {si(tr['steps_per_s'])} learner steps/s at this network. Made by "
         "`python benchmarks/train.py --write-docs`."])
-    print(text)
-    if args.write_docs:
-        print(f"{replace_section('train-throughput', text).name} updated", file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_shared(parser, docs="put the table in the train-throughput section of docs/training.md",
+               json=True)  # --quick: short runs
+    run(parser, measure, render, argv, section="train-throughput")
     return 0
 
 

@@ -16,14 +16,19 @@ def si(x: float) -> str:
     return f"{x:.3g}"
 
 
-def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
-    """A markdown table with padded columns (numbers right-aligned)."""
+def markdown_table(headers: list[str], rows: list[list[str]],
+                   names_left: bool = False) -> str:
+    """A markdown table with padded columns, right-aligned (numbers); with ``names_left`` the
+    first column (the rows' names) left-aligned."""
     widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(headers)]
+    left = 1 if names_left else 0
 
     def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths)) + " |"
+        return "| " + " | ".join(c.ljust(w) if j < left else c.rjust(w)
+                                 for j, (c, w) in enumerate(zip(cells, widths))) + " |"
 
-    rule = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
+    rule = "|" + "|".join((":" + "-" * (w + 1)) if j < left else ("-" * (w + 1) + ":")
+                          for j, w in enumerate(widths)) + "|"
     return "\n".join([line(headers), rule] + [line(r) for r in rows])
 
 

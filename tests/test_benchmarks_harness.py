@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -21,12 +22,50 @@ SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py")
 SHARED = re.compile(r'add_argument\(\s*"--(quick|json|write-docs|write-readme)"')
 
 
+#: The scripts that measure nothing: zoo.py makes the zoo's policies (it runs their commands).
+TOOLS = ("zoo.py",)
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_every_script_takes_its_shared_options_from_the_harness(script):
     text = script.read_text(encoding="utf-8")
     assert "add_shared(" in text and ("parse(parser" in text or "run(parser" in text), \
         f"{script.name}: no harness"
     assert not SHARED.search(text), f"{script.name} defines its own"
+
+
+@pytest.mark.parametrize("script", [p for p in SCRIPTS if p.name not in TOOLS],
+                         ids=lambda p: p.name)
+def test_every_benchmark_is_a_function_that_measures_and_one_that_renders(script):
+    """``measure(args) -> figures`` and ``render(figures, args) -> text``, run by the
+    harness's ``run`` (which prints, writes the docs and the JSON): a run's figures are data
+    (``--json`` keeps them), its text is made from them alone."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    functions = {node.name: [a.arg for a in node.args.args] for node in tree.body
+                 if isinstance(node, ast.FunctionDef)}
+    assert functions.get("measure") == ["args"], f"{script.name}: measure(args)"
+    assert functions.get("render", [])[:2] in (["figures", "args"], ["data", "args"],
+                                               ["out", "args"]), f"{script.name}: render"
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == "run"]
+    assert calls and all([ast.unparse(a) for a in c.args[1:3]] == ["measure", "render"]
+                         for c in calls), \
+        f"{script.name}: run(parser, measure, render, ...)"
+    imported = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                and node.module == "harness" for alias in node.names}
+    assert "run" in imported and "replace_section" not in imported, script.name
+
+
+def test_run_prints_the_rendered_text_and_writes_the_json(tmp_path, capsys):
+    h = harness()
+    figures = h.run(parser_with_quick(), lambda args: {"games": args.games},
+                    lambda figures, args: f"{figures['games']} games",
+                    ["--quick", "--json", str(tmp_path / "f.json")])
+    assert figures == {"games": 20} and capsys.readouterr().out.startswith("20 games\n")
+    assert json.loads((tmp_path / "f.json").read_text()) == {"games": 20}
+    with pytest.raises(SystemExit):  # no section named, nothing to write into
+        h.run(parser_with_quick(), lambda args: {}, lambda figures, args: "x",
+              ["--write-docs"])
 
 
 @pytest.mark.parametrize("script", sorted(BENCHMARKS.glob("*.py")), ids=lambda p: p.name)

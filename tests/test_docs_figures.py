@@ -159,8 +159,10 @@ def startup_data(startup) -> dict:
     return {
         "jobs": 16, "target": "native", "machine": "MACHINE", "cold": cold,
         "warm": {"marks": {"import": 0.4, "game_step": 2.7}},
-        "helpers": {(16, False): {"game_step": 37.4, "batch": 41.7, "tournament": 72.9},
-                    (1, True): {"tournament": 95.5}, (16, True): {"tournament": 1071.2}},
+        "helpers": [{"jobs": 16, "tournament_only": False,
+                     "marks": {"game_step": 37.4, "batch": 41.7, "tournament": 72.9}},
+                    {"jobs": 1, "tournament_only": True, "marks": {"tournament": 95.5}},
+                    {"jobs": 16, "tournament_only": True, "marks": {"tournament": 1071.2}}],
         "install": {"wheel": 1131.2, "install": 2.2, "files": 469, "MB": 14.2, "wheel_MB": 7.7,
                     "first": {"marks": {"game_step": 2.5, "tournament": 2.7},
                               "compiled": {"import": [0, 0.0], "game_step": [0, 0.0],

@@ -279,7 +279,9 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         a = as_action_batch(actions, self.num_envs, self._illegal_message)
         self._actions[:] = a
-        movers = self._cur.copy()
+        # who moved in each game, read only to draw the last decision or to credit it
+        movers = self._cur.copy() if self.render_mode is not None or self.tracks_credit \
+            else None
         bad = self._run(False)
         if bad >= 0:
             raise ValueError(self._illegal_message(bad, int(a[bad])))

@@ -26,6 +26,7 @@ import threading
 from pathlib import Path
 
 from ..arena.records import prepare_dir, write_trace
+from ..llm import parse_spec
 from .table import Table
 
 #: The line the join page shows on a study's server.
@@ -41,7 +42,7 @@ def seat_kind(name: str, person: bool) -> dict:
     if person:
         return {"kind": "person"}
     if name.startswith("llm:"):
-        return {"kind": "llm", "spec": name, "model": name[4:].rpartition("@")[0] or name[4:]}
+        return {"kind": "llm", "spec": name, "model": parse_spec(name)[0]}
     return {"kind": "bot", "spec": name}
 
 
