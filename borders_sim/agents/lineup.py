@@ -22,21 +22,13 @@ from ..checks import as_seed
 from ..batch.seats import seat_table
 from ..policies.dispatch import COMPILED_BOTS
 from ..policies.network import (NetPlayer, NetStack, is_net_spec, load_policy, net_player,
-                                parse_net_spec)
-from ..policies.zoo import is_zoo_spec
+                                parse_net_spec, spec_head)
 from .bots import REGISTRY, Bot, is_plugin, plugin_factory
-
-
-def _name(spec: str) -> str:
-    """The bot name a spec starts with (``ppo`` for a zoo member, ``ppo-zoo/NAME``)."""
-    if is_zoo_spec(spec):
-        return "ppo"
-    return spec.partition("@")[0].partition(":")[0]
 
 
 def known(spec: str) -> bool:
     """Whether ``spec`` starts with a known bot name (its options aside)."""
-    return _name(spec) in REGISTRY or is_plugin(spec)
+    return spec_head(spec) in REGISTRY or is_plugin(spec)
 
 
 def split_spec(spec: str) -> tuple[str, dict]:
@@ -48,7 +40,7 @@ def split_spec(spec: str) -> tuple[str, dict]:
         ValueError: an unknown bot name, or options or ``@`` after a bot other than ``ppo``,
             or a bad ``ppo`` option.
     """
-    name = _name(spec)
+    name = spec_head(spec)
     if name not in REGISTRY:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(REGISTRY))} "
                          "(and ppo[:argmax|:temp=T][@PATH]: the ppo bot greedy or at a "

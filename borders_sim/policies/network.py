@@ -159,11 +159,16 @@ def as_temperature(value: Any, what: str = "temperature") -> float:
     return t
 
 
+def spec_head(spec: str) -> str:
+    """The bot name a spec starts with, its options (``:...``) and file (``@...``) cut off;
+    ``ppo`` for a zoo member ``ppo-zoo/NAME``, which the ``ppo`` bot plays."""
+    return "ppo" if is_zoo_spec(spec) else spec.partition("@")[0].partition(":")[0]
+
+
 def is_net_spec(spec: str) -> bool:
     """Whether ``spec`` names a network player (``ppo`` with any options and file, or a zoo
     member ``ppo-zoo/NAME``), valid or not (:func:`parse_net_spec` checks it)."""
-    return isinstance(spec, str) and (spec.partition("@")[0].partition(":")[0] == "ppo"
-                                      or is_zoo_spec(spec))
+    return isinstance(spec, str) and spec_head(spec) == "ppo"
 
 
 def parse_net_spec(spec: str) -> tuple[str | None, float]:
