@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from borders_sim import Game, GameConfig, cli
-from borders_sim.arena import run as tournament_module
+from borders_sim.arena import tournaments as tournament_module
 from borders_sim.arena.stats import DECEPTION
 from borders_sim.cli import tournament as cli_tournament
 from borders_sim.agents import make

@@ -14,7 +14,7 @@ The arena imports bots and the :class:`~borders_sim.Game` API, never PettingZoo 
 
 from .results import Results
 from .schedule import Tournament, default_lineup, parse_lineup, parse_seats, tournament
-from .run import play_tournament, run_tournament
+from .tournaments import play_tournament, run_tournament
 
 __all__ = ["Results", "Tournament", "default_lineup", "parse_lineup", "parse_seats",
            "play_tournament", "run_tournament", "tournament"]

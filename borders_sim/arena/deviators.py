@@ -7,7 +7,7 @@ that some ``X`` beats far above a fair share is exploitable by that ``X``. No pe
 for a game of this size (OpenSpiel's exploitability covers two-player zero-sum games).
 
 :func:`deviator_matrix` plays every cell ``(X, Y)``, ``X != Y``, as a seat-rotated tournament
-of the lineup ``[X, Y, ..., Y]`` (:func:`~borders_sim.arena.run.run_tournament`): the same
+of the lineup ``[X, Y, ..., Y]`` (:func:`~borders_sim.arena.tournaments.run_tournament`): the same
 ``games`` games (deals from ``seed``, :data:`EXPLOIT_SEED` by default, a range no training run
 deals) in every cell, so cells differ by the bots alone. A cell's figure is ``X``'s win rate with
 its 95% Wilson interval (:mod:`.stats`). Bots without a compiled policy (``ismcts``) make their
@@ -28,7 +28,7 @@ from ..agents import Bot, Seat, as_seat
 from ..policies.registry import roster
 from ..checks import as_int, as_seed
 from .ray_backend import ray_session
-from .run import run_tournament
+from .tournaments import run_tournament
 from .schedule import compiled_seats, parse_seats
 
 #: The first tournament seed of exploitability measures (the deviator matrix and the
@@ -136,7 +136,7 @@ def deviator_matrix(bots: Sequence[str | Seat | Callable[..., Bot]] | str = DEFA
         players: 3 to 8; each cell seats one deviator and ``players - 1`` copies.
         games: games of a cell of compiled bots (seat-rotated, dealt from ``seed + g``).
         search_games: games of a cell with a Python-only bot (``ismcts``); 0 leaves them out.
-        backend, threads, ray_address: as :func:`~borders_sim.arena.run.run_tournament`
+        backend, threads, ray_address: as :func:`~borders_sim.arena.tournaments.run_tournament`
             (``"ray"``: each cell's games as Ray tasks on one cluster, started once).
         progress: called with the games of every finished chunk (a progress bar's update).
         on_cell: called with every finished cell.

@@ -13,7 +13,7 @@ import numpy as np
 from ..install_hints import needs
 
 if TYPE_CHECKING:
-    from .tournament import Results
+    from .results import Results
 
 FORMATS = (".png", ".pdf", ".svg")
 

@@ -39,7 +39,7 @@ from ..rules import state as st
 from .alpharank import ALPHA, POPULATION_SIZE, alpharank
 from .ratings import rate_games
 from .ray_backend import ray_session
-from .run import run_tournament
+from .tournaments import run_tournament
 from .schedule import parse_seats
 from .stats import Z95, behaviour, finishing_ranks, wilson_interval, win_shares
 
@@ -196,7 +196,7 @@ def population(pool: Sequence[str | Seat | Callable[..., Bot]] | str, players: i
         seed: the draw's seed and the first deal (game ``j`` from ``seed + j``).
         focus: members seated at every table (their names, or the pool's entries; None).
         alpha: α-Rank's selection strength.
-        backend, threads, ray_address: as :func:`~borders_sim.arena.run.run_tournament`
+        backend, threads, ray_address: as :func:`~borders_sim.arena.tournaments.run_tournament`
             (``"ray"``: one cluster for every seating).
         progress: called with the games of every finished chunk.
 

@@ -1,4 +1,4 @@
-"""The Ray backend of :func:`borders_sim.arena.run.run_tournament`: chunks of games as Ray
+"""The Ray backend of :func:`borders_sim.arena.tournaments.run_tournament`: chunks of games as Ray
 tasks (one CPU each), on a local cluster started for the run or on a running cluster.
 
 Each task calls the function that plays a chunk (:func:`~borders_sim.arena.paths.play_chunk`, as

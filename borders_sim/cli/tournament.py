@@ -25,7 +25,7 @@ from ..policies.network import trained_by
 from ..train.algorithm import ALGORITHMS
 from ..arena import default_lineup, parse_lineup, parse_seats, play_tournament, tournament
 from ..arena.records import TraceError, trace_name
-from ..arena.run import DEFAULT_CONCURRENCY, MAX_CONCURRENCY
+from ..arena.tournaments import DEFAULT_CONCURRENCY, MAX_CONCURRENCY
 from ..rules import state as st
 from ..rules.config import GameConfig
 from ..install_hints import install_hint
