@@ -330,3 +330,18 @@ def test_the_trainer_builds_no_policy_spec_to_be_read_back():
         code = path.read_text(encoding="utf-8")
         for built in ('f"ppo@', "f'ppo@", 'f"ppo:argmax@', "f'ppo:argmax@"):
             assert built not in code, f"{path.name} builds a policy spec: {built}"
+
+
+def test_code_piped_to_python_plays_a_users_bot_in_its_own_process(user_module):
+    """``python -`` has a main module without a file, which a spawned worker would re-read:
+    the tournament plays its Python games in this process instead of dying in its workers."""
+    import subprocess
+
+    script = ("from borders_sim.arena import run_tournament\n"
+              "from mybots import Greedy\n"
+              "r = run_tournament(4, [Greedy, 'honest', 'bluffer', 'collector'], 8, 0)\n"
+              "print(r.games_played, r.bots[0]['name'])\n")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                          cwd=user_module, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["8", "mybots:Greedy"]

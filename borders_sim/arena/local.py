@@ -6,7 +6,9 @@ the tournament's ``concurrency``."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -14,6 +16,14 @@ from concurrent.futures.process import BrokenProcessPool
 import numba
 
 from .schedule import Tournament
+
+
+def spawnable() -> bool:
+    """Whether spawned worker processes can start here: each re-imports the main module from
+    its file, which code piped to ``python -`` (``__file__`` ``<stdin>``) does not have (a
+    notebook's and ``python -c``'s main module has no file, and needs none)."""
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    return script is None or os.path.isfile(script)
 
 
 def worker_init() -> None:

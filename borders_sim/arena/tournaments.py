@@ -39,7 +39,7 @@ import numba
 from ..agents import Bot, Seat
 from ..checks import ArgumentTypeError, as_choice, as_int
 from ..rules.config import GameConfig
-from .local import local_chunks, thread_chunks
+from .local import local_chunks, spawnable, thread_chunks
 from .paths import COMPILED_CHUNK, PYTHON_CHUNK_MAX, play_chunk
 from .ray_backend import ray_chunks
 from .records import prepare_dir, write_game, write_transcript
@@ -121,8 +121,9 @@ def play_tournament(t: Tournament, *, backend: str = "local", threads: int | Non
     workers = threads or cores
     concurrency = as_int(concurrency, "concurrency", lo=1, hi=MAX_CONCURRENCY)
     waiting = backend == "local" and path == "python" and any(s.waits for s in t.seats)
-    if backend == "local" and path == "python" and not all(s.picklable for s in t.seats):
-        workers = 1  # a seat that cannot travel to a worker process plays in this one
+    if backend == "local" and path == "python" and not (
+            spawnable() and all(s.picklable for s in t.seats)):
+        workers = 1  # no worker process can start, or a seat cannot travel to one: this one
     if waiting and chunk_size is None:
         chunk_size = 1  # (a game a thread)
     if chunk_size is None:
