@@ -127,7 +127,7 @@ def write_json(path: Path | None, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` (``--json``), if given."""
     if path is not None:
         path.write_text(json_module.dumps(data, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {path}")
+        print(f"wrote {path}", file=sys.stderr)
 
 
 def cpu_model() -> str:

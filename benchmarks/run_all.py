@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/run_all.py                          # everything (about 10-15 minutes)
-    python benchmarks/run_all.py --json out.json --markdown out.md
+    python benchmarks/run_all.py --json out.json > out.md  # the figures, and the report
     python benchmarks/run_all.py --write-docs           # and docs/speed.md, docs/performance.md
     python benchmarks/run_all.py --quick                  # 5 players, short runs, no cold start
     python benchmarks/run_all.py --from-json out.json --write-docs   # render a saved run
