@@ -35,6 +35,8 @@ printing the new table, when they change::
 from __future__ import annotations
 
 import base64
+import contextlib
+import gc
 import gzip
 import html
 import json
@@ -76,8 +78,23 @@ def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
         table.add(n, game_parts(game, None, last))
         log.append(entry)
 
-    game = walk(trace, draw)
+    with _collector_paused():
+        game = walk(trace, draw)
     return table, log, game
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a while: a replay makes many small containers and no
+    cycles, and each collection would walk every object the growing frame table holds; the
+    collector's state is restored after."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _title(trace: Trace) -> tuple[str, str]:
