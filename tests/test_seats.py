@@ -345,3 +345,14 @@ def test_code_piped_to_python_plays_a_users_bot_in_its_own_process(user_module):
                           cwd=user_module, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["8", "mybots:Greedy"]
+
+
+def test_exploit_takes_the_seat_of_a_named_bot_and_says_why_not_a_bot_in_memory(tmp_path):
+    pytest.importorskip("torch")
+    from borders_sim.train.exploiter import exploit
+
+    found = exploit(as_seat("honest"), tmp_path / "x", minutes=1, players=3, games=4,
+                    max_updates=1)
+    assert found.target == "honest" and found.games == 4
+    with pytest.raises(ValueError, match="exploit's target 'last' is a bot in memory"):
+        exploit(Seat("last", factory=Last), tmp_path / "y", max_updates=1)
