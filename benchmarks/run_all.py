@@ -381,7 +381,7 @@ def start_rows(args) -> tuple[list[dict], list[dict]]:
     """Cold and warm start rows, and the cold start's compile profile."""
     say("  start-up: " + ("a cold start (compiles every kernel: minutes), then a warm start"
                           if args.cold_start else "a warm start"))
-    result = startup.measure(cold=args.cold_start, warmup=True)
+    result = startup.measure_starts(cold=args.cold_start, warmup=True)
     rows = []
     for kind in ("cold", "warm"):
         if result[kind] is None:
