@@ -121,7 +121,7 @@ async def load_run(base: str, clients: int, seconds: float) -> tuple[list, int]:
 def measure(args: argparse.Namespace) -> dict:
     """Run the server and ``args.clients`` clients for ``args.seconds``: every request's
     route, seconds and status, the load average at the start and the table's stamp."""
-    start, stamp = load(), measured_at("serve-load")
+    load_start, stamp = load(), measured_at("serve-load")
     clients, seconds = args.clients, args.seconds
     print(f"serving {clients} clients for {seconds:g} s ...", file=sys.stderr, flush=True)
     port = free_port()
@@ -134,7 +134,8 @@ def measure(args: argparse.Namespace) -> dict:
     finally:
         server.terminate()
         server.wait(30)
-    return {"clients": clients, "seconds": wall, "games_finished": finished, "load": start,
+    return {"clients": clients, "seconds": wall, "games_finished": finished,
+            "load": load_start,
             "stamp": stamp,
             "requests": [[route, round(s, 6), code] for route, s, code in requests]}
 
