@@ -335,14 +335,18 @@ def test_the_trainer_builds_no_policy_spec_to_be_read_back():
 def test_code_piped_to_python_plays_a_users_bot_in_its_own_process(user_module):
     """``python -`` has a main module without a file, which a spawned worker would re-read:
     the tournament plays its Python games in this process instead of dying in its workers."""
+    import os
     import subprocess
 
+    # a user's python - has the current directory on sys.path (unless PYTHONSAFEPATH says no,
+    # as CI's environment does for its own children)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
     script = ("from borders_sim.arena import run_tournament\n"
               "from mybots import Greedy\n"
               "r = run_tournament(4, [Greedy, 'honest', 'bluffer', 'collector'], 8, 0)\n"
               "print(r.games_played, r.bots[0]['name'])\n")
     done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
-                          cwd=user_module, timeout=600)
+                          cwd=user_module, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["8", "mybots:Greedy"]
 
