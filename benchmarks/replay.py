@@ -18,6 +18,13 @@ by worker processes (:func:`borders_sim.arena.viewer.write_pages_beside`), their
 included. ``--against COMMIT`` times the same pages with that commit's code, from a ``git
 worktree`` of it with a numba cache of its own (its kernels compile first, untimed), one page
 after another in one process, and states the ratios.
+
+A page of this checkout holds each picture's *scene* and the browser paints the picture of the
+step shown (:func:`borders_sim.game.drawing.paint.painter_script`), where an earlier page held
+every picture drawn: that work moved to the browser, so it is timed too, in headless Chromium
+(Debian's ``chromium`` and ``chromium-driver``, Selenium from the ``test`` extra): every picture
+of the first game painted one after another, each on the browser's clock. Where no browser is
+found, the section says so.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,7 +41,8 @@ import time
 from pathlib import Path
 
 from borders_sim.arena.records import read_trace
-from borders_sim.arena.viewer import PAGES_A_WORKER
+from borders_sim.arena.viewer import PAGES_A_WORKER, draw_replay
+from borders_sim.game.drawing import painter_script
 from borders_sim.report import markdown_table
 from freshness import measured_at
 from harness import add_shared, load, machine_line, run
@@ -101,6 +110,43 @@ def time_pages(tree: Path, traces: Path, cache: Path | None = None, timer: str =
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def paint_in_browser(trace_file: Path) -> dict | str:
+    """Every picture of the trace's page painted in headless Chromium, one after another:
+    ``{"pictures", "ms": [each picture's milliseconds]}``, or why no browser ran."""
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        return "no chromium and chromedriver on the PATH"
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return "selenium is not installed (the test extra)"
+    table, _log, _game = draw_replay(read_trace(trace_file))
+    scenes = [table.scene(v, k) for v in range(len(table.frames))
+              for k in range(len(table.frames[v]))]
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "painter.html"
+        page.write_text(f"<!DOCTYPE html><html><body><script>{painter_script()}</script>"
+                        "</body></html>", encoding="utf-8")
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--user-data-dir={Path(tmp) / 'profile'}"):
+            options.add_argument(flag)
+        browser = webdriver.Chrome(service=Service(driver), options=options)
+        try:
+            browser.get(page.as_uri())
+            ms = browser.execute_script(
+                "const ms = [];"
+                "for (const scene of JSON.parse(arguments[0])) {"
+                "  const start = performance.now(); paintScene(scene);"
+                "  ms.push(performance.now() - start); }"
+                "return ms;", json.dumps(scenes))
+        finally:
+            browser.quit()
+    return {"pictures": len(scenes), "ms": ms}
+
+
 def worktree(commit: str, where: Path) -> Path:
     """A detached ``git worktree`` of ``commit`` at ``where``."""
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(where),
@@ -123,6 +169,9 @@ def measure(args: argparse.Namespace) -> dict:
         workers = time_pages(ROOT, traces, timer=TIMER_WORKERS)
         count = workers["workers"]
         sides[f"this checkout, {count} worker{'s' if count != 1 else ''}"] = workers
+        print("painting the first game's pictures in headless Chromium", file=sys.stderr,
+              flush=True)
+        browser = paint_in_browser(sorted(traces.glob("game-*.jsonl"))[0])
         if args.against:
             commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short",
                                      args.against], check=True, capture_output=True,
@@ -135,8 +184,8 @@ def measure(args: argparse.Namespace) -> dict:
             finally:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                                 str(tree)], check=False)
-    return {"decisions": decisions, "sides": sides, "stamp": stamp, "started": started,
-            "load": start, "minutes": (time.perf_counter() - t0) / 60}
+    return {"decisions": decisions, "sides": sides, "browser": browser, "stamp": stamp,
+            "started": started, "load": start, "minutes": (time.perf_counter() - t0) / 60}
 
 
 def render(figures: dict, args: argparse.Namespace) -> str:
@@ -156,7 +205,7 @@ def render(figures: dict, args: argparse.Namespace) -> str:
             f"{figures['minutes']:.1f} min). "
             f"{len(decisions)} recorded 4-player games ({sum(decisions):,} decisions), each "
             f"written as `borders-sim replay FILE --html` writes it (the game replayed and "
-            f"checked, every step drawn from each seat's view and the whole table: "
+            f"checked, every step taken from each seat's view and the whole table: "
             f"{pictures:,} pictures, packed into one page), one process, one page after "
             f"another, the process start and the kernels' loading not timed; and, in the "
             f"workers row, all of them as `tournament --record DIR --html` writes "
@@ -176,6 +225,18 @@ def render(figures: dict, args: argparse.Namespace) -> str:
             text += (f" {name}, in one process: this checkout writes the same pages "
                      f"{theirs / ours:.1f} times as fast in one process, "
                      f"{theirs / with_workers:.1f} times with its workers.")
+    browser = figures["browser"]
+    if isinstance(browser, str):
+        text += (f"\n\nThis checkout's page paints the picture of the step shown in the browser; "
+                 f"that was not timed here: {browser}.")
+    else:
+        ms = browser["ms"]
+        text += (f"\n\nThis checkout's page holds each picture's scene and paints the picture "
+                 f"of the step shown in the browser (the same SVG, byte for byte): in headless "
+                 f"Chromium, {statistics.median(ms):.2f} ms a picture (median; the slowest "
+                 f"{max(ms):.1f} ms) over the {browser['pictures']:,} pictures of the first "
+                 f"game, {sum(ms) / 1000:.2f} s for all of them, which a person stepping "
+                 f"through a game never asks for at once.")
     return text
 
 

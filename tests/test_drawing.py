@@ -7,6 +7,7 @@ Gymnasium's RecordVideo writing a video that reads back, with the render extra's
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 import random
 import sys
@@ -235,6 +236,17 @@ def test_the_last_move_tells_a_seat_no_more_than_its_observations(n):
 
 
 # --- where researchers look --------------------------------------------------------------------
+def test_a_seat_row_is_drawn_once_for_the_same_inputs():
+    """A row kept by its inputs (the pictures of an animation share most rows) is the very
+    string drawn before, and equal inputs of another scene find it."""
+    painter = importlib.import_module("borders_sim.game.drawing.paint")  # the module
+    scene = drawing.game_scene(Game(), 0)
+    first = [painter._seat_row(scene, seat, 108, 90) for seat in scene["seats"]]
+    again = drawing.game_scene(Game(), 0)  # equal, not the same dicts
+    assert all(a is painter._seat_row(again, seat, 108, 90)
+               for a, seat in zip(first, again["seats"]))
+
+
 def test_game_shows_itself_and_saves(tmp_path):
     game = random_game(4, seed=3, steps=120, flags={})
     assert game._repr_svg_() == game.svg() == table_svg(game.to_dict())

@@ -5,6 +5,9 @@
   pyproject.toml's, and its torch pin is the README's.
 * No text of the project asks pip for the package by name with an extra (borders_sim is not
   on PyPI), except as a direct reference ``NAME[extras] @ URL``, which pip installs.
+* Every file of the package that is not Python (a page, the painter in JavaScript, the
+  shipped policies) is declared in pyproject.toml's package data, so an installed wheel holds
+  it.
 * ``borders-sim tournament --help`` shows how to play a trained policy (``ppo@PATH``,
   ``ppo:argmax``, ``ppo:temp=T``).
 * Each optional import, missing, fails with its install line: stable-baselines3
@@ -18,6 +21,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -75,6 +79,20 @@ def _texts():
             p for p in path.rglob("*") if p.suffix in (".py", ".md", ".ipynb", ".toml", ".txt")
             and "__pycache__" not in p.parts)
         yield from files
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["setuptools"]["package-data"]
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "borders_sim"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    for name in (f for f in files if not f.endswith(".py")):
+        path = Path(name)
+        held = [(package, pattern) for package, patterns in declared.items()
+                for pattern in patterns
+                if path.is_relative_to(Path(*package.split(".")))
+                and path.relative_to(Path(*package.split("."))).match(pattern)]
+        assert held, f"{name} is not in pyproject.toml's [tool.setuptools.package-data]"
 
 
 def test_no_install_by_the_package_name():

@@ -1,6 +1,6 @@
 """The pictures of a recorded game (borders_sim.arena.viewer): ``borders-sim replay GAME
---html`` (one self-contained page whose packed frames are exactly the drawing's SVGs, every
-step from every view), ``--gif`` (an animated GIF, one step a frame), ``tournament --record
+--html`` (one self-contained page whose packed scenes are exactly the drawing's scenes, every
+step from every view, painted in the browser: tests/test_paint_js.py), ``--gif`` (an animated GIF, one step a frame), ``tournament --record
 DIR --html`` (a page per game and an index), the rule id of each step, the one-line errors,
 and the sizes of the module's docstring. The page in a real browser:
 tests/test_replay_browser.py."""
@@ -22,9 +22,8 @@ from borders_sim import Game
 from borders_sim.arena import default_lineup, play_tournament, tournament, viewer
 from borders_sim.arena.records import read_trace, trace_name
 from borders_sim.arena.viewer import draw_replay, replay_page
-from borders_sim.arena.viewer.frames import tokens
 from borders_sim.arena.viewer.steps import rule_of, walk
-from borders_sim.game.drawing import game_parts, game_svg, svg_to_rgb
+from borders_sim.game.drawing import game_scene, game_svg, paint, svg_to_rgb
 from borders_sim.rules import actions as act
 from borders_sim.install_hints import install_hint
 from tests.conftest import ROOT
@@ -51,42 +50,37 @@ def unpack(page: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode(packed)))
 
 
-def rebuild(data: dict, view: int, step: int) -> str:
-    """Frame ``step`` of ``view`` rebuilt from the packed table, the page's way."""
-    cache: dict[int, list[int]] = {}
-
-    def tokens_of(b: int) -> list[int]:
-        if b not in cache:
-            entry = data["blocks"][b]
-            if entry[0] >= 0:
-                cache[b] = entry
-            else:
-                base = tokens_of(-1 - entry[0])
-                cache[b] = base[:entry[1]] + entry[3:] + base[len(base) - entry[2]:]
-        return cache[b]
-    return "".join("".join(data["tokens"][t] for t in tokens_of(b))
-                   for b in data["frames"][view][step])
+def rebuild(data: dict, view: int, step: int) -> dict:
+    """The scene of ``step`` from ``view`` rebuilt from the packed table, the page's way."""
+    parts = data["scenes"]["parts"]
+    table, *seats = (parts[i] for i in data["scenes"]["frames"][view][step])
+    return {**table, "seats": seats}
 
 
 # --- what the page holds -----------------------------------------------------------------------
-def test_the_packed_frames_are_the_drawings_of_every_step_and_view(trace3):
+def test_the_packed_scenes_are_those_of_every_step_and_view(trace3):
     n = trace3.config.num_players
-    expected: list[list[str]] = [[] for _ in range(n + 1)]
+    expected: list[list[dict]] = [[] for _ in range(n + 1)]
 
     def draw(game, last, _entry):
         for view in range(n):
-            expected[view].append(game_svg(game, view, last))
-        expected[n].append(game_svg(game, None, last))
+            expected[view].append(game_scene(game, view, last))
+        expected[n].append(game_scene(game, None, last))
 
     walk(trace3, draw)
     data = unpack(replay_page(trace3))
     steps = len(trace3.actions) + 1
-    assert [len(f) for f in data["frames"]] == [steps] * (n + 1)
+    assert [len(f) for f in data["scenes"]["frames"]] == [steps] * (n + 1)
     for view in range(n + 1):
         for step in range(steps):
-            assert rebuild(data, view, step) == expected[view][step], (view, step)
-    # the packing shares: far fewer characters than the pictures themselves
-    assert sum(map(len, data["tokens"])) * 10 < sum(len(s) for v in expected for s in v)
+            scene = rebuild(data, view, step)
+            assert scene == expected[view][step], (view, step)
+    # painted, the drawing's picture (the page paints it so: tests/test_paint_js.py)
+    game = Game(trace3.config, seed=trace3.header["seed"])
+    assert paint(rebuild(data, 1, 0)) == game_svg(game, 1)
+    # the packing shares: far fewer characters than the scenes themselves
+    whole = sum(len(json.dumps(s, separators=(",", ":"))) for v in expected for s in v)
+    assert sum(len(json.dumps(p, separators=(",", ":"))) for p in data["scenes"]["parts"]) * 2 < whole
 
 
 def test_the_log_says_who_did_what_with_its_rule(trace3):
@@ -124,35 +118,10 @@ def test_rule_of_cites_the_rule_of_the_phase():
 def test_the_page_is_one_file_with_nothing_outside_it(trace3):
     page = replay_page(trace3)
     assert page == replay_page(trace3)  # deterministic
-    outside = re.findall(r"(?:src|href)\s*=\s*\"(?!data:)[^\"]*\"|https?:|@import|url\(", page)
+    outside = re.findall(r"(?:src|href)\s*=\s*\"(?!data:)[^\"]*\"|https?:(?!//www\.w3\.org/2000/svg\b)"
+                         r"|@import|url\(", page)  # the SVG namespace is a name, not a link
     assert outside == []
-    assert "DecompressionStream" in page and page.count("<script") == 2
-
-
-def test_frames_cut_and_join_back():
-    game = Game()
-    svg, parts = game_svg(game, None), game_parts(game, None)
-    assert "".join(tokens(svg)) == svg == "".join(parts)
-    assert parts[0].startswith("<svg") and parts[1].startswith("<title>")
-    assert parts[-1] == "</svg>\n"
-    # every part but the first and the last is one whole element
-    for part in parts[1:-1]:
-        assert part.startswith("<") and not part.startswith("</"), part[:40]
-        tags = re.findall(r"<(/?)[a-z]+[^>]*?(/?)>", part)
-        depth = 0
-        for i, (closing, empty) in enumerate(tags):
-            depth += -1 if closing else 0 if empty else 1
-            assert depth > 0 or i == len(tags) - 1, part[:80]
-        assert depth == 0
-
-
-def test_a_seat_row_is_drawn_once_for_the_same_inputs():
-    game = Game()
-    first, again = game_parts(game, 0), game_parts(game, 0)
-    assert first == again
-    rows = [a for a in first if re.match(r"<g><title>p\d", a)]  # a seat's row: its summary
-    assert len(rows) == game.num_players
-    assert all(any(a is b for b in again) for a in rows), "each row drawn once, then kept"
+    assert "DecompressionStream" in page and page.count("<script") == 3
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -223,10 +192,10 @@ def size_rows(tmp_path) -> list[str]:
         trace = read_trace(record(tmp_path / f"p{n}", n)[0])
         table, _, _ = draw_replay(trace)
         pictures = sum(len(f) for f in table.frames)
-        svg = sum(len(table.frame(v, k)) for v in range(n + 1)
-                  for k in range(len(table.frames[v])))
+        scenes = sum(len(table.parts[i]) for frames in table.frames for frame in frames
+                     for i in frame)
         page = len(replay_page(trace).encode("utf-8"))
-        rows.append(f"| {n} | {len(trace.actions)} | {pictures} | {svg / 1e6:.1f} MB | "
+        rows.append(f"| {n} | {len(trace.actions)} | {pictures} | {scenes / 1e6:.1f} MB | "
                     f"{page / 1e3:.0f} kB |")
     return rows
 

@@ -1,9 +1,13 @@
 """A recorded game as one HTML page a person steps through: ``borders-sim replay GAME --html``.
 
 :func:`replay_page` replays a trace (:mod:`borders_sim.arena.records`, every decision checked)
-and draws every step from every view, each seat's and the whole table's, with the game's own
-drawing (:mod:`borders_sim.game.drawing`: the page draws nothing, it only shows those SVGs).
-The page is one file with no link to anything outside it, so it opens offline from a disk:
+and takes every step from every view, each seat's and the whole table's, as the game's own
+drawing sees it: a *scene* (:func:`borders_sim.game.drawing.game_scene`, plain data). The page
+paints the chosen scene in the browser with the painter's JavaScript port
+(:func:`~borders_sim.game.drawing.paint.painter_script`): the very SVG that
+:func:`~borders_sim.game.drawing.game_svg` draws, byte for byte (``tests/test_paint_js.py``),
+drawn only when shown. The page is one file with no link to anything outside it, so it opens
+offline from a disk:
 
 * the picture of the chosen step and view; buttons and keys to step (arrows, Space), jump a
   round (PageUp, PageDown, or the round list), go to the first or last step (Home, End) or to
@@ -13,21 +17,22 @@ The page is one file with no link to anything outside it, so it opens offline fr
   stays hidden), with the rule id of ``docs/RULINGS.md`` it follows
   (:func:`~.steps.rule_of`), and the final scores.
 
-The pictures are packed by :class:`~.frames.FrameTable` (shared blocks of SVG, each new one
-stored against the one it replaces), as JSON, gzipped and base64-encoded in the page, which
-unpacks them with the browser's own ``DecompressionStream``. :func:`write_pages_beside` writes
-the pages of many traces (in worker processes where there are enough), :func:`write_index` the
-page that links them (``tournament --record DIR --html``).
+The scenes are packed by :class:`~.scenes.SceneTable` (each seat's part of a scene stored
+once), as JSON, gzipped and base64-encoded in the page, which unpacks them with the browser's
+own ``DecompressionStream``. :func:`write_pages_beside` writes the pages of many traces (in
+worker processes where there are enough), :func:`write_index` the page that links them
+(``tournament --record DIR --html``).
 
 Sizes, for game 0 of ``borders-sim tournament --players N --games 1 --record DIR --html``
-(seed 0, the default lineup); ``tests/test_replay_page.py`` computes them again and fails,
-printing the new table, when they change::
+(seed 0, the default lineup): its pictures, the JSON of all their scenes, the page (the
+painter included); ``tests/test_replay_page.py`` computes them again and fails, printing the
+new table, when they change::
 
-    | players | decisions | pictures | their SVG | the page |
+    | players | decisions | pictures | their scenes | the page |
     |---|---|---|---|---|
-    | 3 | 578 | 2316 | 38.0 MB | 234 kB |
-    | 4 | 395 | 1980 | 36.1 MB | 207 kB |
-    | 8 | 2218 | 19971 | 587.7 MB | 1234 kB |
+    | 3 | 578 | 2316 | 7.5 MB | 124 kB |
+    | 4 | 395 | 1980 | 8.0 MB | 105 kB |
+    | 8 | 2218 | 19971 | 151.6 MB | 663 kB |
 
 .. end of sizes
 """
@@ -49,33 +54,33 @@ from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
 from pathlib import Path
 
-from ...game.drawing import game_parts
+from ...game.drawing import game_scene, painter_script
 from ...game.game import Game
 from ..local import worker_init
 from ..records import Trace, read_trace
-from .frames import FrameTable
+from .scenes import SceneTable
 from .steps import walk
 
 __all__ = ["draw_replay", "replay_page", "write_index", "write_page_beside", "write_pages_beside",
            "write_replay_page"]
 
 
-def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
-    """Every step of ``trace`` drawn from every view: the frames (view ``p`` is seat ``p``'s,
-    view ``num_players`` the whole table), the log entries (:func:`~.steps.log_entry`) and the
+def draw_replay(trace: Trace) -> tuple[SceneTable, list[list], Game]:
+    """Every step of ``trace`` from every view: the scenes (view ``p`` is seat ``p``'s, view
+    ``num_players`` the whole table), the log entries (:func:`~.steps.log_entry`) and the
     finished game.
 
     Raises:
         TraceError: the trace does not replay.
     """
     n = trace.config.num_players
-    table = FrameTable(n + 1)
+    table = SceneTable(n + 1)
     log: list[list] = []
 
     def draw(game: Game, last: tuple[int, int] | None, entry: list) -> None:
         for view in range(n):
-            table.add(view, game_parts(game, view, last))
-        table.add(n, game_parts(game, None, last))
+            table.add(view, game_scene(game, view, last))
+        table.add(n, game_scene(game, None, last))
         log.append(entry)
 
     with _collector_paused():
@@ -86,7 +91,7 @@ def draw_replay(trace: Trace) -> tuple[FrameTable, list[list], Game]:
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector off for a while: a replay makes many small containers and no
-    cycles, and each collection would walk every object the growing frame table holds; the
+    cycles, and each collection would walk every object the views of a step hold; the
     collector's state is restored after."""
     was_on = gc.isenabled()
     gc.disable()
@@ -105,7 +110,7 @@ def _title(trace: Trace) -> tuple[str, str]:
             f"borders_sim {header.get('borders_sim', '?')}")
 
 
-_PLACEHOLDER = re.compile(r"\{\{(TITLE|SUBTITLE|DATA)\}\}")
+_PLACEHOLDER = re.compile(r"\{\{(TITLE|SUBTITLE|DATA|PAINTER)\}\}")
 
 
 def replay_page(trace: Trace) -> str:
@@ -121,12 +126,14 @@ def replay_page(trace: Trace) -> str:
     meta = {"players": game.num_players, "lineup": trace.header["lineup"],
             "scores": game.scores(), "winners": game.winners(),
             "rounds": sorted(starts.items())}
-    data = json.dumps({"meta": meta, "steps": log, **table.payload()},
-                      separators=(",", ":")).encode("utf-8")
+    data = ('{"meta":' + json.dumps(meta, separators=(",", ":")) + ',"steps":'
+            + json.dumps(log, separators=(",", ":")) + ',"scenes":' + table.payload_json()
+            + "}").encode("utf-8")
     packed = base64.b64encode(gzip.compress(data, 6, mtime=0)).decode("ascii")
     title, subtitle = _title(trace)
     page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
-    values = {"TITLE": html.escape(title), "SUBTITLE": html.escape(subtitle), "DATA": packed}
+    values = {"TITLE": html.escape(title), "SUBTITLE": html.escape(subtitle), "DATA": packed,
+              "PAINTER": painter_script()}
     # one pass over the template: a value is never read again, so data that holds a
     # placeholder's name ("{{DATA}}" in a trace's header) stays text
     return _PLACEHOLDER.sub(lambda m: values[m[1]], page)

@@ -17,8 +17,9 @@ drawing into pixels (the environments' ``render_mode="rgb_array"``; it needs the
 ``render`` extra, see :mod:`.raster`).
 
 Inside: :mod:`.scene` turns either dict into one *scene* (which cards are face up, the last
-move as the viewer saw it), :mod:`.paint` lays a scene out (:func:`canvas_size`), :mod:`.svg`
-writes the elements.
+move as the viewer saw it; :func:`game_scene` of a game), :mod:`.paint` lays a scene out
+(:func:`canvas_size`), :mod:`.svg` writes the elements. ``paint.js`` is the same painter in
+JavaScript (:func:`painter_script`), for a page that paints scenes in the browser.
 
 Example::
 
@@ -36,12 +37,12 @@ from typing import Any
 from ..game import Game, set_drawing
 from ..views import describe, observe
 from . import scene
-from .paint import canvas_size, crate_verdict, paint, paint_parts
+from .paint import canvas_size, crate_verdict, paint, painter_script
 from .raster import svg_to_png, svg_to_rgb
 from .scene import seen_action
 
-__all__ = ["Svg", "canvas_size", "crate_verdict", "frame_shape", "game_parts", "game_svg", "seat_svg",
-           "seen_action", "svg_to_png", "svg_to_rgb", "table_svg"]
+__all__ = ["Svg", "canvas_size", "crate_verdict", "frame_shape", "game_scene", "game_svg",
+           "painter_script", "seat_svg", "seen_action", "svg_to_png", "svg_to_rgb", "table_svg"]
 
 
 class Svg(str):
@@ -98,23 +99,23 @@ def game_svg(game: Game, seat: int | None = None,
     Raises:
         ValueError: ``seat`` is not a seat of ``game``.
     """
-    return Svg("".join(game_parts(game, seat, last_action)))
+    return Svg(paint(game_scene(game, seat, last_action)))
 
 
-def game_parts(game: Game, seat: int | None = None,
-               last_action: tuple[int, Any] | None = None) -> list[str]:
-    """:func:`game_svg`'s picture as its parts (:func:`~.paint.paint_parts`; joined, the SVG),
-    which a replay of many pictures shares (:mod:`borders_sim.arena.viewer`).
+def game_scene(game: Game, seat: int | None = None,
+               last_action: tuple[int, Any] | None = None) -> dict:
+    """The scene (:mod:`.scene`) that :func:`game_svg` paints: plain JSON-able data, which a
+    replay page ships and paints in the browser (:func:`~.paint.painter_script`).
 
     Raises:
         ValueError: ``seat`` is not a seat of ``game``.
     """
     final = (game.scores(), game.winners()) if game.is_terminal else (None, None)
     if seat is None:
-        return paint_parts(scene.from_saved(game.to_dict(), last_action, *final))
+        return scene.from_saved(game.to_dict(), last_action, *final)
     # observe_json's view without its legal actions' strings, which no picture shows
     view = describe(observe(game, seat), seat, [])
-    return paint_parts(scene.from_view(view, last_action, *final))
+    return scene.from_view(view, last_action, *final)
 
 
 set_drawing(game_svg)

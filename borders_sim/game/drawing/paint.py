@@ -21,18 +21,24 @@ that also carry the card's name, a count and a ``<title>`` with its full name, v
 a face-down card whose type the picture knows has a dashed border; a hidden card is a dark chip
 saying how many there are. Every shape that means something has a
 ``<title>``, and the document's ``<desc>`` says the position in sentences.
+
+The same painter in JavaScript, ``paint.js`` beside this file (:func:`painter_script`), paints
+a scene into the very same string in a browser: a replay page ships scenes and paints them
+there (:mod:`borders_sim.arena.viewer`); ``tests/test_paint_js.py`` holds the two equal.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import pickle
+from importlib import resources
 from typing import NamedTuple
 
 from ...rules.cards import (CARD_CLASS, CARD_FINE, CARD_KEYS, CARD_NAMES, CARD_VALUE,
                             CLASS_NAMES, MAIN_NAMES, MAIN_POINTS)
 from ..text_view import BORDER_CHECK_PHASES
-from .svg import circle, document_parts, group, rect, text, text_width
+from .svg import FONT, circle, document, group, rect, text, text_width
 
 WIDTH = 1440
 _HEADER = 92
@@ -628,13 +634,6 @@ def _description(scene: dict) -> str:
 
 def paint(scene: dict) -> str:
     """The SVG document of ``scene`` (:mod:`.scene`): the same scene, the same bytes."""
-    return "".join(paint_parts(scene))
-
-
-def paint_parts(scene: dict) -> list[str]:
-    """:func:`paint`'s document as its parts, joined it: the ``<svg>`` tag, ``<title>``,
-    ``<desc>``, each top-level element, the closing tag; a part that did not change between two
-    pictures is often the very same string (a replay shares them: :mod:`borders_sim.arena.viewer`)."""
     n = scene["num_players"]
     width, height = canvas_size(n)
     body = [rect(0, 0, width, height, "#eceff1")] + _header(scene)
@@ -652,5 +651,26 @@ def paint_parts(scene: dict) -> list[str]:
     if height - _MARGIN - y >= 120:
         body += _table_box(scene, y + 10, height - _MARGIN)
     who = f"the view of {scene['viewer']}" if scene["viewer"] else "the whole table"
-    return document_parts(width, height, f"BORDERS: {_headline(scene)} ({who})",
-                          _description(scene), body)
+    return document(width, height, f"BORDERS: {_headline(scene)} ({who})", _description(scene),
+                    body)
+
+
+def painter_tables() -> dict:
+    """What ``paint.js`` reads of the rules and of :mod:`.svg`, as JSON-able data: the cards'
+    keys, classes, values, fines and names, the class names, the main resources and their
+    points, the phases of a border check, the font."""
+    return {"font": FONT, "card_keys": list(CARD_KEYS),
+            "card_class": [int(c) for c in CARD_CLASS],
+            "card_value": [int(v) for v in CARD_VALUE], "card_fine": [int(f) for f in CARD_FINE],
+            "card_names": list(CARD_NAMES), "class_names": list(CLASS_NAMES),
+            "main_names": list(MAIN_NAMES), "main_points": [int(p) for p in MAIN_POINTS],
+            "border_check_phases": list(BORDER_CHECK_PHASES)}
+
+
+@functools.lru_cache(maxsize=1)
+def painter_script() -> str:
+    """JavaScript that defines ``paintScene(scene)``: :func:`paint` in a browser, the same
+    string for the same scene (``paint.js`` with :func:`painter_tables`)."""
+    source = resources.files(__package__).joinpath("paint.js").read_text(encoding="utf-8")
+    return (f"{source}\nconst paintScene = makePainter("
+            f"{json.dumps(painter_tables(), separators=(',', ':'))});\n")

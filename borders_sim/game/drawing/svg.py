@@ -82,12 +82,11 @@ def group(children: list[str], label: str | None = None) -> str:
     return f"<g>{title(label)}" + "".join(children) + "</g>"
 
 
-def document_parts(width: int, height: int, label: str, description: str, body: list[str]
-                   ) -> list[str]:
-    """A whole SVG document of ``width`` x ``height`` pixels, as its parts: the ``<svg>`` tag, its
-    ``<title>`` (``label``) and ``<desc>`` (``description``), which say in words what it shows,
-    the elements ``body``, the closing tag."""
+def document(width: int, height: int, label: str, description: str, body: list[str]) -> str:
+    """A whole SVG document of ``width`` x ``height`` pixels: the ``<svg>`` tag, its ``<title>``
+    (``label``) and ``<desc>`` (``description``), which say in words what it shows, the elements
+    ``body``, the closing tag."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" font-family="{FONT}">')
-    return [head, f"<title>{esc(label)}</title>", f"<desc>{esc(description)}</desc>", *body,
-            "</svg>\n"]
+    return "".join([head, f"<title>{esc(label)}</title>", f"<desc>{esc(description)}</desc>",
+                    *body, "</svg>\n"])
