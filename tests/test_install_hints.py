@@ -21,7 +21,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import re
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -81,18 +80,25 @@ def _texts():
         yield from files
 
 
+#: What a checkout's package folder may hold beside its sources, made there and not shipped as
+#: package data: Python's and numba's caches, extension modules, a wheel build's kernels
+#: (``_kernels/``, which the build adds itself: borders_sim._compile.shipped).
+MADE_HERE = ("__pycache__", ".pyc", ".pyo", ".nbi", ".nbc", ".so", "_kernels")
+
+
 def test_every_data_file_of_the_package_is_package_data():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["setuptools"]["package-data"]
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "borders_sim"], check=True,
-                           capture_output=True, text=True).stdout.split()
-    for name in (f for f in files if not f.endswith(".py")):
-        path = Path(name)
-        held = [(package, pattern) for package, patterns in declared.items()
-                for pattern in patterns
-                if path.is_relative_to(Path(*package.split(".")))
-                and path.relative_to(Path(*package.split("."))).match(pattern)]
-        assert held, f"{name} is not in pyproject.toml's [tool.setuptools.package-data]"
+    package = ROOT / "borders_sim"
+    data = [path.relative_to(ROOT) for path in package.rglob("*")
+            if path.is_file() and path.suffix != ".py"
+            and not any(part.endswith(MADE_HERE) for part in path.relative_to(ROOT).parts)]
+    assert any(path.name == "paint.js" for path in data)  # the walk sees the data files
+    for path in data:
+        held = [(name, pattern) for name, patterns in declared.items() for pattern in patterns
+                if path.is_relative_to(Path(*name.split(".")))
+                and path.relative_to(Path(*name.split("."))).match(pattern)]
+        assert held, f"{path} is not in pyproject.toml's [tool.setuptools.package-data]"
 
 
 def test_no_install_by_the_package_name():
