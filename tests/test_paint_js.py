@@ -1,6 +1,7 @@
 """The painter in JavaScript (borders_sim/game/drawing/paint.js, which a replay page paints its
 scenes with) against the painter in Python (paint.py), in headless Chromium (tests/browser.py):
-every picture of recorded games, every view and step, is the same string; so are Python's ways
+every picture of recorded games, every view and step, is the same string, and so is every view
+of random positions (random moves under each rules variant, hypothesis); so are Python's ways
 that JavaScript spells otherwise (rounding to one decimal with ties to even, ``repr`` of a
 string, the escapes of text), pushed to their edges."""
 
@@ -10,12 +11,16 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
+from borders_sim import Game, GameConfig
 from borders_sim.arena.records import read_trace
 from borders_sim.arena.viewer.steps import walk
 from borders_sim.game.drawing import game_scene, paint, painter_script
 from borders_sim.game.drawing.svg import num
 from tests.browser import browser, console_errors
+from tests.test_observation import FLAGS
 from tests.test_replay_page import record
 
 #: Pictures sent to the browser at a time.
@@ -71,6 +76,24 @@ def test_every_picture_of_a_recorded_game_is_the_same_string(painter, tmp_path, 
                       min(len(got), len(want)))
             pytest.fail(f"picture {k}: JavaScript {got[max(0, at - 80):at + 80]!r}\n"
                         f"Python {want[max(0, at - 80):at + 80]!r}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=hst.integers(3, 8), seed=hst.integers(0, 2**31 - 1), steps=hst.integers(0, 1500),
+       variant=hst.integers(0, len(FLAGS) - 1))
+def test_every_view_of_a_random_position_is_the_same_string(painter, n, seed, steps, variant):
+    """Random legal moves reach what the bots seldom play (the action cards, deals, bounties,
+    the Lawyer, a Night Raid, the end) under each rules variant; each view of the position, the
+    last move shown, paints the same in both languages."""
+    game = Game(GameConfig(num_players=n, **FLAGS[variant]), seed=seed)
+    rng, last = random.Random(seed), None
+    for _ in range(steps):
+        if game.is_terminal:
+            break
+        last = (game.current_player, rng.choice(game.legal_actions()))
+        game.step(last[1])
+    scenes = [game_scene(game, view, last) for view in [*range(n), None]]
+    assert painter(scenes) == [paint(s) for s in scenes]
 
 
 def test_numbers_round_as_python_rounds(painter):
